@@ -1,0 +1,91 @@
+import { parseDuration } from "./durations.js";
+
+/** A config value the process cannot start with. Names the variable, never echoes secrets. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export interface ConfigField<T> {
+  /** Environment variable name. */
+  env: string;
+  description: string;
+  /** Raw default; absent = required. */
+  default?: string;
+  /** Secret values are never included in error messages. */
+  secret?: boolean;
+  parse: (raw: string) => T;
+}
+
+/** Optional field: the value is undefined when the variable is unset or empty. */
+export interface OptionalConfigField<T> extends Omit<ConfigField<T>, "default"> {
+  optional: true;
+}
+
+export type ConfigSpec = Record<string, ConfigField<unknown> | OptionalConfigField<unknown>>;
+
+export type ConfigOf<S extends ConfigSpec> = {
+  [K in keyof S]: S[K] extends OptionalConfigField<infer T> ? T | undefined : S[K] extends ConfigField<infer T> ? T : never;
+};
+
+/**
+ * Reads and validates every field at once; throws one ConfigError listing every bad or
+ * missing variable, so an operator fixes them in one go.
+ */
+export function readConfig<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, field] of Object.entries(spec)) {
+    const raw = env[field.env];
+    const given = raw !== undefined && raw !== "";
+    if (!given) {
+      if ("optional" in field) {
+        out[key] = undefined;
+        continue;
+      }
+      if (field.default === undefined) {
+        problems.push(`${field.env} is required (${field.description})`);
+        continue;
+      }
+    }
+    const text = given ? raw : (field as ConfigField<unknown>).default!;
+    try {
+      out[key] = field.parse(text);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      problems.push(field.secret ? `${field.env} is invalid` : `${field.env} is invalid: ${why}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  return out as ConfigOf<S>;
+}
+
+/** Parsers for the shapes our configuration uses. Each throws with a reason on bad input. */
+export const parse = {
+  string: (raw: string): string => raw,
+  int: (raw: string): number => {
+    if (!/^-?\d+$/.test(raw)) throw new Error(`'${raw}' is not an integer`);
+    return Number(raw);
+  },
+  port: (raw: string): number => {
+    const n = parse.int(raw);
+    if (n < 0 || n > 65535) throw new Error(`${n} is not a port (0-65535)`);
+    return n;
+  },
+  duration: parseDuration,
+  durationList: (raw: string): number[] => raw.split(",").map((part) => parseDuration(part)),
+  boolean: (raw: string): boolean => {
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    throw new Error(`'${raw}' is not a boolean (use 1/0, true/false, on/off)`);
+  },
+  url: (raw: string): string => {
+    const u = new URL(raw);
+    return u.toString().replace(/\/$/, "");
+  },
+  oneOf:
+    <T extends string>(...allowed: T[]) =>
+    (raw: string): T => {
+      if (!(allowed as string[]).includes(raw)) throw new Error(`'${raw}' is not one of ${allowed.join(", ")}`);
+      return raw as T;
+    },
+};
