@@ -1,0 +1,46 @@
+import type { Decimal } from "decimal.js";
+import { requireCurrency } from "./currencies.js";
+import { D, STRICT_DECIMAL, fractionDigits } from "./decimal.js";
+
+/** The spec's amount violation codes (section 7.2); the API layer puts them in `violations`. */
+export type AmountErrorCode = "invalid_format" | "invalid_precision" | "invalid_value";
+
+export type AmountParse =
+  | { ok: true; value: Decimal }
+  | { ok: false; code: AmountErrorCode; message: string };
+
+/**
+ * Reads a merchant's amount string. Checks run in the order the spec lists them: the text must
+ * be a plain decimal (no thousands separators, leading zeros, exponent, spaces or "+"), carry
+ * exactly the currency's number of decimals, and be greater than zero. A minus sign is
+ * well-formed so that "-5.000" is reported as a bad value, not as unreadable text.
+ *
+ * Throws only when `currency` is not an ISO 4217 code: callers validate the currency first.
+ */
+export function parseAmount(text: string, currency: string): AmountParse {
+  const { code, minorUnits } = requireCurrency(currency);
+  // Typed as string, but the value often comes straight from JSON: never throw on it.
+  if (typeof text !== "string" || !STRICT_DECIMAL.test(text)) {
+    return {
+      ok: false,
+      code: "invalid_format",
+      message: `amount must be a decimal string like "${example(minorUnits)}": digits only, no thousands separators, leading zeros, exponent, sign or spaces`,
+    };
+  }
+  if (fractionDigits(text) !== minorUnits) {
+    return {
+      ok: false,
+      code: "invalid_precision",
+      message: `amount in ${code} must have exactly ${minorUnits} decimal place${minorUnits === 1 ? "" : "s"}, like "${example(minorUnits)}"`,
+    };
+  }
+  const value = new D(text);
+  if (value.isNegative() || value.isZero()) {
+    return { ok: false, code: "invalid_value", message: "amount must be greater than zero" };
+  }
+  return { ok: true, value };
+}
+
+function example(minorUnits: number): string {
+  return minorUnits === 0 ? "10" : `10.${"0".repeat(minorUnits)}`;
+}
