@@ -416,7 +416,7 @@ export type GetExchangeRateResponse = Message<"gateway.accounts.v1.GetExchangeRa
   currency: string;
 
   /**
-   * Normalised to 6 decimal places. NOT_FOUND / reason CURRENCY_UNSUPPORTED when none is configured.
+   * Normalised to 6 decimal places. Fails with NOT_FOUND (metadata: currency) when none is configured.
    *
    * @generated from field: string rate = 2;
    */

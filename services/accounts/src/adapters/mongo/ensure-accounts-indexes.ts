@@ -1,0 +1,19 @@
+import type { Db } from "mongodb";
+import { apiKeysCollection, exchangeRatesCollection } from "./accounts-collections.js";
+import { runMongo } from "./mongo-errors.js";
+
+/**
+ * Creates the accounts indexes; creating an index that already exists with the same spec is a
+ * no-op, so this runs on every start. Merchants need none beyond `_id`.
+ */
+export async function ensureAccountsIndexes(db: Db): Promise<void> {
+  await runMongo(async () => {
+    // Authenticate finds a key by its lookup id; unique so a lookup id names exactly one key.
+    await apiKeysCollection(db).createIndex({ lookupId: 1 }, { name: "lookupId_unique", unique: true });
+    await apiKeysCollection(db).createIndex({ merchantId: 1, createdAt: -1 }, { name: "merchantId_createdAt" });
+    await exchangeRatesCollection(db).createIndex(
+      { merchantId: 1, currency: 1 },
+      { name: "merchantId_currency_unique", unique: true },
+    );
+  });
+}

@@ -1,0 +1,92 @@
+import { isDuplicateKeyError } from "@gateway/platform";
+import type { Collection, Db } from "mongodb";
+import type { ApiKeyRepository, InsertOutcome } from "../../app/ports.js";
+import type { ApiKey } from "../../domain/api-key.js";
+import { apiKeysCollection, type ApiKeyDocument } from "./accounts-collections.js";
+import { runMongo } from "./mongo-errors.js";
+
+export class MongoApiKeyRepository implements ApiKeyRepository {
+  private readonly keys: Collection<ApiKeyDocument>;
+
+  constructor(db: Db) {
+    this.keys = apiKeysCollection(db);
+  }
+
+  insert(key: ApiKey): Promise<InsertOutcome> {
+    return runMongo(async () => {
+      try {
+        await this.keys.insertOne(toDocument(key));
+        return "inserted";
+      } catch (err) {
+        // Either unique key (_id or lookupId): the key was not stored.
+        if (isDuplicateKeyError(err)) return "already_exists";
+        throw err;
+      }
+    });
+  }
+
+  findById(id: string): Promise<ApiKey | undefined> {
+    return runMongo(async () => {
+      const doc = await this.keys.findOne({ _id: id });
+      return doc ? fromDocument(doc) : undefined;
+    });
+  }
+
+  findByLookupId(lookupId: string): Promise<ApiKey | undefined> {
+    return runMongo(async () => {
+      const doc = await this.keys.findOne({ lookupId });
+      return doc ? fromDocument(doc) : undefined;
+    });
+  }
+
+  listByMerchant(merchantId: string): Promise<ApiKey[]> {
+    return runMongo(async () => {
+      const docs = await this.keys.find({ merchantId }).sort({ createdAt: -1, _id: -1 }).toArray();
+      return docs.map(fromDocument);
+    });
+  }
+
+  markRevoked(id: string, at: Date): Promise<ApiKey | undefined> {
+    return runMongo(async () => {
+      // Only an active key gets a revocation time, so repeating a revoke keeps the first one.
+      const revoked = await this.keys.findOneAndUpdate(
+        { _id: id, revokedAt: { $exists: false } },
+        { $set: { revokedAt: at } },
+        { returnDocument: "after" },
+      );
+      if (revoked) return fromDocument(revoked);
+      const doc = await this.keys.findOne({ _id: id });
+      return doc ? fromDocument(doc) : undefined;
+    });
+  }
+}
+
+function toDocument(key: ApiKey): ApiKeyDocument {
+  const doc: ApiKeyDocument = {
+    _id: key.id,
+    merchantId: key.merchantId,
+    livemode: key.livemode,
+    lookupId: key.lookupId,
+    prefix: key.prefix,
+    hash: key.hash,
+    createdAt: key.createdAt,
+  };
+  if (key.expiresAt) doc.expiresAt = key.expiresAt;
+  if (key.revokedAt) doc.revokedAt = key.revokedAt;
+  return doc;
+}
+
+function fromDocument(doc: ApiKeyDocument): ApiKey {
+  const key: ApiKey = {
+    id: doc._id,
+    merchantId: doc.merchantId,
+    livemode: doc.livemode,
+    lookupId: doc.lookupId,
+    prefix: doc.prefix,
+    hash: doc.hash,
+    createdAt: doc.createdAt,
+  };
+  if (doc.expiresAt) key.expiresAt = doc.expiresAt;
+  if (doc.revokedAt) key.revokedAt = doc.revokedAt;
+  return key;
+}

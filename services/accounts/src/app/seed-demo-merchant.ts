@@ -1,0 +1,79 @@
+import { newId, type Clock } from "@gateway/platform";
+import { apiKeyHashesMatch, hashApiKey, inactiveReason, newApiKeyRecord, parseApiKey } from "../domain/api-key.js";
+import type { Merchant } from "../domain/merchant.js";
+import { createApiKey } from "./api-keys.js";
+import type { AccountsRepositories } from "./ports.js";
+
+export const DEMO_MERCHANT_ID = "mer_demo";
+export const DEMO_MERCHANT_NAME = "Demo Shop";
+
+export interface SeededDemoMerchant {
+  merchantId: string;
+  /** A test key that authenticates as the demo merchant. */
+  testKey: string;
+  /** True when this call created the merchant. */
+  created: boolean;
+}
+
+/**
+ * Makes sure the verified demo merchant exists and returns a working test key for it.
+ * Idempotent and safe to run on every start (and from several replicas at once):
+ * - `testKey` given: it is imported (stored hashed) unless already there;
+ * - no `testKey`: a fresh random test key is created each time, so the key printed at start
+ *   always works (earlier ones stay valid).
+ * Errors never quote the key.
+ */
+export async function seedDemoMerchant(
+  repos: AccountsRepositories,
+  clock: Clock,
+  options: { testKey?: string } = {},
+): Promise<SeededDemoMerchant> {
+  const imported = options.testKey === undefined ? undefined : parseDemoTestKey(options.testKey);
+  const created = await ensureDemoMerchant(repos, clock);
+  if (imported) {
+    await importDemoTestKey(repos, clock, imported);
+    return { merchantId: DEMO_MERCHANT_ID, testKey: imported.text, created };
+  }
+  const { secret } = await createApiKey({ repos, clock }, { merchantId: DEMO_MERCHANT_ID, livemode: false });
+  return { merchantId: DEMO_MERCHANT_ID, testKey: secret, created };
+}
+
+function parseDemoTestKey(text: string) {
+  const key = parseApiKey(text);
+  if (!key || key.livemode) {
+    throw new Error(
+      "The demo test key (GATEWAY_DEMO_TEST_KEY) must be a test key: sk_test_ followed by 44 letters and digits (A-Z, a-z, 0-9).",
+    );
+  }
+  return key;
+}
+
+async function ensureDemoMerchant(repos: AccountsRepositories, clock: Clock): Promise<boolean> {
+  const demo: Merchant = { id: DEMO_MERCHANT_ID, name: DEMO_MERCHANT_NAME, verified: true, createdAt: clock.now() };
+  const outcome = await repos.merchants.insert(demo);
+  if (outcome === "inserted") return true;
+  // Exists already (an earlier start, or another replica just now): only verification matters.
+  const existing = await repos.merchants.findById(DEMO_MERCHANT_ID);
+  if (existing && !existing.verified) await repos.merchants.markVerified(DEMO_MERCHANT_ID);
+  return false;
+}
+
+async function importDemoTestKey(
+  repos: AccountsRepositories,
+  clock: Clock,
+  key: NonNullable<ReturnType<typeof parseApiKey>>,
+): Promise<void> {
+  const record = newApiKeyRecord({ id: newId("key"), merchantId: DEMO_MERCHANT_ID, key, createdAt: clock.now() });
+  if ((await repos.apiKeys.insert(record)) === "inserted") return;
+  // Its lookup id is taken: fine if it is this very key on the demo merchant and still usable.
+  const stored = await repos.apiKeys.findByLookupId(key.lookupId);
+  if (!stored || stored.merchantId !== DEMO_MERCHANT_ID || !apiKeyHashesMatch(stored.hash, hashApiKey(key.text))) {
+    throw new Error(
+      "The demo test key (GATEWAY_DEMO_TEST_KEY) shares its lookup id with another API key; choose a different key.",
+    );
+  }
+  const inactive = inactiveReason(stored, clock.now());
+  if (inactive) {
+    throw new Error(`The demo test key (GATEWAY_DEMO_TEST_KEY) was ${inactive} (key ${stored.id}); choose a different key.`);
+  }
+}

@@ -1,0 +1,67 @@
+import {
+  ConfigError,
+  connectMongo,
+  createLogger,
+  initTelemetry,
+  installGracefulShutdown,
+  pingMongo,
+  readConfig,
+  startServiceServer,
+  systemClock,
+} from "@gateway/platform";
+import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
+import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
+import { createAccountsRoutes } from "./accounts-module.js";
+import { accountsConfigSpec, type AccountsConfig } from "./config.js";
+
+const SERVICE_NAME = "accounts";
+
+function loadConfig(): AccountsConfig {
+  try {
+    return readConfig(accountsConfigSpec);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const telemetry = initTelemetry({ serviceName: SERVICE_NAME });
+  const logger = createLogger({ service: SERVICE_NAME, level: config.logLevel });
+
+  const mongo = await connectMongo(config.mongodbUrl, SERVICE_NAME);
+  const db = mongo.db(config.mongodbDatabase);
+  const repos = await createMongoAccountsRepositories(db);
+
+  if (config.demo) {
+    const demo = await seedDemoMerchant(repos, systemClock, config.demoTestKey ? { testKey: config.demoTestKey } : {});
+    logger.info({ merchantId: demo.merchantId, created: demo.created }, "Demo merchant ready");
+    // The key goes to stdout as a plain line, never through the logger (which must never carry keys).
+    process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${demo.testKey}\n`);
+  }
+
+  // startServiceServer logs the URL it listens on.
+  const server = await startServiceServer({
+    name: SERVICE_NAME,
+    host: config.host,
+    port: config.port,
+    routes: createAccountsRoutes({ repos, clock: systemClock, logger }),
+    readiness: [{ name: "mongo", check: () => pingMongo(db) }],
+    logger,
+  });
+
+  installGracefulShutdown(logger, [
+    { name: "server", run: () => server.close() },
+    { name: "mongo", run: () => mongo.close() },
+    { name: "telemetry", run: () => telemetry.shutdown() },
+  ]);
+}
+
+main().catch((err: unknown) => {
+  // Start-up failed (database unreachable, bad demo key…): say why on stderr and stop.
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`accounts failed to start: ${message}\n`);
+  process.exit(1);
+});

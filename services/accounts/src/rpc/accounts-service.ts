@@ -1,0 +1,93 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Logger } from "@gateway/platform";
+import {
+  AccountScopeSchema,
+  AuthenticateResponseSchema,
+  CreateApiKeyResponseSchema,
+  CreateMerchantResponseSchema,
+  GetExchangeRateResponseSchema,
+  GetMerchantResponseSchema,
+  RevokeApiKeyResponseSchema,
+  SetExchangeRateResponseSchema,
+  VerifyMerchantResponseSchema,
+  type AccountsService,
+  type AuthenticateRequest,
+  type AuthenticateResponse,
+  type CreateApiKeyRequest,
+  type CreateApiKeyResponse,
+  type CreateMerchantRequest,
+  type CreateMerchantResponse,
+  type GetExchangeRateRequest,
+  type GetExchangeRateResponse,
+  type GetMerchantRequest,
+  type GetMerchantResponse,
+  type RevokeApiKeyRequest,
+  type RevokeApiKeyResponse,
+  type SetExchangeRateRequest,
+  type SetExchangeRateResponse,
+  type VerifyMerchantRequest,
+  type VerifyMerchantResponse,
+} from "@gateway/proto";
+import type { AccountsDeps } from "../app/accounts-deps.js";
+import { createApiKey, revokeApiKey } from "../app/api-keys.js";
+import { authenticateApiKey } from "../app/authenticate-api-key.js";
+import { getExchangeRate, setExchangeRate } from "../app/exchange-rates.js";
+import { createMerchant, getMerchant, verifyMerchant } from "../app/merchants.js";
+import { apiKeyToProto, merchantToProto } from "./accounts-proto-mapping.js";
+
+/** AccountsService over Connect: proto in, use case, proto out. Errors are GatewayErrors. */
+export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
+  constructor(private readonly deps: AccountsDeps & { logger: Logger }) {}
+
+  async authenticate(req: AuthenticateRequest): Promise<AuthenticateResponse> {
+    const { scope, keyId } = await authenticateApiKey(this.deps, req.apiKey);
+    return create(AuthenticateResponseSchema, { scope: create(AccountScopeSchema, scope), keyId });
+  }
+
+  async createMerchant(req: CreateMerchantRequest): Promise<CreateMerchantResponse> {
+    const merchant = await createMerchant(this.deps, { name: req.name });
+    this.deps.logger.info({ merchantId: merchant.id }, "merchant created");
+    return create(CreateMerchantResponseSchema, { merchant: merchantToProto(merchant) });
+  }
+
+  async getMerchant(req: GetMerchantRequest): Promise<GetMerchantResponse> {
+    const merchant = await getMerchant(this.deps, req.merchantId);
+    return create(GetMerchantResponseSchema, { merchant: merchantToProto(merchant) });
+  }
+
+  async verifyMerchant(req: VerifyMerchantRequest): Promise<VerifyMerchantResponse> {
+    const merchant = await verifyMerchant(this.deps, req.merchantId);
+    this.deps.logger.info({ merchantId: merchant.id }, "merchant verified");
+    return create(VerifyMerchantResponseSchema, { merchant: merchantToProto(merchant) });
+  }
+
+  async createApiKey(req: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
+    const { apiKey, secret } = await createApiKey(this.deps, {
+      merchantId: req.merchantId,
+      livemode: req.livemode,
+      ...(req.expiresAt ? { expiresAt: timestampDate(req.expiresAt) } : {}),
+    });
+    // Ids and the public prefix only: the secret goes to the caller and nowhere else.
+    this.deps.logger.info({ keyId: apiKey.id, merchantId: apiKey.merchantId, livemode: apiKey.livemode }, "API key created");
+    return create(CreateApiKeyResponseSchema, { apiKey: apiKeyToProto(apiKey), secret });
+  }
+
+  async revokeApiKey(req: RevokeApiKeyRequest): Promise<RevokeApiKeyResponse> {
+    const apiKey = await revokeApiKey(this.deps, req.keyId);
+    this.deps.logger.info({ keyId: apiKey.id, merchantId: apiKey.merchantId }, "API key revoked");
+    return create(RevokeApiKeyResponseSchema, { apiKey: apiKeyToProto(apiKey) });
+  }
+
+  async setExchangeRate(req: SetExchangeRateRequest): Promise<SetExchangeRateResponse> {
+    const rate = await setExchangeRate(this.deps, { merchantId: req.merchantId, currency: req.currency, rate: req.rate });
+    this.deps.logger.info({ merchantId: rate.merchantId, currency: rate.currency, rate: rate.rate }, "exchange rate set");
+    return create(SetExchangeRateResponseSchema, { currency: rate.currency, rate: rate.rate });
+  }
+
+  async getExchangeRate(req: GetExchangeRateRequest): Promise<GetExchangeRateResponse> {
+    const rate = await getExchangeRate(this.deps, { merchantId: req.merchantId, currency: req.currency });
+    return create(GetExchangeRateResponseSchema, { currency: rate.currency, rate: rate.rate });
+  }
+}

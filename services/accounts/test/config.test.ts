@@ -1,0 +1,44 @@
+import { ConfigError, readConfig } from "@gateway/platform";
+import { describe, expect, it } from "vitest";
+import { accountsConfigSpec } from "../src/config.js";
+
+describe("accounts configuration", () => {
+  it("when only MONGODB_URL is set, then every other value has its default", () => {
+    expect(readConfig(accountsConfigSpec, { MONGODB_URL: "mongodb://127.0.0.1:27017" })).toEqual({
+      port: 50051,
+      host: "127.0.0.1",
+      mongodbUrl: "mongodb://127.0.0.1:27017",
+      mongodbDatabase: "gateway_accounts",
+      demo: true,
+      demoTestKey: undefined,
+      logLevel: "info",
+    });
+  });
+
+  it("when MONGODB_URL is missing, then the error names it", () => {
+    expect(() => readConfig(accountsConfigSpec, {})).toThrow(ConfigError);
+    expect(() => readConfig(accountsConfigSpec, {})).toThrow(/MONGODB_URL is required/);
+  });
+
+  it("when values are bad, then every problem is listed and the Mongo URL is not echoed", () => {
+    const env = { MONGODB_URL: "http://user:hunter2@db", PORT: "70000", GATEWAY_DEMO: "maybe", LOG_LEVEL: "loud" };
+    let message = "";
+    try {
+      readConfig(accountsConfigSpec, env);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/MONGODB_URL is invalid/);
+    expect(message).toMatch(/PORT is invalid/);
+    expect(message).toMatch(/GATEWAY_DEMO is invalid/);
+    expect(message).toMatch(/LOG_LEVEL is invalid/);
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("when the demo is switched off and a key is given, then both are read", () => {
+    const key = "sk_test_" + "A".repeat(44);
+    const config = readConfig(accountsConfigSpec, { MONGODB_URL: "mongodb://db", GATEWAY_DEMO: "0", GATEWAY_DEMO_TEST_KEY: key });
+    expect(config.demo).toBe(false);
+    expect(config.demoTestKey).toBe(key);
+  });
+});
