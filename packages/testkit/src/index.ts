@@ -1,0 +1,12 @@
+// Test infrastructure shared by every package and service, and the local servers `npm run stack` uses.
+export { freePort } from "./local-servers/free-port.js";
+export { ensureServerBinaries, serverBinDir, type ServerBinaries } from "./local-servers/binaries.js";
+export type { LocalServer, StartOptions as LocalServerOptions } from "./local-servers/local-server.js";
+export { startFerretDb } from "./local-servers/ferretdb-server.js";
+export { startNatsServer } from "./local-servers/nats-server.js";
+export { pingMongo, pingJetStream } from "./local-servers/probes.js";
+export { startProcess, type ManagedProcess, type StartProcessOptions } from "./process/start-process.js";
+export { waitFor, type WaitForOptions } from "./wait-for.js";
+export { uniqueDbName } from "./mongo/unique-db-name.js";
+export { createTestDb, type TestDb } from "./mongo/test-db.js";
+export { testServers, type TestServers } from "./test-servers.js";

@@ -1,0 +1,120 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, startFerretDb, startNatsServer, testServers, waitFor, type LocalServer } from "../src/index.js";
+
+// These servers are this file's own, on free ports: the shared ones from the global setup stay untouched.
+describe("local FerretDB", () => {
+  let ferretdb: LocalServer;
+  beforeAll(async () => {
+    ferretdb = await startFerretDb();
+  });
+  afterAll(async () => {
+    await ferretdb?.stop();
+  });
+
+  const withClient = async <T>(fn: (client: MongoClient) => Promise<T>, serverSelectionTimeoutMS = 5_000): Promise<T> => {
+    const client = new MongoClient(ferretdb.url, { serverSelectionTimeoutMS });
+    try {
+      await client.connect();
+      return await fn(client);
+    } finally {
+      await client.close();
+    }
+  };
+
+  it("when a document is written, then it reads back from the server", async () => {
+    expect(ferretdb.url).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    await withClient((client) => client.db("testkit").collection("docs").insertOne({ _id: "doc-1" as never, amount: "12.34" }));
+
+    const found = await withClient((client) => client.db("testkit").collection("docs").findOne({ _id: "doc-1" as never }));
+    expect(found).toEqual({ _id: "doc-1", amount: "12.34" });
+  });
+
+  it("when the server is killed and restarted, then it listens on the same URL with the same data", async () => {
+    await withClient((client) => client.db("testkit").collection("docs").insertOne({ _id: "doc-2" as never, note: "survives" }));
+
+    await ferretdb.kill();
+    await expect(withClient((client) => client.db("admin").command({ ping: 1 }), 500)).rejects.toThrow();
+    await ferretdb.restart();
+
+    const found = await withClient((client) => client.db("testkit").collection("docs").findOne({ _id: "doc-2" as never }));
+    expect(found).toEqual({ _id: "doc-2", note: "survives" });
+  });
+
+  it("when another server is asked for a port already in use, then it fails saying so", async () => {
+    await expect(startFerretDb({ port: ferretdb.port })).rejects.toThrow(`port ${ferretdb.port} on 127.0.0.1 is already in use`);
+  });
+});
+
+describe("local NATS JetStream", () => {
+  let nats: LocalServer;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+  });
+  afterAll(async () => {
+    await nats?.stop();
+  });
+
+  it("when NATS restarts mid-stream, then the stream keeps its messages and a reconnecting client carries on", async () => {
+    expect(nats.url).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: "TESTKIT", subjects: ["testkit.>"] });
+      const js = jetstream(nc);
+      const first = await js.publish("testkit.events", "before restart", { msgID: "evt-1" });
+      expect(first.seq).toBe(1);
+
+      await nats.restart();
+
+      // The same connection reconnects to the same port. The first publish right after the
+      // reconnect may time out (as services must expect), so retry with a short timeout.
+      const second = await waitFor(() => js.publish("testkit.events", "after restart", { msgID: "evt-2", timeout: 1_000 }), {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+        message: "a publish after the NATS restart",
+      });
+      expect(second.seq).toBe(2);
+      const info = await jsm.streams.info("TESTKIT");
+      expect(info.state.messages).toBe(2);
+      const stored = await jsm.streams.getMessage("TESTKIT", { seq: 1 });
+      expect(stored?.string()).toBe("before restart");
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it("when stopped, then its data directory and log are removed and restart is refused", async () => {
+    const other = await startNatsServer();
+    const dataDir = dirname(other.logFile);
+    expect(existsSync(other.logFile)).toBe(true);
+
+    await other.stop();
+
+    expect(existsSync(dataDir)).toBe(false);
+    await expect(other.restart()).rejects.toThrow(/was stopped/);
+  });
+});
+
+describe("createTestDb", () => {
+  it("when a test database is dropped, then it no longer exists on the shared server", async () => {
+    const testDb = await createTestDb("testkit");
+    const name = testDb.db.databaseName;
+    expect(name).toMatch(/^test_testkit_/);
+    await testDb.db.collection("probe").insertOne({ written: true });
+
+    await testDb.drop();
+
+    const client = new MongoClient(testServers().mongodbUrl);
+    try {
+      const { databases } = await client.db("admin").admin().listDatabases();
+      expect(databases.map((d) => d.name)).not.toContain(name);
+    } finally {
+      await client.close();
+    }
+  });
+});
