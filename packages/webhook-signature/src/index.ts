@@ -1,0 +1,17 @@
+// Public surface of @gateway/webhook-signature: sign (the gateway) and verify (merchants) the
+// gateway's webhooks. Two schemes over the same secret and the same body bytes:
+//   X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>", key = whole secret>
+//   webhook-id / webhook-timestamp / webhook-signature: Standard Webhooks (standardwebhooks.com)
+// Only node:crypto is used, so merchants can depend on it or copy it.
+export { type Body } from "./bytes.js";
+export { SECRET_PREFIX, generateWebhookSecret } from "./secret.js";
+export { signPayload, buildSignatureHeader, standardWebhookSignature } from "./sign.js";
+export { type HeaderBag } from "./read-header.js";
+export {
+  DEFAULT_TOLERANCE_SEC,
+  type VerifyOptions,
+  type VerifyFailure,
+  type VerifyResult,
+  verifyWebhook,
+  verifyStandardWebhook,
+} from "./verify.js";

@@ -1,0 +1,167 @@
+import { Buffer } from "node:buffer";
+import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import https from "node:https";
+import { isIP } from "node:net";
+import { performance } from "node:perf_hooks";
+import { type AddressPolicy, assertAddressPolicy, isForbiddenAddress } from "./address-policy.js";
+import { DeliveryTimeoutError, describeNetworkError, describeStatus } from "./failure-message.js";
+import { parseRetryAfter } from "./retry-after.js";
+import { ForbiddenAddressError, type ResolveAll, guardedLookup } from "./ssrf-lookup.js";
+
+export interface DeliveryRequest {
+  url: string;
+  /** The exact bytes that were signed. */
+  body: Uint8Array;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface DeliveryOutcome {
+  ok: boolean;
+  httpStatus?: number;
+  responseTimeMs: number;
+  errorMessage?: string;
+  /** The receiver's `Retry-After`, in ms from the answer; the scheduler uses it when longer. */
+  retryAfterMs?: number;
+  /** 410 Gone: the receiver says the endpoint no longer exists; stop retrying it. */
+  gone: boolean;
+}
+
+export interface HttpDeliverer {
+  deliver(request: DeliveryRequest): Promise<DeliveryOutcome>;
+  /** Closes pooled connections; call once in-flight deliveries have finished. */
+  close(): void;
+}
+
+export interface HttpDelivererOptions {
+  /** Name resolution (all addresses of a host); the system resolver unless replaced in tests. */
+  resolve?: ResolveAll;
+}
+
+export const USER_AGENT = "PaymentGateway-Webhooks/1";
+/** Only the status matters; a bigger answer is cut off instead of read. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Idle pooled sockets close before the usual 5 s keep-alive of servers, to avoid reusing a dying one. */
+const IDLE_SOCKET_MS = 4_000;
+const MAX_LOCATION_CHARS = 200;
+/** Headers the deliverer owns: what a caller passes for them is dropped. */
+const OWN_HEADERS = new Set(["user-agent", "content-length", "host", "connection", "transfer-encoding"]);
+
+function outgoingHeaders(request: DeliveryRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+    headers["Content-Type"] = "application/json";
+  }
+  headers["User-Agent"] = USER_AGENT;
+  headers["Content-Length"] = String(request.body.byteLength);
+  return headers;
+}
+
+function outcomeOfAnswer(status: number, headers: IncomingHttpHeaders, responseTimeMs: number): DeliveryOutcome {
+  const answered = { httpStatus: status, responseTimeMs };
+  if (status >= 200 && status < 300) return { ok: true, ...answered, gone: false };
+  if (status === 410) {
+    return { ok: false, ...answered, gone: true, errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed" };
+  }
+  const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now());
+  const retry = retryAfterMs === undefined ? {} : { retryAfterMs };
+  if (status >= 300 && status < 400) {
+    const location = headers.location?.slice(0, MAX_LOCATION_CHARS);
+    const where = location ? `to ${location}` : "without a Location";
+    return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Redirects are not followed (${status} ${where})` };
+  }
+  return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Receiver answered HTTP ${describeStatus(status)}` };
+}
+
+/** Reads and throws away the answer so the socket can be reused, up to the cap. */
+function discard(response: IncomingMessage, done: () => void): void {
+  let received = 0;
+  response.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > MAX_RESPONSE_BYTES) response.destroy();
+  });
+  response.on("error", () => {});
+  response.on("close", done);
+}
+
+function checkRequest(request: DeliveryRequest): void {
+  if (!Number.isSafeInteger(request.timeoutMs) || request.timeoutMs <= 0) {
+    throw new RangeError(`timeoutMs must be a positive whole number of milliseconds, got ${request.timeoutMs}`);
+  }
+  if (!(request.body instanceof Uint8Array)) throw new TypeError("body must be the signed bytes (Uint8Array)");
+}
+
+/**
+ * Delivers webhooks over HTTP(S): one POST, no redirects followed, a deadline covering connect,
+ * answer and reading it, and the address policy enforced where the socket connects (see
+ * ssrf-lookup.ts) and for IP literals, which never go through a lookup. Secrets and bodies are
+ * never logged or put into an error message.
+ */
+export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivererOptions = {}): HttpDeliverer {
+  assertAddressPolicy(policy);
+  const lookup = guardedLookup(policy, options.resolve);
+  const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup };
+  const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
+  let closed = false;
+
+  async function deliver(request: DeliveryRequest): Promise<DeliveryOutcome> {
+    checkRequest(request);
+    if (closed) throw new Error("The HTTP deliverer is closed");
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const failed = (errorMessage: string): DeliveryOutcome => ({ ok: false, responseTimeMs: elapsed(), errorMessage, gone: false });
+
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return failed("Invalid webhook URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`Unsupported URL scheme (${url.protocol})`);
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    if (!policy.allowPrivate && isIP(hostname) !== 0 && isForbiddenAddress(hostname, policy.allowCidrs)) {
+      return failed(new ForbiddenAddressError(hostname).message);
+    }
+
+    return new Promise<DeliveryOutcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: DeliveryOutcome) => {
+        if (!settled) resolve(outcome);
+        settled = true;
+      };
+      let req: http.ClientRequest;
+      try {
+        const transport = url.protocol === "https:" ? https : http;
+        req = transport.request(url, { method: "POST", agent: agents[url.protocol as "http:" | "https:"], headers: outgoingHeaders(request) });
+      } catch (err) {
+        // Node validates header names and values before any I/O.
+        const code = (err as { code?: unknown }).code;
+        return settle(failed(`Invalid request header (${typeof code === "string" ? code : "rejected"})`));
+      }
+      // One deadline for connecting, the answer and reading it: a receiver that stalls the body
+      // after its status line still lets go of the socket.
+      const deadline = setTimeout(() => req.destroy(new DeliveryTimeoutError(request.timeoutMs)), request.timeoutMs);
+      req.on("response", (response) => {
+        settle(outcomeOfAnswer(response.statusCode ?? 0, response.headers, elapsed()));
+        discard(response, () => clearTimeout(deadline));
+      });
+      req.on("error", (err) => {
+        clearTimeout(deadline);
+        settle(failed(describeNetworkError(err, hostname)));
+      });
+      req.end(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength));
+    });
+  }
+
+  return {
+    deliver,
+    close() {
+      closed = true;
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
+  };
+}
