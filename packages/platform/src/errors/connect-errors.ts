@@ -62,7 +62,9 @@ export function errorDetailInterceptor(domain: string, onInternal?: (err: unknow
       return await next(req);
     } catch (err) {
       const ce = toConnectError(err, domain);
-      if (ce.code === Code.Internal && onInternal) onInternal(err);
+      // An error that already carries a detail was converted (and logged) by an inner layer.
+      const alreadyConverted = err instanceof ConnectError && ce === err;
+      if (ce.code === Code.Internal && onInternal && !alreadyConverted) onInternal(err);
       throw ce;
     }
   };

@@ -1,0 +1,91 @@
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { Health } from "@gateway/proto";
+import { errorDetailInterceptor } from "../errors/connect-errors.js";
+import type { Logger } from "../logger.js";
+import { rpcMetricsInterceptor } from "../metrics.js";
+import { tracingServerInterceptor } from "../telemetry/rpc-tracing.js";
+import { createDualProtocolListener } from "./dual-protocol-listener.js";
+import { createHealthService } from "./health-service.js";
+import { handleOpsRequest } from "./ops-endpoints.js";
+import { runReadinessChecks, type ReadinessCheck } from "./readiness.js";
+
+export interface ServiceServerOptions {
+  /** Short service name, e.g. "accounts"; errors carry the domain `${name}.gateway`. */
+  name: string;
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** 0 = a free port. */
+  port: number;
+  routes: (router: ConnectRouter) => void;
+  readiness?: ReadinessCheck[];
+  logger: Logger;
+  /** Extra server interceptors; they run inside the standard ones, so what they throw is mapped too. */
+  interceptors?: Interceptor[];
+}
+
+export interface RunningServer {
+  port: number;
+  /** e.g. "http://127.0.0.1:50051" */
+  url: string;
+  close(): Promise<void>;
+}
+
+const DRAIN_GRACE_MS = 10_000;
+const READ_MAX_BYTES = 4 * 1024 * 1024;
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/**
+ * Starts a service's RPC server: gRPC, gRPC-Web and Connect on one port over HTTP/2 and
+ * HTTP/1.1, the `grpc.health.v1.Health` service, and `/healthz`, `/readyz`, `/metrics`.
+ * Interceptors, outermost first: tracing, metrics, error details, then the caller's.
+ */
+export async function startServiceServer(o: ServiceServerOptions): Promise<RunningServer> {
+  const host = o.host ?? "127.0.0.1";
+  const closing = new AbortController();
+  const checks = o.readiness ?? [];
+  const readiness = () => runReadinessChecks(checks, o.logger);
+  const knownServices = new Set<string>([o.name]);
+
+  const rpc = connectNodeAdapter({
+    readMaxBytes: READ_MAX_BYTES,
+    interceptors: [
+      tracingServerInterceptor(),
+      rpcMetricsInterceptor(),
+      errorDetailInterceptor(`${o.name}.gateway`, (err) => o.logger.error({ err }, "unexpected error in RPC handler")),
+      ...(o.interceptors ?? []),
+    ],
+    routes(router) {
+      o.routes(router);
+      for (const h of router.handlers) knownServices.add(h.service.typeName);
+      if (!knownServices.has(Health.typeName)) {
+        router.service(Health, createHealthService({ knownServices: () => knownServices, readiness, closing: closing.signal }));
+      }
+    },
+  });
+
+  const listener = createDualProtocolListener((req, res) => {
+    if (!handleOpsRequest(req, res, readiness)) rpc(req, res);
+  }, o.logger);
+  const port = await listener.listen(host, o.port);
+  const url = `http://${urlHost(host)}:${port}`;
+  o.logger.info({ url }, `${o.name} listening`);
+
+  let closed: Promise<void> | undefined;
+  return {
+    port,
+    url,
+    close() {
+      closed ??= (async () => {
+        closing.abort();
+        await listener.drain(DRAIN_GRACE_MS);
+        o.logger.info(`${o.name} stopped`);
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { context, propagation, trace } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type SpanExporter,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-node";
+import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+
+export interface Telemetry {
+  provider: NodeTracerProvider;
+  /** Flushes pending spans and unregisters the global provider, propagator and context manager. */
+  shutdown(): Promise<void>;
+}
+
+let active: Telemetry | undefined;
+
+function spanProcessors(exporter: SpanExporter | undefined): SpanProcessor[] {
+  // A given exporter (tests: InMemorySpanExporter) is flushed span by span so assertions see
+  // spans at once; the network exporter batches.
+  if (exporter) return [new SimpleSpanProcessor(exporter)];
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return [new BatchSpanProcessor(new OTLPTraceExporter())];
+  // No exporter: spans are still created so trace ids propagate across services and logs.
+  return [];
+}
+
+/**
+ * Sets up tracing for this process: a NodeTracerProvider with the AsyncLocalStorage context
+ * manager and the W3C trace-context propagator. The OpenTelemetry globals are per process,
+ * so in embedded mode (several services in one process) the first call wins and later calls
+ * get the same handle back; call `shutdown()` before initialising again.
+ */
+export function initTelemetry(o: { serviceName: string; exporter?: SpanExporter }): Telemetry {
+  if (active) return active;
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: o.serviceName }),
+    spanProcessors: spanProcessors(o.exporter),
+  });
+  provider.register();
+  const telemetry: Telemetry = {
+    provider,
+    async shutdown() {
+      if (active !== telemetry) return;
+      active = undefined;
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    },
+  };
+  active = telemetry;
+  return telemetry;
+}
