@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/platform";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
+import { AuthCache } from "./auth/auth-cache.js";
+import { setCaller } from "./auth/authenticated-caller.js";
+import { readBearerToken } from "./auth/bearer-token.js";
+import type { EdgeDeps } from "./edge-deps.js";
+import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
+import { createClientErrorHandler } from "./problem/client-error-handler.js";
+import { frameworkErrorHandler, installProblemHandling } from "./problem/install-problem-handling.js";
+import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
+import { registerHealthRoutes } from "./routes/health-routes.js";
+import { registerSessionsRoutes } from "./routes/sessions-routes.js";
+
+/**
+ * The edge: the only public HTTP surface. It authenticates, maps JSON <-> proto and errors to
+ * problem documents, and holds no business rules. Returned ready to `listen` or `inject`.
+ */
+export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
+  const { config } = deps;
+  const problemOptions = { errorsUrl: config.errorsUrl, maxBodyBytes: config.maxBodyBytes };
+  const app = Fastify({
+    // A pino Logger is a FastifyBaseLogger; typing it as such keeps FastifyInstance's default generics.
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: config.maxBodyBytes,
+    genReqId: () => randomUUID(),
+    // fastify's own 503 body while closing is not a problem document; the hook below answers instead.
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(problemOptions),
+    clientErrorHandler: createClientErrorHandler(config.errorsUrl),
+  });
+
+  // A SERVER span per request; gRPC calls made while handling it become its children.
+  registerFastifyTracing(app);
+  installProblemHandling(app, problemOptions);
+  installJsonContentTypeParser(app, config.maxBodyBytes);
+
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    // Every answer names its request, so a merchant can quote it and an operator find the logs.
+    reply.header("request-id", request.id);
+    if (closing && request.url !== "/healthz") {
+      reply.header("connection", "close");
+      throw new GatewayError("SERVICE_UNAVAILABLE", "The gateway is restarting; retry on a new connection.");
+    }
+  });
+
+  registerHealthRoutes(app, deps.readiness ?? [], () => closing);
+  registerErrorPagesRoutes(app);
+
+  const authenticator = new ApiKeyAuthenticator(deps.accounts, new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs));
+  app.register(
+    async (api) => {
+      api.addHook("onRequest", async (request) => {
+        setCaller(request, await authenticator.authenticate(readBearerToken(request.headers.authorization)));
+      });
+      registerSessionsRoutes(api, deps.sessions);
+    },
+    { prefix: "/api/v1" },
+  );
+
+  const adminToken = config.adminToken;
+  if (adminToken !== undefined && adminToken !== "") {
+    app.register(
+      async (admin) =>
+        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => authenticator.forgetKey(keyId) }),
+      { prefix: "/admin/v1" },
+    );
+  }
+  return app;
+}

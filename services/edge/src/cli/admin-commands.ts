@@ -1,0 +1,162 @@
+import { parseArgs } from "node:util";
+
+export const DEFAULT_GATEWAY_URL = "http://127.0.0.1:8080";
+
+export const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  merchants create --name <name>                       create a merchant
+  merchants verify <merchant_id>                       mark a merchant verified (live keys need it)
+  keys create <merchant_id> --mode test|live [--expires-at <RFC 3339>]
+                                                       issue an API key (the key is shown once)
+  keys revoke <key_id>                                 revoke an API key
+  rates set <merchant_id> <CURRENCY> <rate>            1 unit of CURRENCY = rate TND
+
+Environment:
+  GATEWAY_URL          gateway base URL (default ${DEFAULT_GATEWAY_URL})
+  GATEWAY_ADMIN_TOKEN  admin API token (required)
+
+Prints the JSON answer; on an error prints the problem document to stderr and exits 1.
+`;
+
+/** A command line that cannot be run as written; exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export interface AdminRequest {
+  method: "POST" | "PUT" | "DELETE";
+  /** Path under the gateway base URL, ids already encoded. */
+  path: string;
+  body?: Record<string, string>;
+}
+
+export type ParsedCommand = { kind: "help" } | { kind: "request"; request: AdminRequest };
+
+const OPTIONS = {
+  name: { type: "string" },
+  mode: { type: "string" },
+  "expires-at": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+export function parseAdminArgs(argv: string[]): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) return { kind: "help" };
+  const [group, action, ...args] = positionals;
+  const command = `${group} ${action ?? ""}`.trim();
+  const allowOnly = (...allowed: OptionName[]) => {
+    for (const name of Object.keys(values) as OptionName[]) {
+      if (name !== "help" && !allowed.includes(name)) throw new UsageError(`'${command}' does not take --${name}`);
+    }
+  };
+  const expectArgs = (names: string[]) => {
+    if (args.length !== names.length) {
+      throw new UsageError(`'${command}' takes ${names.length === 0 ? "no arguments" : names.map((n) => `<${n}>`).join(" ")}`);
+    }
+    return args.map((a) => encodeURIComponent(a));
+  };
+
+  switch (command) {
+    case "merchants create": {
+      allowOnly("name");
+      expectArgs([]);
+      if (values.name === undefined || values.name.trim() === "") throw new UsageError("merchants create needs --name <name>");
+      return request("POST", "/admin/v1/merchants", { name: values.name });
+    }
+    case "merchants verify": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("POST", `/admin/v1/merchants/${merchantId}/verification`);
+    }
+    case "keys create": {
+      allowOnly("mode", "expires-at");
+      const [merchantId] = expectArgs(["merchant_id"]);
+      if (values.mode !== "test" && values.mode !== "live") throw new UsageError("keys create needs --mode test or --mode live");
+      const body: Record<string, string> = { mode: values.mode };
+      if (values["expires-at"] !== undefined) body.expires_at = values["expires-at"];
+      return request("POST", `/admin/v1/merchants/${merchantId}/api-keys`, body);
+    }
+    case "keys revoke": {
+      allowOnly();
+      const [keyId] = expectArgs(["key_id"]);
+      return request("DELETE", `/admin/v1/api-keys/${keyId}`);
+    }
+    case "rates set": {
+      allowOnly();
+      const [merchantId, currency] = expectArgs(["merchant_id", "CURRENCY", "rate"]);
+      return request("PUT", `/admin/v1/merchants/${merchantId}/exchange-rates/${currency}`, { rate: args[2]! });
+    }
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+function request(method: AdminRequest["method"], path: string, body?: Record<string, string>): ParsedCommand {
+  return { kind: "request", request: body === undefined ? { method, path } : { method, path, body } };
+}
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  fetch: typeof fetch;
+}
+
+/** Runs one admin command; returns the process exit code (0 ok, 1 failed call, 2 usage). */
+export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  let command: ParsedCommand;
+  try {
+    command = parseAdminArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr(`error: ${err.message}\nRun with --help for usage.\n`);
+    return 2;
+  }
+  if (command.kind === "help") {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const token = env.GATEWAY_ADMIN_TOKEN;
+  if (!token) {
+    io.stderr("error: GATEWAY_ADMIN_TOKEN is not set (the admin API needs it).\n");
+    return 2;
+  }
+  const baseUrl = (env.GATEWAY_URL || DEFAULT_GATEWAY_URL).replace(/\/+$/, "");
+  const { method, path, body } = command.request;
+  let response: Response;
+  try {
+    response = await io.fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    const why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    io.stderr(`error: cannot reach the gateway at ${baseUrl}: ${why}\n`);
+    return 1;
+  }
+  const text = await response.text();
+  const output = `${prettyJson(text)}\n`;
+  if (response.ok) {
+    io.stdout(output);
+    return 0;
+  }
+  io.stderr(output);
+  return 1;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,7 @@
+// Public surface of the edge, used by the launcher (embedded and distributed) and tests.
+export { createEdgeApp } from "./app.js";
+export type { EdgeDeps, EdgeAppConfig } from "./edge-deps.js";
+export { edgeConfigSpec, readEdgeConfig, type EdgeConfig } from "./config.js";
+export { createServiceClients, type ServiceClients } from "./service-clients.js";
+export { JsonBody, requireJsonObjectBody } from "./http/json-body.js";
+export { extractTopLevelRawValues } from "./json/raw-json-fields.js";

@@ -1,0 +1,37 @@
+import { createLogger, initTelemetry, installGracefulShutdown } from "@gateway/platform";
+import { createEdgeApp } from "./app.js";
+import { readEdgeConfig } from "./config.js";
+import { createServiceClients } from "./service-clients.js";
+
+/** Composition root of the edge in distributed mode: config -> gRPC clients -> HTTP server. */
+async function main(): Promise<void> {
+  const config = readEdgeConfig();
+  const logger = createLogger({ service: "edge", level: config.logLevel });
+  const telemetry = initTelemetry({ serviceName: "edge" });
+  const clients = createServiceClients(config);
+  const app = createEdgeApp({
+    accounts: clients.accounts,
+    sessions: clients.sessions,
+    logger,
+    readiness: clients.readiness,
+    config: {
+      errorsUrl: config.errorsUrl,
+      adminToken: config.adminToken,
+      maxBodyBytes: config.maxBodyBytes,
+      authCacheTtlMs: config.authCacheTtlMs,
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ admin: config.adminToken !== undefined, errorsUrl: config.errorsUrl }, "edge ready");
+  installGracefulShutdown(logger, [
+    // fastify.close stops accepting connections, answers new requests on open ones with 503, and waits for in-flight ones.
+    { name: "http", run: () => app.close() },
+    { name: "telemetry", run: () => telemetry.shutdown() },
+  ]);
+}
+
+main().catch((err: unknown) => {
+  // ConfigError messages name the bad variables and never echo secrets.
+  process.stderr.write(`edge failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+import { create } from "@bufbuild/protobuf";
+import { GatewayError, type FieldViolation } from "@gateway/platform";
+import { ListSessionsRequestSchema, PageRequestSchema, SessionStatus, type AccountScope, type ListSessionsRequest } from "@gateway/proto";
+import { violation } from "./field-violations.js";
+import { parseRfc3339 } from "./rfc3339.js";
+
+const KNOWN_PARAMS = new Set(["limit", "starting_after", "status", "created_gte", "created_lte", "merchant_reference"]);
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_LIST_LIMIT = 100;
+
+/** Status filter values: the API's enum names ("CREATED", ...), never UNSPECIFIED. */
+const STATUS_BY_NAME = new Map(
+  Object.values(SessionStatus)
+    .filter((value): value is SessionStatus => typeof value === "number" && value !== SessionStatus.UNSPECIFIED)
+    .map((value) => [SessionStatus[value], value] as const),
+);
+
+/**
+ * Maps the list query (API-DECISIONS "List filters") to ListSessionsRequest. Every bad value,
+ * repeated parameter and unknown parameter is a 422 validation-error on that parameter.
+ */
+export function mapListSessionsQuery(query: Record<string, unknown>, scope: AccountScope): ListSessionsRequest {
+  const violations: FieldViolation[] = [];
+  const request = create(ListSessionsRequestSchema, { scope, page: create(PageRequestSchema, { limit: DEFAULT_LIST_LIMIT }) });
+
+  for (const [name, raw] of Object.entries(query)) {
+    if (!KNOWN_PARAMS.has(name)) {
+      violations.push(violation.invalid(name, "Unknown query parameter."));
+      continue;
+    }
+    if (typeof raw !== "string") {
+      violations.push(violation.invalid(name, "Give this parameter once."));
+      continue;
+    }
+    const problem = applyParam(request, name, raw);
+    if (problem) violations.push(violation.invalid(name, problem));
+  }
+  if (violations.length > 0) throw GatewayError.validation(violations);
+  return request;
+}
+
+/** Sets one parameter; returns why the value is refused, if it is. */
+function applyParam(request: ListSessionsRequest, name: string, raw: string): string | undefined {
+  switch (name) {
+    case "limit": {
+      const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!(limit >= 1 && limit <= MAX_LIST_LIMIT)) return `Must be an integer from 1 to ${MAX_LIST_LIMIT}.`;
+      request.page!.limit = limit;
+      return undefined;
+    }
+    case "starting_after":
+      if (raw === "") return "Must be the next_cursor of a previous page.";
+      request.page!.startingAfter = raw;
+      return undefined;
+    case "status": {
+      const status = STATUS_BY_NAME.get(raw);
+      if (status === undefined) return `Must be one of ${[...STATUS_BY_NAME.keys()].join(", ")}.`;
+      request.status = status;
+      return undefined;
+    }
+    case "created_gte":
+    case "created_lte": {
+      const at = parseRfc3339(raw);
+      if (!at) return "Must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z.";
+      if (name === "created_gte") request.createdGte = at;
+      else request.createdLte = at;
+      return undefined;
+    }
+    case "merchant_reference":
+      if (raw === "") return "Must not be empty.";
+      request.merchantReference = raw;
+      return undefined;
+    default:
+      return "Unknown query parameter.";
+  }
+}

@@ -1,0 +1,46 @@
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { tracingClientInterceptor, type ReadinessCheck } from "@gateway/platform";
+import { AccountsService, Health, HealthCheckResponse_ServingStatus, SessionService } from "@gateway/proto";
+
+/**
+ * A call that gets no answer within this time fails with DEADLINE_EXCEEDED, which the edge
+ * answers as 503 service-unavailable (retryable) instead of holding the merchant's request.
+ */
+const RPC_TIMEOUT_MS = 15_000;
+
+export interface ServiceClients {
+  accounts: Client<typeof AccountsService>;
+  sessions: Client<typeof SessionService>;
+  /** The standard gRPC health Check of each dependency, for /readyz. */
+  readiness: ReadinessCheck[];
+}
+
+/**
+ * gRPC clients of the services the edge calls (distributed mode). createGrpcTransport always
+ * speaks HTTP/2; the tracing interceptor carries the trace context to the services.
+ */
+export function createServiceClients(config: { accountsUrl: string; sessionsUrl: string }): ServiceClients {
+  const transport = (baseUrl: string): Transport =>
+    createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()], defaultTimeoutMs: RPC_TIMEOUT_MS });
+  const accountsTransport = transport(config.accountsUrl);
+  const sessionsTransport = transport(config.sessionsUrl);
+  return {
+    accounts: createClient(AccountsService, accountsTransport),
+    sessions: createClient(SessionService, sessionsTransport),
+    readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
+  };
+}
+
+function healthCheck(name: string, transport: Transport): ReadinessCheck {
+  const health = createClient(Health, transport);
+  return {
+    name,
+    async check() {
+      const { status } = await health.check({ service: "" }, { timeoutMs: 2_000 });
+      if (status !== HealthCheckResponse_ServingStatus.SERVING) {
+        throw new Error(`${name} reports ${HealthCheckResponse_ServingStatus[status]}`);
+      }
+    },
+  };
+}

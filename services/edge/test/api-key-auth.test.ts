@@ -1,0 +1,170 @@
+import { ManualClock } from "@gateway/platform";
+import { create } from "@bufbuild/protobuf";
+import { AccountScopeSchema } from "@gateway/proto";
+import { beforeEach, describe, expect, it } from "vitest";
+import { AuthCache } from "../src/auth/auth-cache.js";
+import { readBearerToken } from "../src/auth/bearer-token.js";
+import { ADMIN_TOKEN, bearer, createTestEdge, type TestEdge } from "./fakes/edge-test-harness.js";
+import { expectProblem } from "./problem-assertions.js";
+
+const LIST = "/api/v1/gateway/sessions/list/";
+
+describe("API key authentication", () => {
+  let t: TestEdge;
+  let key: { secret: string; keyId: string; merchantId: string };
+
+  beforeEach(async () => {
+    t = createTestEdge({ authCacheTtlMs: 5000 });
+    key = await t.accounts.issueKey();
+  });
+
+  it("when the Authorization header is missing, then 401 unauthorized with WWW-Authenticate, without asking accounts", async () => {
+    const res = await t.app.inject({ method: "GET", url: LIST });
+    expectProblem(res, 401, "unauthorized", "Unauthorized");
+    expect(res.headers["www-authenticate"]).toBe("Bearer");
+    expect(t.accounts.authenticateCalls).toHaveLength(0);
+  });
+
+  it.each([["Basic dXNlcjpwYXNz"], ["Bearer"], ["Bearer "], ["Bearer two words"], ["Bearer sk_test_\u00e9"], ["sk_test_abc"], [`Bearer ${"a".repeat(600)}`]])(
+    "when the header is malformed (%s), then 401 without asking accounts",
+    async (authorization) => {
+      const res = await t.app.inject({ method: "GET", url: LIST, headers: { authorization } });
+      expectProblem(res, 401, "unauthorized", "Unauthorized");
+      expect(t.accounts.authenticateCalls).toHaveLength(0);
+    },
+  );
+
+  it("when the key is unknown, then 401 and the failure is not cached", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await t.app.inject({ method: "GET", url: LIST, headers: bearer("sk_test_unknownkey") });
+      expectProblem(res, 401, "unauthorized", "Unauthorized");
+    }
+    expect(t.accounts.authenticateCalls).toEqual(["sk_test_unknownkey", "sk_test_unknownkey"]);
+  });
+
+  it("when the scheme is written in lower case, then the key is still read", async () => {
+    const res = await t.app.inject({ method: "GET", url: LIST, headers: { authorization: `bearer ${key.secret}` } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it("when the same key is used again within the TTL, then accounts is asked once", async () => {
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    expect(t.accounts.authenticateCalls).toHaveLength(1);
+  });
+
+  it("when a key is revoked at accounts, then it is refused once the cache TTL has passed", async () => {
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    await t.accounts.revokeApiKey({ keyId: key.keyId });
+    t.clock.advance(4_000);
+    // Still inside the TTL: this replica has not asked again yet.
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    t.clock.advance(1_001);
+    expectProblem(await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) }), 401, "unauthorized", "Unauthorized");
+  });
+
+  it("when a key is revoked through this edge's admin API, then it is refused at once", async () => {
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    const revoke = await t.app.inject({ method: "DELETE", url: `/admin/v1/api-keys/${key.keyId}`, headers: bearer(ADMIN_TOKEN) });
+    expect(revoke.statusCode).toBe(200);
+    expectProblem(await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) }), 401, "unauthorized", "Unauthorized");
+  });
+
+  it("when accounts is unreachable, then 503 service-unavailable, not 401, and it recovers", async () => {
+    t.outage.accounts = true;
+    const res = await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) });
+    expectProblem(res, 503, "service-unavailable", "Service Unavailable");
+    expect(res.headers["retry-after"]).toBe("1");
+    expect(res.headers["www-authenticate"]).toBeUndefined();
+    t.outage.accounts = false;
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+  });
+
+  it("when a session belongs to another merchant, then it is not found", async () => {
+    const other = await t.accounts.issueKey();
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/gateway/sessions/",
+      headers: { ...bearer(other.secret), "content-type": "application/json" },
+      payload: { merchant_reference: "theirs", amount: "1.000" },
+    });
+    const id = created.json().id as string;
+    expectProblem(await t.app.inject({ method: "GET", url: `/api/v1/gateway/sessions/${id}/`, headers: bearer(key.secret) }), 404, "not-found", "Not Found");
+    expectProblem(await t.app.inject({ method: "POST", url: `/api/v1/gateway/sessions/${id}/cancel/`, headers: bearer(key.secret) }), 404, "not-found", "Not Found");
+  });
+
+  it("when a live key is used, then the session is created in live mode", async () => {
+    const live = await t.accounts.issueKey({ livemode: true });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/gateway/sessions/",
+      headers: { ...bearer(live.secret), "content-type": "application/json" },
+      payload: { merchant_reference: "live-1", amount: "1.000" },
+    });
+    expect(res.json().livemode).toBe(true);
+  });
+
+  it("never writes the Authorization header, API keys or the admin token to the logs", async () => {
+    const calls = [
+      { method: "GET" as const, url: LIST, headers: bearer(key.secret) },
+      { method: "GET" as const, url: LIST, headers: bearer("sk_test_wrongwrongwrong") },
+      { method: "POST" as const, url: "/api/v1/gateway/sessions/", headers: { ...bearer(key.secret), "content-type": "application/json" }, payload: "{bad" },
+      { method: "GET" as const, url: "/api/v1/gateway/sessions/ps_x/", headers: bearer(key.secret) },
+      { method: "POST" as const, url: "/admin/v1/merchants/mer_x/api-keys", headers: { ...bearer(ADMIN_TOKEN), "content-type": "application/json" }, payload: { mode: "test" } },
+      { method: "GET" as const, url: "/admin/v1/merchants", headers: bearer("wrong-admin-token") },
+    ];
+    for (const call of calls) await t.app.inject(call);
+    t.outage.accounts = true;
+    await t.app.inject({ method: "GET", url: LIST, headers: bearer("sk_test_anotherkeyvalue") });
+    t.sessions.failWith = new Error(`boom while handling ${key.secret}`);
+    t.outage.accounts = false;
+    await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) });
+
+    const logs = t.logLines.join("\n");
+    expect(t.logLines.length).toBeGreaterThan(10);
+    for (const secret of [key.secret, "sk_test_wrongwrongwrong", "sk_test_anotherkeyvalue", ADMIN_TOKEN, "wrong-admin-token"]) {
+      expect(logs).not.toContain(secret);
+    }
+    expect(logs.toLowerCase()).not.toContain("bearer");
+    expect(logs.toLowerCase()).not.toContain("authorization");
+  });
+});
+
+describe("readBearerToken", () => {
+  it("reads RFC 6750 tokens and refuses everything else", () => {
+    expect(readBearerToken("Bearer sk_test_AbC123")).toBe("sk_test_AbC123");
+    expect(readBearerToken("BEARER  abc+/=")).toBe("abc+/=");
+    expect(readBearerToken(undefined)).toBeUndefined();
+    expect(readBearerToken(["Bearer a", "Bearer b"])).toBeUndefined();
+    expect(readBearerToken("Bearer a=b")).toBeUndefined();
+  });
+});
+
+describe("AuthCache", () => {
+  const scope = create(AccountScopeSchema, { merchantId: "mer_1", livemode: false });
+
+  it("keys entries by the SHA-256 of the API key, never the key itself", () => {
+    const fingerprint = AuthCache.fingerprint("sk_test_secret");
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(fingerprint).not.toContain("sk_test");
+  });
+
+  it("expires entries after the TTL, evicts the oldest when full, and forgets revoked keys", () => {
+    const clock = new ManualClock();
+    const cache = new AuthCache(clock, 1000, 2);
+    cache.set("a", { scope, keyId: "key_a" });
+    cache.set("b", { scope, keyId: "key_b" });
+    cache.set("c", { scope, keyId: "key_c" });
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get("b")?.keyId).toBe("key_b");
+    cache.forgetKey("key_b");
+    expect(cache.get("b")).toBeUndefined();
+    clock.advance(1000);
+    expect(cache.get("c")).toBeUndefined();
+  });
+
+  it("when the TTL is 0, then nothing is cached", () => {
+    const cache = new AuthCache(new ManualClock(), 0);
+    cache.set("a", { scope, keyId: "key_a" });
+    expect(cache.get("a")).toBeUndefined();
+  });
+});
