@@ -1,0 +1,94 @@
+import type { AccountScope, Session, SessionChanges } from "../../domain/session.js";
+import type { InsertResult, ListPosition, SessionListFilter, SessionPage, SessionRepository, UpdateResult } from "../../app/ports.js";
+
+const referenceKey = (scope: AccountScope, reference: string): string =>
+  JSON.stringify([scope.merchantId, scope.livemode, reference]);
+
+const inScope = (session: Session, scope: AccountScope): boolean =>
+  session.scope.merchantId === scope.merchantId && session.scope.livemode === scope.livemode;
+
+/** Newest first; the id breaks ties between sessions created in the same millisecond. */
+function newerFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * Sessions in process memory (embedded mode, unit tests). Each method runs without awaiting in
+ * between, so it is atomic in Node's single thread, with the same uniqueness rules as the Mongo
+ * store. Sessions are copied in and out so callers never share mutable state with the store.
+ */
+export class InMemorySessionRepository implements SessionRepository {
+  private readonly byId = new Map<string, Session>();
+  private readonly byReference = new Map<string, string>();
+  private readonly orderNumbers = new Set<string>();
+  private readonly checkoutTokens = new Set<string>();
+
+  async insert(session: Session): Promise<InsertResult> {
+    const key = referenceKey(session.scope, session.merchantReference);
+    const winnerId = this.byReference.get(key);
+    if (winnerId !== undefined) {
+      return { inserted: false, duplicate: "merchant_reference", existing: structuredClone(this.byId.get(winnerId)!) };
+    }
+    const tokens = session.checkoutLinks.map((link) => link.token);
+    if (
+      this.byId.has(session.id) ||
+      this.orderNumbers.has(session.orderNumber) ||
+      tokens.some((token) => this.checkoutTokens.has(token)) ||
+      new Set(tokens).size !== tokens.length
+    ) {
+      return { inserted: false, duplicate: "generated_value" };
+    }
+    this.byId.set(session.id, structuredClone(session));
+    this.byReference.set(key, session.id);
+    this.orderNumbers.add(session.orderNumber);
+    for (const token of tokens) this.checkoutTokens.add(token);
+    return { inserted: true };
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<Session | undefined> {
+    const session = this.byId.get(id);
+    return session && inScope(session, scope) ? structuredClone(session) : undefined;
+  }
+
+  async findByReference(scope: AccountScope, merchantReference: string): Promise<Session | undefined> {
+    const id = this.byReference.get(referenceKey(scope, merchantReference));
+    return id === undefined ? undefined : structuredClone(this.byId.get(id));
+  }
+
+  async list(scope: AccountScope, filter: SessionListFilter, page: { limit: number; after?: ListPosition }): Promise<SessionPage> {
+    const matching = [...this.byId.values()]
+      .filter((s) => inScope(s, scope))
+      .filter((s) => filter.status === undefined || s.status === filter.status)
+      .filter((s) => filter.merchantReference === undefined || s.merchantReference === filter.merchantReference)
+      .filter((s) => filter.createdGte === undefined || s.createdAt.getTime() >= filter.createdGte.getTime())
+      .filter((s) => filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
+      .filter((s) => page.after === undefined || newerFirst(page.after, s) < 0)
+      .sort(newerFirst);
+    return {
+      sessions: matching.slice(0, page.limit).map((s) => structuredClone(s)),
+      hasMore: matching.length > page.limit,
+    };
+  }
+
+  async updateIf(scope: AccountScope, id: string, expectedVersion: number, changes: SessionChanges): Promise<UpdateResult> {
+    const stored = this.byId.get(id);
+    if (!stored || !inScope(stored, scope)) return { updated: false, current: undefined };
+    if (stored.version !== expectedVersion) return { updated: false, current: structuredClone(stored) };
+    const newTokens = (changes.checkoutLinks ?? [])
+      .map((link) => link.token)
+      .filter((token) => !stored.checkoutLinks.some((link) => link.token === token));
+    if (newTokens.some((token) => this.checkoutTokens.has(token))) {
+      throw new Error("checkout token collision"); // 190 random bits: a bug, not bad luck
+    }
+    const updated: Session = { ...stored, ...structuredClone(changes), version: stored.version + 1 };
+    this.byId.set(id, updated);
+    for (const token of newTokens) this.checkoutTokens.add(token);
+    return { updated: true, session: structuredClone(updated) };
+  }
+}
+
+export function createMemorySessionRepository(): SessionRepository {
+  return new InMemorySessionRepository();
+}

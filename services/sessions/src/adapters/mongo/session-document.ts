@@ -1,0 +1,182 @@
+import { Long } from "mongodb";
+import type { AttemptStatus, PaymentAttempt, Session, SessionChanges, SessionStatus, CheckoutLink } from "../../domain/session.js";
+
+/**
+ * A session as stored in the `sessions` collection. Amounts are BSON Int64 minor units; absent
+ * optional fields are stored as null. `outbox` and `sequence` belong to the events relay: a
+ * state change appends its event to `outbox` in the same single-document update.
+ */
+export interface SessionDocument {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  merchantReference: string;
+  orderNumber: string;
+  orderId: string | null;
+  amountMinor: bigint;
+  currency: string;
+  original: { amountMinor: bigint; currency: string; rate: string };
+  description: string | null;
+  items: { name: string; quantity: number; unitPriceMinor: bigint; description: string | null }[];
+  status: SessionStatus;
+  buyer: { firstName: string | null; lastName: string | null; email: string | null; phone: string | null };
+  metadataJson: string | null;
+  returnUrl: string | null;
+  cancelUrl: string | null;
+  webhookUrl: string | null;
+  maxAttempts: number;
+  checkoutLinks: CheckoutLink[];
+  attempts: AttemptDocument[];
+  expiresAt: Date;
+  completedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  requestFingerprint: string;
+  version: number;
+  outbox: unknown[];
+  sequence: number;
+}
+
+interface AttemptDocument {
+  id: string;
+  attemptNumber: number;
+  status: AttemptStatus;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+  failureCode: string | null;
+  feeMinor: bigint | null;
+  netMinor: bigint | null;
+  createdAt: Date;
+}
+
+/**
+ * Int64 read back exactly. The collection is opened with `useBigInt64`, so Int64 arrives as
+ * bigint; Int32 (a small value another writer stored) and Long are accepted too.
+ */
+export function readMinor(value: unknown): bigint {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
+  if (value instanceof Long) return value.toBigInt();
+  throw new Error(`stored amount is not an integer: ${String(value)}`);
+}
+
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+
+/** `{ key: value }` unless the stored value is null. */
+function present<K extends string, T>(key: K, value: T | null | undefined): { [P in K]?: T } {
+  return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}
+
+function attemptToDocument(a: PaymentAttempt): AttemptDocument {
+  return {
+    id: a.id,
+    attemptNumber: a.attemptNumber,
+    status: a.status,
+    cardBrand: orNull(a.cardBrand),
+    cardLastFour: orNull(a.cardLastFour),
+    failureCode: orNull(a.failureCode),
+    feeMinor: orNull(a.feeMinor),
+    netMinor: orNull(a.netMinor),
+    createdAt: a.createdAt,
+  };
+}
+
+function attemptFromDocument(d: AttemptDocument): PaymentAttempt {
+  return {
+    id: d.id,
+    attemptNumber: Number(d.attemptNumber),
+    status: d.status,
+    ...present("cardBrand", d.cardBrand),
+    ...present("cardLastFour", d.cardLastFour),
+    ...present("failureCode", d.failureCode),
+    ...(d.feeMinor === null ? {} : { feeMinor: readMinor(d.feeMinor) }),
+    ...(d.netMinor === null ? {} : { netMinor: readMinor(d.netMinor) }),
+    createdAt: d.createdAt,
+  };
+}
+
+const linkToDocument = (l: CheckoutLink): CheckoutLink => ({ token: l.token, createdAt: l.createdAt, expiresAt: l.expiresAt });
+
+export function toDocument(s: Session): SessionDocument {
+  return {
+    id: s.id,
+    merchantId: s.scope.merchantId,
+    livemode: s.scope.livemode,
+    merchantReference: s.merchantReference,
+    orderNumber: s.orderNumber,
+    orderId: orNull(s.orderId),
+    amountMinor: s.amountMinor,
+    currency: s.currency,
+    original: { amountMinor: s.original.amountMinor, currency: s.original.currency, rate: s.original.rate },
+    description: orNull(s.description),
+    items: s.items.map((i) => ({ name: i.name, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, description: orNull(i.description) })),
+    status: s.status,
+    buyer: { firstName: orNull(s.buyer.firstName), lastName: orNull(s.buyer.lastName), email: orNull(s.buyer.email), phone: orNull(s.buyer.phone) },
+    metadataJson: orNull(s.metadataJson),
+    returnUrl: orNull(s.returnUrl),
+    cancelUrl: orNull(s.cancelUrl),
+    webhookUrl: orNull(s.webhookUrl),
+    maxAttempts: s.maxAttempts,
+    checkoutLinks: s.checkoutLinks.map(linkToDocument),
+    attempts: s.attempts.map(attemptToDocument),
+    expiresAt: s.expiresAt,
+    completedAt: orNull(s.completedAt),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    requestFingerprint: s.requestFingerprint,
+    version: s.version,
+    outbox: [],
+    sequence: 0,
+  };
+}
+
+export function fromDocument(d: SessionDocument): Session {
+  return {
+    id: d.id,
+    scope: { merchantId: d.merchantId, livemode: d.livemode },
+    merchantReference: d.merchantReference,
+    orderNumber: d.orderNumber,
+    ...present("orderId", d.orderId),
+    amountMinor: readMinor(d.amountMinor),
+    currency: d.currency,
+    original: { amountMinor: readMinor(d.original.amountMinor), currency: d.original.currency, rate: d.original.rate },
+    ...present("description", d.description),
+    items: d.items.map((i) => ({
+      name: i.name,
+      quantity: Number(i.quantity),
+      unitPriceMinor: readMinor(i.unitPriceMinor),
+      ...present("description", i.description),
+    })),
+    status: d.status,
+    buyer: {
+      ...present("firstName", d.buyer.firstName),
+      ...present("lastName", d.buyer.lastName),
+      ...present("email", d.buyer.email),
+      ...present("phone", d.buyer.phone),
+    },
+    ...present("metadataJson", d.metadataJson),
+    ...present("returnUrl", d.returnUrl),
+    ...present("cancelUrl", d.cancelUrl),
+    ...present("webhookUrl", d.webhookUrl),
+    maxAttempts: Number(d.maxAttempts),
+    checkoutLinks: d.checkoutLinks.map(linkToDocument),
+    attempts: d.attempts.map(attemptFromDocument),
+    expiresAt: d.expiresAt,
+    ...present("completedAt", d.completedAt),
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    requestFingerprint: d.requestFingerprint,
+    version: Number(d.version),
+  };
+}
+
+/** The `$set` of a state change; only the fields the change names. */
+export function changesToSet(changes: SessionChanges): Partial<SessionDocument> {
+  const set: Partial<SessionDocument> = {};
+  if (changes.status !== undefined) set.status = changes.status;
+  if ("completedAt" in changes) set.completedAt = orNull(changes.completedAt);
+  if (changes.updatedAt !== undefined) set.updatedAt = changes.updatedAt;
+  if (changes.checkoutLinks !== undefined) set.checkoutLinks = changes.checkoutLinks.map(linkToDocument);
+  if (changes.attempts !== undefined) set.attempts = changes.attempts.map(attemptToDocument);
+  return set;
+}

@@ -1,0 +1,71 @@
+import { GatewayError, type Clock } from "@gateway/platform";
+import { newSession, type Lifetimes } from "../domain/new-session.js";
+import { requestFingerprint } from "../domain/request-fingerprint.js";
+import type { Session } from "../domain/session.js";
+import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
+import { foreignCurrencyOf, validateCreateSession } from "../domain/validation/validate-create-session.js";
+import type { ExchangeRateProvider, SessionRepository } from "./ports.js";
+
+export interface CreateSessionDeps {
+  repo: SessionRepository;
+  rates: ExchangeRateProvider;
+  clock: Clock;
+  lifetimes: Lifetimes;
+}
+
+export interface CreateSessionOutcome {
+  session: Session;
+  /** false on an idempotent repeat of an earlier create. */
+  created: boolean;
+}
+
+/** Draws of generated values (id, order number, link token) before giving up. */
+const MAX_GENERATION_TRIES = 5;
+
+/**
+ * Creates a session, idempotently on (merchant, mode, merchant_reference): a repeat of the same
+ * request returns the stored session; a different request under the same reference is a
+ * conflict. Concurrent creates converge through the store's unique index.
+ */
+export async function createSession(deps: CreateSessionDeps, input: CreateSessionInput): Promise<CreateSessionOutcome> {
+  const { repo, rates, clock } = deps;
+  const existing =
+    input.merchantReference !== "" && !input.inputViolations.some((v) => v.field === "merchant_reference")
+      ? await repo.findByReference(input.scope, input.merchantReference)
+      : undefined;
+
+  // A repeat in the stored currency reuses the stored rate: a retry must not fail, or convert
+  // differently, because the account's rate changed or was removed in between.
+  const foreign = foreignCurrencyOf(input);
+  let rate: string | undefined;
+  if (foreign !== undefined) {
+    rate = existing?.original.currency === foreign ? existing.original.rate : await rates.rateFor(input.scope.merchantId, foreign);
+  }
+
+  const validation = validateCreateSession(input, rate);
+  if (!validation.ok) throw GatewayError.validation(validation.violations);
+  const request = validation.value;
+  const fingerprint = requestFingerprint(request);
+  if (existing) return repeatOf(existing, fingerprint);
+
+  for (let tries = 0; tries < MAX_GENERATION_TRIES; tries++) {
+    const session = newSession(input.scope, request, clock.now(), deps.lifetimes);
+    const result = await repo.insert(session);
+    if (result.inserted) return { session, created: true };
+    if (result.duplicate === "merchant_reference") return repeatOf(result.existing, fingerprint);
+  }
+  throw new GatewayError("SERVICE_UNAVAILABLE", "Could not allocate an order number for the session; try again.");
+}
+
+/**
+ * The answer to a repeated reference. Seam: refreshing an expired checkout link of a still
+ * payable session happens here (spec 4.1), as a conditional update of `existing`.
+ */
+function repeatOf(existing: Session, fingerprint: string): CreateSessionOutcome {
+  if (existing.requestFingerprint !== fingerprint) {
+    throw new GatewayError("CONFLICT", "A session with this merchant_reference already exists with different parameters.", {
+      metadata: { existing_session_id: existing.id },
+    });
+  }
+  return { session: existing, created: false };
+}

@@ -1,0 +1,16 @@
+import { randomBase62 } from "@gateway/platform";
+import type { CheckoutLink } from "./session.js";
+
+/**
+ * A fresh hosted-page link: an unguessable token (32 base62 characters, ~190 bits) valid for
+ * the link lifetime, but never beyond the session's own expiry.
+ */
+export function mintCheckoutLink(now: Date, linkLifetimeMs: number, sessionExpiresAt: Date): CheckoutLink {
+  const expiresAt = Math.min(now.getTime() + linkLifetimeMs, sessionExpiresAt.getTime());
+  return { token: randomBase62(32), createdAt: now, expiresAt: new Date(expiresAt) };
+}
+
+/** The public address of a link: `<public base>/checkout/<token>`. */
+export function checkoutUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, "")}/checkout/${token}`;
+}

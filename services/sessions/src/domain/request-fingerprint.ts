@@ -1,0 +1,31 @@
+import { createHash } from "node:crypto";
+import type { ValidCreateSession } from "./validation/create-session-input.js";
+
+/**
+ * sha256 of the payment-defining fields of a valid create request, in a fixed order, so an
+ * idempotent repeat can be told apart from a different request reusing the reference. The
+ * exchange rate is left out on purpose: a rate changed between two tries of the same request
+ * must not turn the retry into a conflict. Absent fields hash as null, never as "".
+ */
+export function requestFingerprint(req: ValidCreateSession): string {
+  const canonical = [
+    ["amount", req.original.amountMinor.toString()],
+    ["currency", req.original.currency],
+    ["order_id", req.orderId ?? null],
+    ["description", req.description ?? null],
+    [
+      "items",
+      req.items.map((item) => [item.name, item.quantity, item.unitPriceMinor.toString(), item.description ?? null]),
+    ],
+    ["buyer_first_name", req.buyer.firstName ?? null],
+    ["buyer_last_name", req.buyer.lastName ?? null],
+    ["buyer_email", req.buyer.email ?? null],
+    ["buyer_phone", req.buyer.phone ?? null],
+    ["metadata", req.metadataJson ?? null],
+    ["return_url", req.returnUrl ?? null],
+    ["cancel_url", req.cancelUrl ?? null],
+    ["webhook_url", req.webhookUrl ?? null],
+    ["max_attempts", req.maxAttempts],
+  ];
+  return createHash("sha256").update(JSON.stringify(canonical)).digest("hex");
+}

@@ -1,0 +1,114 @@
+/**
+ * The payment session aggregate. Amounts are integer minor units (bigint) with their currency;
+ * the decimal strings of the API exist only at the rpc boundary.
+ */
+
+export const SESSION_STATUSES = ["CREATED", "PENDING", "PROCESSING", "SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const ATTEMPT_STATUSES = ["INITIATED", "PROCESSING", "SUCCEEDED", "FAILED", "ABANDONED"] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+/** The merchant account and mode a call acts for; every read and write is confined to one. */
+export interface AccountScope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+/** What the merchant asked for, before conversion to the settlement currency. */
+export interface OriginalAmount {
+  amountMinor: bigint;
+  currency: string;
+  /** Six decimals: 1 unit of `currency` equals `rate` TND ("1.000000" without conversion). */
+  rate: string;
+}
+
+/** A line item; `unitPriceMinor` is in the original currency, as the merchant priced it. */
+export interface LineItem {
+  name: string;
+  quantity: number;
+  unitPriceMinor: bigint;
+  description?: string;
+}
+
+export interface Buyer {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** One hosted-page link. Links are appended, never removed: the last one is current. */
+export interface CheckoutLink {
+  token: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface PaymentAttempt {
+  id: string;
+  attemptNumber: number;
+  status: AttemptStatus;
+  cardBrand?: string;
+  cardLastFour?: string;
+  failureCode?: string;
+  /** Settlement currency (TND) minor units. */
+  feeMinor?: bigint;
+  netMinor?: bigint;
+  createdAt: Date;
+}
+
+export interface Session {
+  id: string;
+  scope: AccountScope;
+  merchantReference: string;
+  orderNumber: string;
+  orderId?: string;
+  /** Settlement amount, in minor units of `currency`. */
+  amountMinor: bigint;
+  /** Always the settlement currency (TND). */
+  currency: string;
+  original: OriginalAmount;
+  description?: string;
+  items: LineItem[];
+  status: SessionStatus;
+  buyer: Buyer;
+  /** The merchant's metadata exactly as the JSON text it sent. */
+  metadataJson?: string;
+  returnUrl?: string;
+  cancelUrl?: string;
+  webhookUrl?: string;
+  maxAttempts: number;
+  checkoutLinks: CheckoutLink[];
+  attempts: PaymentAttempt[];
+  expiresAt: Date;
+  /** When the session reached a final state (SUCCEEDED, FAILED, EXPIRED or CANCELED). */
+  completedAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  /** sha256 of the payment-defining request fields; an idempotent repeat must match it. */
+  requestFingerprint: string;
+  /** Bumped by every stored change; conditional updates compare it (optimistic concurrency). */
+  version: number;
+}
+
+/** The fields a state change may write. The repository bumps `version` itself. */
+export type SessionChanges = Partial<Pick<Session, "status" | "completedAt" | "updatedAt" | "checkoutLinks" | "attempts">>;
+
+const TERMINAL: ReadonlySet<SessionStatus> = new Set(["SUCCEEDED", "FAILED", "EXPIRED"]);
+
+/** SUCCEEDED, FAILED and EXPIRED end a session (spec 3). */
+export function isTerminal(status: SessionStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** A buyer can still pay: not terminal and not canceled (CANCELED is final for payment). */
+export function isPayable(status: SessionStatus): boolean {
+  return status === "CREATED" || status === "PENDING" || status === "PROCESSING";
+}
+
+/** The link a buyer should use now, when the session can still be paid. */
+export function currentCheckoutLink(session: Session): CheckoutLink | undefined {
+  if (!isPayable(session.status)) return undefined;
+  return session.checkoutLinks.at(-1);
+}

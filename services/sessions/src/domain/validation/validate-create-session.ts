@@ -1,0 +1,161 @@
+import type { FieldViolation } from "@gateway/platform";
+import { D, SETTLEMENT_CURRENCY, formatRate, isCurrencyCode, toMinorUnits, type Dec } from "@gateway/money";
+import type { LineItem } from "../session.js";
+import { checkAmountText, checkSettlement } from "./amount-rules.js";
+import type { CreateSessionInput, ValidCreateSession } from "./create-session-input.js";
+import { checkEmail, checkIntegerRange, checkPhone, checkText, checkUrl, violation } from "./field-rules.js";
+import { checkMetadata } from "./metadata-rules.js";
+
+export const MAX_ITEMS = 100;
+export const MAX_ITEM_QUANTITY = 10_000;
+export const DEFAULT_MAX_ATTEMPTS = 3;
+/** More tries than this on one session looks like card testing, not a buyer. */
+export const MAX_ATTEMPTS_LIMIT = 10;
+
+export type CreateValidation = { ok: true; value: ValidCreateSession } | { ok: false; violations: FieldViolation[] };
+
+type CurrencyCheck = { code: string; violation?: undefined } | { code?: undefined; violation?: FieldViolation };
+
+function checkCurrency(input: CreateSessionInput): CurrencyCheck {
+  const text = input.currency;
+  if (text === undefined) return { code: SETTLEMENT_CURRENCY };
+  if (!/^[A-Z]{3}$/.test(text) || !isCurrencyCode(text)) {
+    return { violation: violation("currency", "invalid", "currency must be an ISO 4217 code in capitals, such as TND or EUR.") };
+  }
+  return { code: text };
+}
+
+/** Fields the transport already reported (and their sub-fields) are not judged again. */
+function blockedBy(violations: FieldViolation[]): (field: string) => boolean {
+  const fields = violations.map((v) => v.field);
+  return (field) => fields.some((b) => field === b || field.startsWith(`${b}.`) || field.startsWith(`${b}[`));
+}
+
+/**
+ * The currency whose exchange rate the request needs, if any: a valid ISO code other than TND.
+ * The caller looks the rate up and passes it to `validateCreateSession`.
+ */
+export function foreignCurrencyOf(input: CreateSessionInput): string | undefined {
+  if (blockedBy(input.inputViolations)("currency")) return undefined;
+  const { code } = checkCurrency(input);
+  return code !== undefined && code !== SETTLEMENT_CURRENCY ? code : undefined;
+}
+
+function unsupported(code: string): FieldViolation {
+  return violation(
+    "currency",
+    "currency_unsupported",
+    `No exchange rate is configured for ${code}; configure one in the dashboard currency settings or request in TND.`,
+  );
+}
+
+/**
+ * Every check of a create request at once (spec 2.1, 7.2, 8). `rate` is the account's rate for
+ * a foreign currency (six-decimal text; undefined when none is configured) and is ignored for
+ * TND. The transport's own violations come first; nothing is created when there is any.
+ */
+export function validateCreateSession(input: CreateSessionInput, rate: string | undefined): CreateValidation {
+  const blocked = blockedBy(input.inputViolations);
+  const found: FieldViolation[] = [];
+  const add = (v: FieldViolation | undefined): void => {
+    if (v && !blocked(v.field)) found.push(v);
+  };
+
+  add(checkText("merchant_reference", input.merchantReference, { max: 200, required: true }));
+
+  const currency: CurrencyCheck = blocked("currency") ? {} : checkCurrency(input);
+  let rateValue: Dec | undefined;
+  if (currency.code === SETTLEMENT_CURRENCY) rateValue = new D(1);
+  else if (currency.code !== undefined && rate !== undefined) rateValue = new D(rate);
+
+  const amount = checkAmountText("amount", input.amount, currency.code);
+  if (!amount.ok) add(amount.violation);
+  add(currency.violation);
+  if (currency.code !== undefined && rateValue === undefined) add(unsupported(currency.code));
+  let settlement: Dec | undefined;
+  if (amount.ok && currency.code !== undefined && rateValue !== undefined) {
+    const settled = checkSettlement("amount", amount.value, currency.code, rateValue);
+    if (settled.ok) settlement = settled.value;
+    else add(settled.violation);
+  }
+
+  add(checkText("order_id", input.orderId, { max: 100 }));
+  add(checkText("description", input.description, { max: 500, multiline: true }));
+
+  const items: LineItem[] = [];
+  if (input.items.length > MAX_ITEMS) {
+    add(violation("items", "invalid", `items must hold at most ${MAX_ITEMS} line items.`));
+  } else {
+    input.items.forEach((item, i) => {
+      const at = `items[${i}]`;
+      add(checkText(`${at}.name`, item.name, { max: 200, required: true }));
+      add(checkIntegerRange(`${at}.quantity`, item.quantity, 1, MAX_ITEM_QUANTITY));
+      const price = checkAmountText(`${at}.unit_price`, item.unitPrice, currency.code);
+      if (!price.ok) add(price.violation);
+      else if (currency.code !== undefined) {
+        // A unit price may not round to zero in TND (a cheap foreign item), but it may not
+        // exceed what a whole session may carry either.
+        if (rateValue !== undefined) {
+          const settled = checkSettlement(`${at}.unit_price`, price.value, currency.code, rateValue);
+          if (!settled.ok && settled.violation.code === "amount_too_large") add(settled.violation);
+        }
+        items.push({
+          name: item.name,
+          quantity: item.quantity,
+          unitPriceMinor: toMinorUnits(price.value, currency.code),
+          ...(item.description !== undefined ? { description: item.description } : {}),
+        });
+      }
+      add(checkText(`${at}.description`, item.description, { max: 500, multiline: true }));
+    });
+  }
+
+  add(checkText("buyer_first_name", input.buyerFirstName, { max: 100 }));
+  add(checkText("buyer_last_name", input.buyerLastName, { max: 100 }));
+  add(checkEmail("buyer_email", input.buyerEmail));
+  add(checkPhone("buyer_phone", input.buyerPhone));
+  add(checkMetadata("metadata", input.metadataJson));
+  add(checkUrl("return_url", input.returnUrl));
+  add(checkUrl("cancel_url", input.cancelUrl));
+  // Live payment outcomes must not travel in clear text; test mode allows http for local receivers.
+  add(checkUrl("webhook_url", input.webhookUrl, input.scope.livemode));
+  add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
+
+  if (input.inputViolations.length > 0 || found.length > 0) {
+    return { ok: false, violations: [...input.inputViolations, ...found] };
+  }
+  if (!amount.ok || currency.code === undefined || rateValue === undefined || settlement === undefined) {
+    throw new Error("validation passed without a settled amount"); // unreachable: each case adds a violation
+  }
+  return {
+    ok: true,
+    value: {
+      merchantReference: input.merchantReference,
+      amountMinor: toMinorUnits(settlement, SETTLEMENT_CURRENCY),
+      original: {
+        amountMinor: toMinorUnits(amount.value, currency.code),
+        currency: currency.code,
+        rate: formatRate(rateValue),
+      },
+      ...optional("orderId", input.orderId),
+      ...optional("description", input.description),
+      items,
+      buyer: {
+        ...optional("firstName", input.buyerFirstName),
+        ...optional("lastName", input.buyerLastName),
+        ...optional("email", input.buyerEmail),
+        ...optional("phone", input.buyerPhone),
+      },
+      ...optional("metadataJson", input.metadataJson),
+      ...optional("returnUrl", input.returnUrl),
+      ...optional("cancelUrl", input.cancelUrl),
+      ...optional("webhookUrl", input.webhookUrl),
+      maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    },
+  };
+}
+
+/** `{ key: value }` when the value is present, `{}` otherwise (no undefined-valued keys). */
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}

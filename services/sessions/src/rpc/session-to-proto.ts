@@ -1,0 +1,99 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { fromMinorUnits } from "@gateway/money";
+import {
+  AccountScopeSchema,
+  AttemptStatus as ProtoAttemptStatus,
+  LineItemSchema,
+  OriginalAmountSchema,
+  PaymentAttemptSchema,
+  SessionSchema,
+  SessionStatus as ProtoSessionStatus,
+  type Session as ProtoSession,
+} from "@gateway/proto";
+import { checkoutUrl } from "../domain/checkout-link.js";
+import { currentCheckoutLink, type AttemptStatus, type Session, type SessionStatus } from "../domain/session.js";
+
+export const STATUS_TO_PROTO: { readonly [S in SessionStatus]: ProtoSessionStatus } = {
+  CREATED: ProtoSessionStatus.CREATED,
+  PENDING: ProtoSessionStatus.PENDING,
+  PROCESSING: ProtoSessionStatus.PROCESSING,
+  SUCCEEDED: ProtoSessionStatus.SUCCEEDED,
+  FAILED: ProtoSessionStatus.FAILED,
+  EXPIRED: ProtoSessionStatus.EXPIRED,
+  CANCELED: ProtoSessionStatus.CANCELED,
+};
+
+const ATTEMPT_STATUS_TO_PROTO: { readonly [S in AttemptStatus]: ProtoAttemptStatus } = {
+  INITIATED: ProtoAttemptStatus.INITIATED,
+  PROCESSING: ProtoAttemptStatus.PROCESSING,
+  SUCCEEDED: ProtoAttemptStatus.SUCCEEDED,
+  FAILED: ProtoAttemptStatus.FAILED,
+  ABANDONED: ProtoAttemptStatus.ABANDONED,
+};
+
+/** The proto status for a filter, or undefined for UNSPECIFIED (no filter). */
+export function statusFromProto(status: ProtoSessionStatus): SessionStatus | undefined {
+  for (const [name, value] of Object.entries(STATUS_TO_PROTO)) if (value === status) return name as SessionStatus;
+  return undefined;
+}
+
+/**
+ * The wire form of a session: decimal strings at each currency's precision, the checkout link
+ * only while the session can still be paid.
+ */
+export function sessionToProto(s: Session, publicBaseUrl: string): ProtoSession {
+  const link = currentCheckoutLink(s);
+  const original = s.original;
+  return create(SessionSchema, {
+    id: s.id,
+    scope: create(AccountScopeSchema, { merchantId: s.scope.merchantId, livemode: s.scope.livemode }),
+    merchantReference: s.merchantReference,
+    orderNumber: s.orderNumber,
+    orderId: s.orderId ?? "",
+    amount: fromMinorUnits(s.amountMinor, s.currency),
+    currency: s.currency,
+    original: create(OriginalAmountSchema, {
+      amount: fromMinorUnits(original.amountMinor, original.currency),
+      currency: original.currency,
+      rate: original.rate,
+    }),
+    description: s.description ?? "",
+    items: s.items.map((item) =>
+      create(LineItemSchema, {
+        name: item.name,
+        quantity: item.quantity,
+        unitPrice: fromMinorUnits(item.unitPriceMinor, original.currency),
+        description: item.description ?? "",
+      }),
+    ),
+    status: STATUS_TO_PROTO[s.status],
+    buyerFirstName: s.buyer.firstName ?? "",
+    buyerLastName: s.buyer.lastName ?? "",
+    buyerEmail: s.buyer.email ?? "",
+    buyerPhone: s.buyer.phone ?? "",
+    metadataJson: s.metadataJson ?? "",
+    returnUrl: s.returnUrl ?? "",
+    cancelUrl: s.cancelUrl ?? "",
+    webhookUrl: s.webhookUrl ?? "",
+    maxAttempts: s.maxAttempts,
+    checkoutUrl: link ? checkoutUrl(publicBaseUrl, link.token) : "",
+    ...(link ? { checkoutExpiresAt: timestampFromDate(link.expiresAt) } : {}),
+    expiresAt: timestampFromDate(s.expiresAt),
+    ...(s.completedAt ? { completedAt: timestampFromDate(s.completedAt) } : {}),
+    createdAt: timestampFromDate(s.createdAt),
+    attempts: s.attempts.map((a) =>
+      create(PaymentAttemptSchema, {
+        id: a.id,
+        attemptNumber: a.attemptNumber,
+        status: ATTEMPT_STATUS_TO_PROTO[a.status],
+        cardBrand: a.cardBrand ?? "",
+        cardLastFour: a.cardLastFour ?? "",
+        failureCode: a.failureCode ?? "",
+        feeAmount: a.feeMinor === undefined ? "" : fromMinorUnits(a.feeMinor, s.currency),
+        netAmount: a.netMinor === undefined ? "" : fromMinorUnits(a.netMinor, s.currency),
+        createdAt: timestampFromDate(a.createdAt),
+      }),
+    ),
+  });
+}

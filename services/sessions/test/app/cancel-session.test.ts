@@ -1,0 +1,40 @@
+import { GatewayError, ManualClock } from "@gateway/platform";
+import { describe, expect, it } from "vitest";
+import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { cancelSession } from "../../src/app/cancel-session.js";
+import type { SessionRepository } from "../../src/app/ports.js";
+import { newScope, sessionFixture } from "../support/fixtures.js";
+
+describe("cancelSession", () => {
+  it("when the session does not exist, then it is NOT_FOUND", async () => {
+    const err = await cancelSession(createMemorySessionRepository(), new ManualClock(), newScope(), "ps_missing").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as GatewayError).reason).toBe("NOT_FOUND");
+  });
+
+  it("when a payment settles between the read and the write, then the cancel decides again on the new state", async () => {
+    const inner = createMemorySessionRepository();
+    const scope = newScope();
+    const session = sessionFixture(scope);
+    await inner.insert(session);
+    let raced = false;
+    // Another writer marks the session SUCCEEDED right after the cancel has read it.
+    const racing: SessionRepository = {
+      insert: (s) => inner.insert(s),
+      findByReference: (sc, r) => inner.findByReference(sc, r),
+      list: (sc, f, p) => inner.list(sc, f, p),
+      updateIf: (sc, id, v, c) => inner.updateIf(sc, id, v, c),
+      findById: async (sc, id) => {
+        const read = await inner.findById(sc, id);
+        if (!raced) {
+          raced = true;
+          await inner.updateIf(sc, id, 1, { status: "SUCCEEDED" });
+        }
+        return read;
+      },
+    };
+    const err = await cancelSession(racing, new ManualClock(), scope, session.id).catch((e: unknown) => e);
+    expect((err as GatewayError).reason).toBe("SESSION_TERMINAL");
+    expect((await inner.findById(scope, session.id))?.status).toBe("SUCCEEDED");
+  });
+});

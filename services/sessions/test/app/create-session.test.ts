@@ -1,0 +1,156 @@
+import { GatewayError, ManualClock } from "@gateway/platform";
+import { describe, expect, it } from "vitest";
+import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createSession, type CreateSessionDeps } from "../../src/app/create-session.js";
+import type { ExchangeRateProvider, SessionRepository } from "../../src/app/ports.js";
+import { LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
+
+function setup(rates: ExchangeRateProvider = fakeRates({ EUR: "3.400000", USD: "2.950000" }), repo: SessionRepository = createMemorySessionRepository()) {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1, 9));
+  const deps: CreateSessionDeps = { repo, rates, clock, lifetimes: LIFETIMES };
+  return { deps, clock, repo, scope: newScope() };
+}
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof GatewayError) return err;
+    throw err;
+  }
+  throw new Error("expected a GatewayError");
+}
+
+describe("createSession", () => {
+  it("when a TND request is valid, then a CREATED session is stored with rate 1.000000", async () => {
+    const { deps, scope, repo, clock } = setup();
+    const { session, created } = await createSession(deps, createInput(scope, { merchantReference: "r-1", amount: "125.500" }));
+    expect(created).toBe(true);
+    expect(session).toMatchObject({
+      status: "CREATED",
+      amountMinor: 125500n,
+      currency: "TND",
+      original: { amountMinor: 125500n, currency: "TND", rate: "1.000000" },
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + LIFETIMES.sessionLifetimeMs),
+      attempts: [],
+    });
+    expect(await repo.findById(scope, session.id)).toEqual(session);
+  });
+
+  it("when EUR 10.00 is asked at the account's rate 3.4, then the session is 34.000 TND", async () => {
+    const { deps, scope } = setup(fakeRates({ EUR: "3.400000" }));
+    const { session } = await createSession(deps, createInput(scope, { amount: "10.00", currency: "EUR" }));
+    expect(session.amountMinor).toBe(34000n);
+    expect(session.original).toEqual({ amountMinor: 1000n, currency: "EUR", rate: "3.400000" });
+  });
+
+  it("when the reference repeats with the same request, then the same session comes back, not created", async () => {
+    const { deps, scope, clock } = setup();
+    const input = createInput(scope, { merchantReference: "r-2", amount: "10.00", currency: "EUR", metadataJson: '{"k":1}' });
+    const first = await createSession(deps, input);
+    clock.advance(60_000);
+    const again = await createSession(deps, { ...input });
+    expect(again).toEqual({ session: first.session, created: false });
+  });
+
+  it("when the reference repeats with a different amount, then it is a conflict naming the existing session", async () => {
+    const { deps, scope } = setup();
+    const first = await createSession(deps, createInput(scope, { merchantReference: "r-3", amount: "10.000" }));
+    const err = await failure(createSession(deps, createInput(scope, { merchantReference: "r-3", amount: "11.000" })));
+    expect(err.reason).toBe("CONFLICT");
+    expect(err.message).toBe("A session with this merchant_reference already exists with different parameters.");
+    expect(err.metadata).toEqual({ existing_session_id: first.session.id });
+  });
+
+  it("when the reference repeats in the other mode or for another merchant, then a new session is created", async () => {
+    const { deps, scope } = setup();
+    const a = await createSession(deps, createInput(scope, { merchantReference: "shared" }));
+    const b = await createSession(deps, createInput({ ...scope, livemode: true }, { merchantReference: "shared" }));
+    const c = await createSession(deps, createInput(newScope(), { merchantReference: "shared" }));
+    expect(new Set([a.session.id, b.session.id, c.session.id]).size).toBe(3);
+    expect([a.created, b.created, c.created]).toEqual([true, true, true]);
+  });
+
+  it("when a repeat comes after the account's rate changed or was removed, then the stored session is still returned", async () => {
+    const rates = { EUR: "3.400000" } as Record<string, string>;
+    const { deps, scope } = setup(fakeRates(rates));
+    const input = createInput(scope, { merchantReference: "r-4", amount: "10.00", currency: "EUR" });
+    const first = await createSession(deps, input);
+    rates.EUR = "3.500000";
+    expect((await createSession(deps, input)).session).toEqual(first.session);
+    delete rates.EUR;
+    expect((await createSession(deps, input)).session).toEqual(first.session);
+  });
+
+  it("when the request is invalid, then nothing is stored and every violation is reported", async () => {
+    const { deps, scope, repo } = setup(fakeRates({}));
+    const input = createInput(scope, { merchantReference: "r-5", amount: "10.00", currency: "EUR", buyerEmail: "x" });
+    const err = await failure(createSession(deps, input));
+    expect(err.reason).toBe("VALIDATION_ERROR");
+    expect(err.violations.map((v) => `${v.field}:${v.code}`)).toEqual(["currency:currency_unsupported", "buyer_email:invalid"]);
+    expect(await repo.findByReference(scope, "r-5")).toBeUndefined();
+  });
+
+  it("when a repeat of a stored reference is invalid, then it is a validation error, not the session", async () => {
+    const { deps, scope } = setup();
+    await createSession(deps, createInput(scope, { merchantReference: "r-6" }));
+    expect((await failure(createSession(deps, createInput(scope, { merchantReference: "r-6", amount: "1,000.000" })))).reason).toBe("VALIDATION_ERROR");
+  });
+
+  it("when TND is asked, then no exchange rate is looked up", async () => {
+    const rates = fakeRates({});
+    const { deps, scope } = setup(rates);
+    await createSession(deps, createInput(scope));
+    expect(rates.lookups).toBe(0);
+  });
+
+  it("when the rate lookup fails, then the failure propagates and nothing is stored", async () => {
+    const down: ExchangeRateProvider = {
+      rateFor: async () => {
+        throw new GatewayError("SERVICE_UNAVAILABLE", "A gateway dependency is temporarily unavailable.");
+      },
+    };
+    const { deps, scope, repo } = setup(down);
+    const err = await failure(createSession(deps, createInput(scope, { merchantReference: "r-7", amount: "10.00", currency: "EUR" })));
+    expect(err.reason).toBe("SERVICE_UNAVAILABLE");
+    expect(await repo.findByReference(scope, "r-7")).toBeUndefined();
+  });
+
+  it("when a generated value collides, then new ones are drawn and the create succeeds", async () => {
+    const inner = createMemorySessionRepository();
+    let collisions = 2;
+    const flaky: SessionRepository = {
+      ...bind(inner),
+      insert: async (s) => (collisions-- > 0 ? { inserted: false, duplicate: "generated_value" } : inner.insert(s)),
+    };
+    const { deps, scope } = setup(undefined, flaky);
+    const { session, created } = await createSession(deps, createInput(scope, { merchantReference: "r-8" }));
+    expect(created).toBe(true);
+    expect((await inner.findById(scope, session.id))?.merchantReference).toBe("r-8");
+  });
+
+  it("when generated values keep colliding, then the create fails retryably after five draws", async () => {
+    let draws = 0;
+    const full: SessionRepository = {
+      ...bind(createMemorySessionRepository()),
+      insert: async () => {
+        draws++;
+        return { inserted: false, duplicate: "generated_value" };
+      },
+    };
+    const { deps, scope } = setup(undefined, full);
+    expect((await failure(createSession(deps, createInput(scope)))).reason).toBe("SERVICE_UNAVAILABLE");
+    expect(draws).toBe(5);
+  });
+});
+
+function bind(repo: SessionRepository): SessionRepository {
+  return {
+    insert: (s) => repo.insert(s),
+    findById: (scope, id) => repo.findById(scope, id),
+    findByReference: (scope, ref) => repo.findByReference(scope, ref),
+    list: (scope, filter, page) => repo.list(scope, filter, page),
+    updateIf: (scope, id, v, c) => repo.updateIf(scope, id, v, c),
+  };
+}

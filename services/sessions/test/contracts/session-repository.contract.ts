@@ -1,0 +1,334 @@
+import { GatewayError, ManualClock, randomBase62 } from "@gateway/platform";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cancelSession } from "../../src/app/cancel-session.js";
+import { createSession, type CreateSessionDeps } from "../../src/app/create-session.js";
+import { getSession } from "../../src/app/get-session.js";
+import { listSessions } from "../../src/app/list-sessions.js";
+import type { SessionRepository } from "../../src/app/ports.js";
+import type { Session, SessionStatus } from "../../src/domain/session.js";
+import { LIFETIMES, createInput, fakeRates, newScope, sessionFixture } from "../support/fixtures.js";
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof GatewayError) return err.reason;
+    throw err;
+  }
+  throw new Error("expected a GatewayError");
+}
+
+/**
+ * The one contract every SessionRepository adapter meets, run against the in-memory store and
+ * MongoDB/FerretDB. `open` is called once per suite; tests isolate themselves by merchant.
+ */
+export function sessionRepositoryContract(adapter: string, open: () => Promise<SessionRepository>): void {
+  describe(`SessionRepository contract: ${adapter}`, () => {
+    let repo: SessionRepository;
+    beforeAll(async () => {
+      repo = await open();
+    });
+
+    const deps = (clock = new ManualClock()): CreateSessionDeps => ({ repo, rates: fakeRates({ EUR: "3.400000" }), clock, lifetimes: LIFETIMES });
+
+    describe("storing and reading", () => {
+      it("when a session is inserted, then it reads back field for field, amounts exact as bigint", async () => {
+        const scope = newScope();
+        const session: Session = {
+          ...sessionFixture(scope, {
+            amount: "10.00",
+            currency: "EUR",
+            orderId: "A-42",
+            description: "Two mugs\nand a spoon",
+            items: [
+              { name: "Mug", quantity: 2, unitPrice: "4.50", description: "Blue" },
+              { name: "Spoon", quantity: 1, unitPrice: "1.00" },
+            ],
+            buyerFirstName: "Émile",
+            buyerLastName: "بن علي",
+            buyerEmail: "emile@example.tn",
+            buyerPhone: "+216 71 000 000",
+            metadataJson: '{"a.b":{"$c":[[1,2],[3]]},"n":1.50,"é":"😀"}',
+            returnUrl: "https://shop.example.tn/r",
+            cancelUrl: "https://shop.example.tn/c",
+            webhookUrl: "https://shop.example.tn/w",
+            maxAttempts: 5,
+          }),
+        };
+        // Beyond 2^53: a JS number would silently round this.
+        session.original = { ...session.original, amountMinor: 9_007_199_254_740_993n };
+        expect(await repo.insert(session)).toEqual({ inserted: true });
+        const read = await repo.findById(scope, session.id);
+        expect(read).toEqual(session);
+        expect(typeof read!.amountMinor).toBe("bigint");
+        expect(read!.original.amountMinor).toBe(9_007_199_254_740_993n);
+        expect(read!.metadataJson).toBe('{"a.b":{"$c":[[1,2],[3]]},"n":1.50,"é":"😀"}');
+      });
+
+      it("when optional fields are absent, then they stay absent", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const read = await repo.findById(scope, session.id);
+        expect(read).toEqual(session);
+        for (const key of ["orderId", "description", "metadataJson", "returnUrl", "cancelUrl", "webhookUrl", "completedAt"]) {
+          expect(read).not.toHaveProperty(key);
+        }
+        expect(read!.buyer).toEqual({});
+      });
+
+      it("when a session is looked up by reference, then it is found in its own scope only", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        expect((await repo.findByReference(scope, session.merchantReference))?.id).toBe(session.id);
+        expect(await repo.findByReference({ ...scope, livemode: true }, session.merchantReference)).toBeUndefined();
+        expect(await repo.findByReference(newScope(), session.merchantReference)).toBeUndefined();
+        expect(await repo.findByReference(scope, "no-such-reference")).toBeUndefined();
+      });
+
+      it("when another merchant or the other mode asks for a session by id, then it is not there", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        expect(await repo.findById({ merchantId: `mer_${randomBase62(16)}`, livemode: false }, session.id)).toBeUndefined();
+        expect(await repo.findById({ ...scope, livemode: true }, session.id)).toBeUndefined();
+        expect(await repo.findById(scope, "ps_doesnotexist")).toBeUndefined();
+      });
+    });
+
+    describe("uniqueness", () => {
+      it("when a reference is inserted twice, then the second insert gets the first session back", async () => {
+        const scope = newScope();
+        const first = sessionFixture(scope, { merchantReference: "same-ref" });
+        const second = sessionFixture(scope, { merchantReference: "same-ref", amount: "1.000" });
+        await repo.insert(first);
+        const result = await repo.insert(second);
+        expect(result).toMatchObject({ inserted: false, duplicate: "merchant_reference" });
+        expect(result.inserted === false && result.duplicate === "merchant_reference" && result.existing.id).toBe(first.id);
+        expect(await repo.findById(scope, second.id)).toBeUndefined();
+      });
+
+      it("when the same reference is used by another merchant or in the other mode, then each gets its own session", async () => {
+        const scope = newScope();
+        const a = sessionFixture(scope, { merchantReference: "shared" });
+        const b = sessionFixture({ ...scope, livemode: true }, { merchantReference: "shared" });
+        const c = sessionFixture(newScope(), { merchantReference: "shared" });
+        for (const s of [a, b, c]) expect(await repo.insert(s)).toEqual({ inserted: true });
+      });
+
+      it.each([
+        ["order number", (s: Session, taken: Session) => ({ ...s, orderNumber: taken.orderNumber })],
+        ["id", (s: Session, taken: Session) => ({ ...s, id: taken.id })],
+      ])("when a generated %s collides, then the insert reports it and stores nothing", async (_what, collide) => {
+        const scope = newScope();
+        const taken = sessionFixture(scope);
+        await repo.insert(taken);
+        const clash = collide(sessionFixture(scope), taken);
+        expect(await repo.insert(clash)).toEqual({ inserted: false, duplicate: "generated_value" });
+        expect(await repo.findByReference(scope, clash.merchantReference)).toBeUndefined();
+      });
+    });
+
+    describe("conditional updates", () => {
+      it("when the version matches, then the change is stored and the version bumped", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const at = new Date(Date.UTC(2026, 0, 2));
+        const result = await repo.updateIf(scope, session.id, 1, { status: "CANCELED", completedAt: at, updatedAt: at });
+        expect(result.updated).toBe(true);
+        const stored = await repo.findById(scope, session.id);
+        expect(stored).toEqual({ ...session, status: "CANCELED", completedAt: at, updatedAt: at, version: 2 });
+        expect(result.updated && result.session).toEqual(stored);
+      });
+
+      it("when the version is stale, then nothing changes and the current session is returned", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        await repo.updateIf(scope, session.id, 1, { status: "PENDING" });
+        const result = await repo.updateIf(scope, session.id, 1, { status: "CANCELED" });
+        expect(result.updated).toBe(false);
+        expect(!result.updated && result.current).toMatchObject({ status: "PENDING", version: 2 });
+      });
+
+      it("when another scope tries to change a session, then it is not found and unchanged", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        expect(await repo.updateIf({ ...scope, livemode: true }, session.id, 1, { status: "CANCELED" })).toEqual({ updated: false, current: undefined });
+        expect(await repo.updateIf(newScope(), session.id, 1, { status: "CANCELED" })).toEqual({ updated: false, current: undefined });
+        expect((await repo.findById(scope, session.id))?.status).toBe("CREATED");
+      });
+
+      it("when a checkout link is appended, then both links are kept in order", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const extra = { token: randomBase62(32), createdAt: new Date(Date.UTC(2026, 0, 1, 1)), expiresAt: new Date(Date.UTC(2026, 0, 1, 2)) };
+        await repo.updateIf(scope, session.id, 1, { checkoutLinks: [...session.checkoutLinks, extra] });
+        expect((await repo.findById(scope, session.id))?.checkoutLinks).toEqual([...session.checkoutLinks, extra]);
+      });
+    });
+
+    describe("listing", () => {
+      async function seed(scope: ReturnType<typeof newScope>, count: number, at: (i: number) => Date): Promise<Session[]> {
+        const sessions = Array.from({ length: count }, (_, i) => sessionFixture(scope, { merchantReference: `ref-${i}` }, at(i)));
+        for (const s of sessions) await repo.insert(s);
+        return sessions;
+      }
+
+      it("when sessions exist, then they are listed newest first with the id breaking ties", async () => {
+        const scope = newScope();
+        const sessions = await seed(scope, 6, (i) => new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 2))));
+        const page = await repo.list(scope, {}, { limit: 10 });
+        const expected = [...sessions].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+        expect(page.sessions.map((s) => s.id)).toEqual(expected.map((s) => s.id));
+        expect(page.hasMore).toBe(false);
+      });
+
+      it("when a page is full, then has_more says so and the next page starts after the position", async () => {
+        const scope = newScope();
+        await seed(scope, 5, (i) => new Date(Date.UTC(2026, 0, 1, 0, i)));
+        const first = await repo.list(scope, {}, { limit: 2 });
+        expect(first.sessions.map((s) => s.merchantReference)).toEqual(["ref-4", "ref-3"]);
+        expect(first.hasMore).toBe(true);
+        const last = first.sessions.at(-1)!;
+        const second = await repo.list(scope, {}, { limit: 3, after: { createdAt: last.createdAt, id: last.id } });
+        expect(second.sessions.map((s) => s.merchantReference)).toEqual(["ref-2", "ref-1", "ref-0"]);
+        expect(second.hasMore).toBe(false);
+      });
+
+      it("when filters are given, then only matching sessions of the scope are listed", async () => {
+        const scope = newScope();
+        const sessions = await seed(scope, 4, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
+        await repo.updateIf(scope, sessions[1]!.id, 1, { status: "CANCELED" });
+        await seed({ ...scope, livemode: true }, 2, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
+        await seed(newScope(), 2, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
+
+        const ids = async (filter: Parameters<SessionRepository["list"]>[1]) => (await repo.list(scope, filter, { limit: 100 })).sessions.map((s) => s.merchantReference);
+        expect(await ids({})).toEqual(["ref-3", "ref-2", "ref-1", "ref-0"]);
+        expect(await ids({ status: "CANCELED" })).toEqual(["ref-1"]);
+        expect(await ids({ status: "CREATED" as SessionStatus })).toEqual(["ref-3", "ref-2", "ref-0"]);
+        expect(await ids({ merchantReference: "ref-2" })).toEqual(["ref-2"]);
+        expect(await ids({ createdGte: new Date(Date.UTC(2026, 0, 2)), createdLte: new Date(Date.UTC(2026, 0, 3)) })).toEqual(["ref-2", "ref-1"]);
+        expect(await ids({ createdGte: new Date(Date.UTC(2026, 0, 4)) })).toEqual(["ref-3"]);
+        expect(await ids({ createdLte: new Date(Date.UTC(2026, 0, 1)) })).toEqual(["ref-0"]);
+      });
+
+      it("when 250 sessions share timestamps in groups, then paging through them yields each exactly once, in order", async () => {
+        const scope = newScope();
+        const clock = new ManualClock(Date.UTC(2026, 2, 1));
+        const d = deps(clock);
+        const created: Session[] = [];
+        for (let batch = 0; batch < 10; batch++) {
+          // 25 creates at one instant: only the id orders them.
+          const outcomes = await Promise.all(
+            Array.from({ length: 25 }, (_, i) => createSession(d, createInput(scope, { merchantReference: `bulk-${batch}-${i}` }))),
+          );
+          created.push(...outcomes.map((o) => o.session));
+          clock.advance(batch % 2 === 0 ? 1 : 1000);
+        }
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await listSessions(repo, scope, { filter: {}, limit: 7, ...(cursor ? { startingAfter: cursor } : {}) });
+          seen.push(...page.sessions.map((s) => s.id));
+          expect(page.hasMore).toBe(page.nextCursor !== undefined);
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor);
+        const expected = [...created].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+        expect(seen).toHaveLength(250);
+        expect(new Set(seen).size).toBe(250);
+        expect(seen).toEqual(expected.map((s) => s.id));
+        expect(pages).toBe(36);
+      }, 180_000);
+    });
+
+    describe("through the use cases", () => {
+      it("when 50 identical creates race with a new reference, then exactly one session exists and all agree on it", async () => {
+        const scope = newScope();
+        const d = deps();
+        const input = createInput(scope, { merchantReference: "race-1", amount: "10.00", currency: "EUR" });
+        const outcomes = await Promise.all(Array.from({ length: 50 }, () => createSession(d, { ...input })));
+        const ids = new Set(outcomes.map((o) => o.session.id));
+        expect(ids.size).toBe(1);
+        expect(outcomes.filter((o) => o.created)).toHaveLength(1);
+        for (const o of outcomes) expect(o.session).toEqual(outcomes[0]!.session);
+        const page = await repo.list(scope, {}, { limit: 100 });
+        expect(page.sessions.map((s) => s.id)).toEqual([...ids]);
+      }, 120_000);
+
+      it("when racing creates differ, then one wins and the others get a conflict naming it", async () => {
+        const scope = newScope();
+        const d = deps();
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) => createSession(d, createInput(scope, { merchantReference: "race-2", amount: `${10 + i}.000` }))),
+        );
+        const won = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof createSession>>> => r.status === "fulfilled");
+        const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(9);
+        for (const r of lost) {
+          expect(r.reason).toBeInstanceOf(GatewayError);
+          expect((r.reason as GatewayError).reason).toBe("CONFLICT");
+          expect((r.reason as GatewayError).metadata.existing_session_id).toBe(won[0]!.value.session.id);
+        }
+      });
+
+      it("when a session is canceled, then it is CANCELED, stays so on repeat, and has no checkout link", async () => {
+        const scope = newScope();
+        const clock = new ManualClock();
+        const { session } = await createSession(deps(clock), createInput(scope));
+        clock.advance(5000);
+        const canceled = await cancelSession(repo, clock, scope, session.id);
+        expect(canceled).toMatchObject({ status: "CANCELED", version: 2, completedAt: clock.now() });
+        clock.advance(5000);
+        expect(await cancelSession(repo, clock, scope, session.id)).toEqual(canceled);
+        expect(await getSession(repo, scope, session.id)).toEqual(canceled);
+      });
+
+      it("when 20 cancels race, then all return the same CANCELED session and it changed once", async () => {
+        const scope = newScope();
+        const clock = new ManualClock();
+        const { session } = await createSession(deps(clock), createInput(scope));
+        const results = await Promise.all(Array.from({ length: 20 }, () => cancelSession(repo, clock, scope, session.id)));
+        for (const r of results) expect(r).toEqual(results[0]);
+        expect(results[0]).toMatchObject({ status: "CANCELED", version: 2 });
+      });
+
+      it.each(["SUCCEEDED", "FAILED", "EXPIRED"] as const)("when a %s session is canceled, then it fails SESSION_TERMINAL and is unchanged", async (status) => {
+        const scope = newScope();
+        const clock = new ManualClock();
+        const { session } = await createSession(deps(clock), createInput(scope));
+        await repo.updateIf(scope, session.id, 1, { status });
+        expect(await reasonOf(cancelSession(repo, clock, scope, session.id))).toBe("SESSION_TERMINAL");
+        expect((await repo.findById(scope, session.id))?.status).toBe(status);
+      });
+
+      it("when a PROCESSING session is canceled, then it fails CONFLICT", async () => {
+        const scope = newScope();
+        const clock = new ManualClock();
+        const { session } = await createSession(deps(clock), createInput(scope));
+        await repo.updateIf(scope, session.id, 1, { status: "PROCESSING" });
+        expect(await reasonOf(cancelSession(repo, clock, scope, session.id))).toBe("CONFLICT");
+      });
+
+      it("when another merchant or the other mode reads, cancels or lists a session, then it is not found", async () => {
+        const scope = newScope();
+        const clock = new ManualClock();
+        const { session } = await createSession(deps(clock), createInput(scope));
+        for (const other of [newScope(), { ...scope, livemode: true }]) {
+          expect(await reasonOf(getSession(repo, other, session.id))).toBe("NOT_FOUND");
+          expect(await reasonOf(cancelSession(repo, clock, other, session.id))).toBe("NOT_FOUND");
+          expect((await listSessions(repo, other, { filter: {} })).sessions).toEqual([]);
+          expect(await reasonOf(listSessions(repo, other, { filter: {}, startingAfter: session.id }))).toBe("VALIDATION_ERROR");
+        }
+        expect((await getSession(repo, scope, session.id)).status).toBe("CREATED");
+      });
+    });
+  });
+}

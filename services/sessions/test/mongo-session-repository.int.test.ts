@@ -1,0 +1,51 @@
+import { createTestDb, type TestDb } from "@gateway/testkit";
+import { Long } from "mongodb";
+import { afterAll, describe, expect, it } from "vitest";
+import { createMongoSessionRepository, SESSIONS_COLLECTION } from "../src/adapters/mongo/mongo-session-repository.js";
+import { sessionRepositoryContract } from "./contracts/session-repository.contract.js";
+import { newScope, sessionFixture } from "./support/fixtures.js";
+
+let testDb: TestDb | undefined;
+
+async function db() {
+  testDb ??= await createTestDb("sessions_repo");
+  return testDb.db;
+}
+
+afterAll(async () => {
+  await testDb?.drop();
+});
+
+sessionRepositoryContract("MongoDB wire server", async () => createMongoSessionRepository(await db()));
+
+describe("MongoSessionRepository storage", () => {
+  it("when the repository starts twice, then creating the indexes again is harmless", async () => {
+    await createMongoSessionRepository(await db());
+    await createMongoSessionRepository(await db());
+    const indexes = await (await db()).collection(SESSIONS_COLLECTION).listIndexes().toArray();
+    const unique = Object.fromEntries(indexes.map((i) => [i.name as string, i.unique === true]));
+    expect(unique).toMatchObject({
+      id_unique: true,
+      merchant_reference_unique: true,
+      order_number_unique: true,
+      checkout_token_unique: true,
+      list_newest_first: false,
+    });
+  });
+
+  it("when a session is stored, then amounts are BSON Int64 and the outbox is ready", async () => {
+    const repo = await createMongoSessionRepository(await db());
+    const scope = newScope();
+    const session = sessionFixture(scope, { amount: "10.00", currency: "EUR", items: [{ name: "Mug", quantity: 1, unitPrice: "10.00" }] });
+    await repo.insert(session);
+    // Read with promoteLongs off: Int64 arrives as Long, anything else (Int32, double) would not.
+    const raw = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: session.id }, { promoteLongs: false });
+    expect(raw?.amountMinor).toBeInstanceOf(Long);
+    expect(raw?.original?.amountMinor).toBeInstanceOf(Long);
+    expect(raw?.items?.[0]?.unitPriceMinor).toBeInstanceOf(Long);
+    expect((raw?.amountMinor as Long).toBigInt()).toBe(session.amountMinor);
+    const plain = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: session.id });
+    expect(plain?.outbox).toEqual([]);
+    expect(plain?.sequence).toBe(0);
+  });
+});
