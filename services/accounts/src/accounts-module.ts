@@ -1,5 +1,5 @@
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { errorDetailInterceptor, GatewayError, type Clock, type Logger } from "@gateway/platform";
+import { GatewayError, type Clock, type Logger } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
 import type { AccountsRepositories } from "./app/ports.js";
 import { AccountsRpc } from "./rpc/accounts-service.js";
@@ -15,19 +15,23 @@ export interface AccountsRoutesDeps {
 
 /**
  * Registers AccountsService on a Connect router: the same routes serve the distributed process
- * (main.ts) and the embedded in-memory transport. Every error leaves as a ConnectError with an
- * ErrorDetail, so callers get reasons, never internals.
+ * (main.ts) and the embedded in-memory transport.
  */
 export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: ConnectRouter) => void {
-  const toErrorDetail = errorDetailInterceptor(ACCOUNTS_ERROR_DOMAIN, (err) => {
-    deps.logger.error({ err }, "accounts request failed unexpectedly");
-  });
-  // Outermost first: the logger sees the GatewayError (with its in-process cause) before it is
-  // turned into a ConnectError.
-  const interceptors = [toErrorDetail, logExpectedFailures(deps.logger)];
+  // No per-service interceptors here: Connect would replace the server's list (tracing,
+  // metrics, error details) with them. Servers add `createAccountsInterceptors` instead.
   return (router) => {
-    router.service(AccountsService, new AccountsRpc(deps), { interceptors });
+    router.service(AccountsService, new AccountsRpc(deps));
   };
+}
+
+/**
+ * Accounts' own server interceptors, installed inside the standard ones (startServiceServer's
+ * and createInProcessTransport's `interceptors`): they see the GatewayError with its in-process
+ * cause before it becomes a ConnectError.
+ */
+export function createAccountsInterceptors(logger: Logger): Interceptor[] {
+  return [logExpectedFailures(logger)];
 }
 
 /**

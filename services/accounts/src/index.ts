@@ -1,5 +1,5 @@
 // Public surface of the accounts service, used by the launcher (embedded and distributed) and tests.
-export { createAccountsRoutes, ACCOUNTS_ERROR_DOMAIN, type AccountsRoutesDeps } from "./accounts-module.js";
+export { createAccountsRoutes, createAccountsInterceptors, ACCOUNTS_ERROR_DOMAIN, type AccountsRoutesDeps } from "./accounts-module.js";
 export { createMemoryAccountsRepositories } from "./adapters/memory/create-memory-accounts-repositories.js";
 export { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 export { ensureAccountsIndexes } from "./adapters/mongo/ensure-accounts-indexes.js";

@@ -11,7 +11,7 @@ import {
 } from "@gateway/platform";
 import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
-import { createAccountsRoutes } from "./accounts-module.js";
+import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
 import { accountsConfigSpec, type AccountsConfig } from "./config.js";
 
 const SERVICE_NAME = "accounts";
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     host: config.host,
     port: config.port,
     routes: createAccountsRoutes({ repos, clock: systemClock, logger }),
+    interceptors: createAccountsInterceptors(logger),
     readiness: [{ name: "mongo", check: () => pingMongo(db) }],
     logger,
   });

@@ -1,10 +1,10 @@
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient, createRouterTransport, type Client } from "@connectrpc/connect";
-import { fromConnectError, ManualClock, readErrorDetail } from "@gateway/platform";
+import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { createInProcessTransport, fromConnectError, ManualClock, readErrorDetail } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
-import { createAccountsRoutes } from "../src/accounts-module.js";
+import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
 import type { AccountsRepositories } from "../src/app/ports.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
 
@@ -28,7 +28,15 @@ describe("AccountsService over Connect", () => {
     repos = createMemoryAccountsRepositories();
     const capture = createCaptureLogger();
     logs = capture.text;
-    client = createClient(AccountsService, createRouterTransport(createAccountsRoutes({ repos, clock, logger: capture.logger })));
+    client = createClient(
+      AccountsService,
+      createInProcessTransport({
+        name: "accounts",
+        routes: createAccountsRoutes({ repos, clock, logger: capture.logger }),
+        logger: capture.logger,
+        interceptors: createAccountsInterceptors(capture.logger),
+      }),
+    );
   });
 
   it("when a merchant is created, verified and given a live key, then the key authenticates in live mode", async () => {

@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { errorDetailInterceptor, type Clock, type Logger } from "@gateway/platform";
+import type { Clock, Logger } from "@gateway/platform";
 import { SessionService } from "@gateway/proto";
 import type { ExchangeRateProvider, SessionRepository, SessionsSettings } from "./app/ports.js";
 import { createSessionServiceHandlers } from "./rpc/session-service.js";
@@ -17,12 +17,13 @@ export interface SessionsModuleDeps {
 
 /**
  * SessionService on a Connect router, for the distributed server (main.ts) and embedded mode
- * alike. Errors leave as ConnectErrors with an ErrorDetail, whatever router mounts it.
+ * (createInProcessTransport) alike.
  */
 export function createSessionsRoutes(deps: SessionsModuleDeps): (router: ConnectRouter) => void {
   const handlers = createSessionServiceHandlers({ repo: deps.repo, rates: deps.rates, clock: deps.clock, settings: deps.config });
-  const interceptor = errorDetailInterceptor(SESSIONS_ERROR_DOMAIN, (err) => deps.logger.error({ err }, "unexpected error in SessionService"));
+  // No per-service interceptors: Connect would replace the server's list (tracing, metrics,
+  // error details) with them.
   return (router) => {
-    router.service(SessionService, handlers, { interceptors: [interceptor] });
+    router.service(SessionService, handlers);
   };
 }

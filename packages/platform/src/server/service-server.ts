@@ -1,3 +1,4 @@
+import { standardServerInterceptors } from "./server-interceptors.js";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Health } from "@gateway/proto";
@@ -53,12 +54,7 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
 
   const rpc = connectNodeAdapter({
     readMaxBytes: READ_MAX_BYTES,
-    interceptors: [
-      tracingServerInterceptor(),
-      rpcMetricsInterceptor(),
-      errorDetailInterceptor(`${o.name}.gateway`, (err) => o.logger.error({ err }, "unexpected error in RPC handler")),
-      ...(o.interceptors ?? []),
-    ],
+    interceptors: standardServerInterceptors(o.name, o.logger, o.interceptors),
     routes(router) {
       o.routes(router);
       for (const h of router.handlers) knownServices.add(h.service.typeName);

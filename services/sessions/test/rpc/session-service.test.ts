@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
-import { ManualClock, createLogger, readErrorDetail } from "@gateway/platform";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { ManualClock, createInProcessTransport, createLogger, readErrorDetail } from "@gateway/platform";
 import { FieldViolationSchema, SessionService, SessionStatus } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
@@ -18,7 +18,7 @@ function setup() {
     logger: createLogger({ service: "sessions-test", level: "silent" }),
     config: SETTINGS,
   });
-  return { client: createClient(SessionService, createRouterTransport(routes)), clock, repo };
+  return { client: createClient(SessionService, createInProcessTransport({ name: "sessions", routes, logger: createLogger({ service: "sessions", level: "silent" }) })), clock, repo };
 }
 
 async function rpcError(promise: Promise<unknown>): Promise<ConnectError> {

@@ -1,0 +1,17 @@
+import { parse, type ConfigSpec } from "@gateway/platform";
+
+/** Configuration of `npm start` (embedded mode): one process, in-memory stores, no external services. */
+export const embeddedConfigSpec = {
+  port: { env: "PORT", description: "HTTP port of the gateway", default: "8080", parse: parse.port },
+  host: { env: "HOST", description: "Interface to listen on", default: "127.0.0.1", parse: parse.string },
+  publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "Public base URL (checkout links)", default: "http://localhost:8080", parse: parse.url },
+  errorsUrl: { env: "GATEWAY_ERRORS_URL", description: "Base of problem type URIs", optional: true, parse: parse.url },
+  adminToken: { env: "GATEWAY_ADMIN_TOKEN", description: "Enables the admin API", optional: true, secret: true, parse: parse.string },
+  demo: { env: "GATEWAY_DEMO", description: "Seed the demo merchant", default: "1", parse: parse.boolean },
+  demoTestKey: { env: "GATEWAY_DEMO_TEST_KEY", description: "Demo merchant's test key", optional: true, secret: true, parse: parse.string },
+  sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "Session lifetime", default: "24h", parse: parse.duration },
+  checkoutLinkLifetimeMs: { env: "GATEWAY_CHECKOUT_LINK_LIFETIME", description: "Checkout link lifetime", default: "30m", parse: parse.duration },
+  maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "Largest accepted request body", default: "262144", parse: parse.int },
+  authCacheTtlMs: { env: "GATEWAY_AUTH_CACHE_TTL", description: "How long an authenticated key is cached", default: "5s", parse: parse.duration },
+  logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.oneOf("fatal", "error", "warn", "info", "debug", "trace", "silent") },
+} satisfies ConfigSpec;

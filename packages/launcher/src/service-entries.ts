@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+
+/** Entry points of the distributed processes, resolved from this file so cwd does not matter. */
+export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+export const serviceEntries = {
+  accounts: `${repoRoot}services/accounts/src/main.ts`,
+  sessions: `${repoRoot}services/sessions/src/main.ts`,
+  edge: `${repoRoot}services/edge/src/main.ts`,
+} as const;
+
+export type ServiceName = keyof typeof serviceEntries;
+
+/** Entry points of the two ways to run the gateway (npm start, npm run stack). */
+export const launcherEntries = {
+  embedded: `${repoRoot}packages/launcher/src/embedded-main.ts`,
+  stack: `${repoRoot}packages/launcher/src/stack-main.ts`,
+} as const;

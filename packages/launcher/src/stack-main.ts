@@ -1,0 +1,51 @@
+// `npm run stack`: distributed mode on this machine. Every service is its own process talking
+// gRPC; MongoDB wire server and NATS are started locally unless MONGODB_URL / NATS_URL are given.
+import { parse, readConfig, ConfigError } from "@gateway/platform";
+import { startDistributedGateway } from "./distributed-gateway.js";
+
+const stackConfigSpec = {
+  port: { env: "PORT", description: "Edge HTTP port", default: "8080", parse: parse.port },
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB wire server", optional: true, parse: parse.string },
+  natsUrl: { env: "NATS_URL", description: "NATS server", optional: true, parse: parse.string },
+} as const;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readConfig(stackConfigSpec);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  // Every GATEWAY_*, LOG_LEVEL and OTEL_* variable reaches every service.
+  const passThrough = Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => v !== undefined && /^(GATEWAY_|LOG_LEVEL$|OTEL_)/.test(k)),
+  ) as Record<string, string>;
+  const gateway = await startDistributedGateway({
+    edgePort: config.port,
+    mongodbUrl: config.mongodbUrl,
+    natsUrl: config.natsUrl,
+    env: passThrough,
+    echo: true,
+  });
+  process.stdout.write(`\nPayment gateway (distributed mode) listening on ${gateway.edgeUrl}\n`);
+  process.stdout.write(`MongoDB: ${gateway.mongodbUrl}  NATS: ${gateway.natsUrl}\n`);
+  if (gateway.demoTestKey) process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${gateway.demoTestKey}\n\n`);
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    await gateway.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start the stack: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

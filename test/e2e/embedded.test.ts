@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launcherEntries } from "@gateway/launcher";
+import { freePort, startProcess, type ManagedProcess } from "@gateway/testkit";
+import { merchantApi, request } from "./support/http.js";
+
+// `npm start` as a newcomer runs it: one process, no external services, a demo merchant.
+const DEMO_KEY = "sk_test_DemoLookup01AbcdefghijklmnopqrstuvwxyzABCDEF";
+
+describe("embedded mode (npm start)", () => {
+  let proc: ManagedProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    proc = await startProcess({
+      name: "embedded",
+      entry: launcherEntries.embedded,
+      // No MONGODB_URL, no NATS_URL: embedded mode must not need them.
+      env: { PORT: String(port), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
+      readyUrl: `${url}/healthz`,
+      timeoutMs: 60_000,
+    });
+  });
+
+  afterAll(async () => {
+    await proc?.stop();
+  });
+
+  it("answers healthz and prints the demo key it was given", async () => {
+    expect((await request(`${url}/healthz`)).status).toBe(200);
+    expect(proc.logs()).toContain(`GATEWAY_DEMO_TEST_KEY=${DEMO_KEY}`);
+  });
+
+  it("serves the sessions API to the demo merchant", async () => {
+    const api = merchantApi(url, DEMO_KEY);
+    const created = await api.createSession({ merchant_reference: "embedded-1", amount: "12.500" });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.livemode).toBe(false);
+    expect((await api.getSession(created.body.id)).body.id).toBe(created.body.id);
+  });
+
+  it("keeps the admin API disabled without GATEWAY_ADMIN_TOKEN", async () => {
+    const res = await request(`${url}/admin/v1/merchants`, { method: "POST", body: { name: "x" } });
+    expect(res.status).toBe(404);
+  });
+});
