@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/accounts/v1/accounts.proto.
  */
 export const file_gateway_accounts_v1_accounts: GenFile = /*@__PURE__*/
-  fileDesc("CiJnYXRld2F5L2FjY291bnRzL3YxL2FjY291bnRzLnByb3RvEhNnYXRld2F5LmFjY291bnRzLnYxImYKCE1lcmNoYW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIdmVyaWZpZWQYAyABKAgSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi2wEKBkFwaUtleRIKCgJpZBgBIAEoCRITCgttZXJjaGFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmV2b2tlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiJgoTQXV0aGVudGljYXRlUmVxdWVzdBIPCgdhcGlfa2V5GAEgASgJIlYKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEi4KBXNjb3BlGAEgASgLMh8uZ2F0ZXdheS5jb21tb24udjEuQWNjb3VudFNjb3BlEg4KBmtleV9pZBgCIAEoCSIlChVDcmVhdGVNZXJjaGFudFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJJChZDcmVhdGVNZXJjaGFudFJlc3BvbnNlEi8KCG1lcmNoYW50GAEgASgLMh0uZ2F0ZXdheS5hY2NvdW50cy52MS5NZXJjaGFudCIpChJHZXRNZXJjaGFudFJlcXVlc3QSEwoLbWVyY2hhbnRfaWQYASABKAkiRgoTR2V0TWVyY2hhbnRSZXNwb25zZRIvCghtZXJjaGFudBgBIAEoCzIdLmdhdGV3YXkuYWNjb3VudHMudjEuTWVyY2hhbnQiLAoVVmVyaWZ5TWVyY2hhbnRSZXF1ZXN0EhMKC21lcmNoYW50X2lkGAEgASgJIkkKFlZlcmlmeU1lcmNoYW50UmVzcG9uc2USLwoIbWVyY2hhbnQYASABKAsyHS5nYXRld2F5LmFjY291bnRzLnYxLk1lcmNoYW50ImwKE0NyZWF0ZUFwaUtleVJlcXVlc3QSEwoLbWVyY2hhbnRfaWQYASABKAkSEAoIbGl2ZW1vZGUYAiABKAgSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVAoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USLAoHYXBpX2tleRgBIAEoCzIbLmdhdGV3YXkuYWNjb3VudHMudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIlChNSZXZva2VBcGlLZXlSZXF1ZXN0Eg4KBmtleV9pZBgBIAEoCSJEChRSZXZva2VBcGlLZXlSZXNwb25zZRIsCgdhcGlfa2V5GAEgASgLMhsuZ2F0ZXdheS5hY2NvdW50cy52MS5BcGlLZXkiTQoWU2V0RXhjaGFuZ2VSYXRlUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIMCgRyYXRlGAMgASgJIjkKF1NldEV4Y2hhbmdlUmF0ZVJlc3BvbnNlEhAKCGN1cnJlbmN5GAEgASgJEgwKBHJhdGUYAiABKAkiPwoWR2V0RXhjaGFuZ2VSYXRlUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCSI5ChdHZXRFeGNoYW5nZVJhdGVSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIMCgRyYXRlGAIgASgJMtQGCg9BY2NvdW50c1NlcnZpY2USYwoMQXV0aGVudGljYXRlEiguZ2F0ZXdheS5hY2NvdW50cy52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GikuZ2F0ZXdheS5hY2NvdW50cy52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJpCg5DcmVhdGVNZXJjaGFudBIqLmdhdGV3YXkuYWNjb3VudHMudjEuQ3JlYXRlTWVyY2hhbnRSZXF1ZXN0GisuZ2F0ZXdheS5hY2NvdW50cy52MS5DcmVhdGVNZXJjaGFudFJlc3BvbnNlEmAKC0dldE1lcmNoYW50EicuZ2F0ZXdheS5hY2NvdW50cy52MS5HZXRNZXJjaGFudFJlcXVlc3QaKC5nYXRld2F5LmFjY291bnRzLnYxLkdldE1lcmNoYW50UmVzcG9uc2USaQoOVmVyaWZ5TWVyY2hhbnQSKi5nYXRld2F5LmFjY291bnRzLnYxLlZlcmlmeU1lcmNoYW50UmVxdWVzdBorLmdhdGV3YXkuYWNjb3VudHMudjEuVmVyaWZ5TWVyY2hhbnRSZXNwb25zZRJjCgxDcmVhdGVBcGlLZXkSKC5nYXRld2F5LmFjY291bnRzLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaKS5nYXRld2F5LmFjY291bnRzLnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlEmMKDFJldm9rZUFwaUtleRIoLmdhdGV3YXkuYWNjb3VudHMudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBopLmdhdGV3YXkuYWNjb3VudHMudjEuUmV2b2tlQXBpS2V5UmVzcG9uc2USbAoPU2V0RXhjaGFuZ2VSYXRlEisuZ2F0ZXdheS5hY2NvdW50cy52MS5TZXRFeGNoYW5nZVJhdGVSZXF1ZXN0GiwuZ2F0ZXdheS5hY2NvdW50cy52MS5TZXRFeGNoYW5nZVJhdGVSZXNwb25zZRJsCg9HZXRFeGNoYW5nZVJhdGUSKy5nYXRld2F5LmFjY291bnRzLnYxLkdldEV4Y2hhbmdlUmF0ZVJlcXVlc3QaLC5nYXRld2F5LmFjY291bnRzLnYxLkdldEV4Y2hhbmdlUmF0ZVJlc3BvbnNlYgZwcm90bzM", [file_gateway_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("CiJnYXRld2F5L2FjY291bnRzL3YxL2FjY291bnRzLnByb3RvEhNnYXRld2F5LmFjY291bnRzLnYxImYKCE1lcmNoYW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIdmVyaWZpZWQYAyABKAgSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi2wEKBkFwaUtleRIKCgJpZBgBIAEoCRITCgttZXJjaGFudF9pZBgCIAEoCRIQCghsaXZlbW9kZRgDIAEoCBIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmV2b2tlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiJgoTQXV0aGVudGljYXRlUmVxdWVzdBIPCgdhcGlfa2V5GAEgASgJIlYKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEi4KBXNjb3BlGAEgASgLMh8uZ2F0ZXdheS5jb21tb24udjEuQWNjb3VudFNjb3BlEg4KBmtleV9pZBgCIAEoCSIlChVDcmVhdGVNZXJjaGFudFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJJChZDcmVhdGVNZXJjaGFudFJlc3BvbnNlEi8KCG1lcmNoYW50GAEgASgLMh0uZ2F0ZXdheS5hY2NvdW50cy52MS5NZXJjaGFudCIpChJHZXRNZXJjaGFudFJlcXVlc3QSEwoLbWVyY2hhbnRfaWQYASABKAkiRgoTR2V0TWVyY2hhbnRSZXNwb25zZRIvCghtZXJjaGFudBgBIAEoCzIdLmdhdGV3YXkuYWNjb3VudHMudjEuTWVyY2hhbnQiLAoVVmVyaWZ5TWVyY2hhbnRSZXF1ZXN0EhMKC21lcmNoYW50X2lkGAEgASgJIkkKFlZlcmlmeU1lcmNoYW50UmVzcG9uc2USLwoIbWVyY2hhbnQYASABKAsyHS5nYXRld2F5LmFjY291bnRzLnYxLk1lcmNoYW50ImwKE0NyZWF0ZUFwaUtleVJlcXVlc3QSEwoLbWVyY2hhbnRfaWQYASABKAkSEAoIbGl2ZW1vZGUYAiABKAgSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVAoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USLAoHYXBpX2tleRgBIAEoCzIbLmdhdGV3YXkuYWNjb3VudHMudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIlChNSZXZva2VBcGlLZXlSZXF1ZXN0Eg4KBmtleV9pZBgBIAEoCSJEChRSZXZva2VBcGlLZXlSZXNwb25zZRIsCgdhcGlfa2V5GAEgASgLMhsuZ2F0ZXdheS5hY2NvdW50cy52MS5BcGlLZXkiTQoWU2V0RXhjaGFuZ2VSYXRlUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIMCgRyYXRlGAMgASgJIjkKF1NldEV4Y2hhbmdlUmF0ZVJlc3BvbnNlEhAKCGN1cnJlbmN5GAEgASgJEgwKBHJhdGUYAiABKAkiPwoWR2V0RXhjaGFuZ2VSYXRlUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCSI5ChdHZXRFeGNoYW5nZVJhdGVSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIMCgRyYXRlGAIgASgJIpUBCghUZXJtaW5hbBITCgttZXJjaGFudF9pZBgBIAEoCRIQCghsaXZlbW9kZRgCIAEoCBIQCghiYXNlX3VybBgDIAEoCRIQCgh1c2VybmFtZRgEIAEoCRIOCgZhY3RpdmUYBSABKAgSLgoKdXBkYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigQEKElNldFRlcm1pbmFsUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCRIQCghsaXZlbW9kZRgCIAEoCBIQCghiYXNlX3VybBgDIAEoCRIQCgh1c2VybmFtZRgEIAEoCRIQCghwYXNzd29yZBgFIAEoCRIOCgZhY3RpdmUYBiABKAgiRgoTU2V0VGVybWluYWxSZXNwb25zZRIvCgh0ZXJtaW5hbBgBIAEoCzIdLmdhdGV3YXkuYWNjb3VudHMudjEuVGVybWluYWwiOwoSR2V0VGVybWluYWxSZXF1ZXN0EhMKC21lcmNoYW50X2lkGAEgASgJEhAKCGxpdmVtb2RlGAIgASgIIkYKE0dldFRlcm1pbmFsUmVzcG9uc2USLwoIdGVybWluYWwYASABKAsyHS5nYXRld2F5LmFjY291bnRzLnYxLlRlcm1pbmFsIlMKIVJlc29sdmVUZXJtaW5hbENyZWRlbnRpYWxzUmVxdWVzdBIuCgVzY29wZRgBIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZSJaCiJSZXNvbHZlVGVybWluYWxDcmVkZW50aWFsc1Jlc3BvbnNlEhAKCGJhc2VfdXJsGAEgASgJEhAKCHVzZXJuYW1lGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIm4KB0ZlZVBsYW4SEwoLbWVyY2hhbnRfaWQYASABKAkSDwoHcGVyY2VudBgCIAEoCRINCgVmaXhlZBgDIAEoCRIuCgp1cGRhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJIChFTZXRGZWVQbGFuUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCRIPCgdwZXJjZW50GAIgASgJEg0KBWZpeGVkGAMgASgJIkQKElNldEZlZVBsYW5SZXNwb25zZRIuCghmZWVfcGxhbhgBIAEoCzIcLmdhdGV3YXkuYWNjb3VudHMudjEuRmVlUGxhbiIoChFHZXRGZWVQbGFuUmVxdWVzdBITCgttZXJjaGFudF9pZBgBIAEoCSJEChJHZXRGZWVQbGFuUmVzcG9uc2USLgoIZmVlX3BsYW4YASABKAsyHC5nYXRld2F5LmFjY291bnRzLnYxLkZlZVBsYW4y5goKD0FjY291bnRzU2VydmljZRJjCgxBdXRoZW50aWNhdGUSKC5nYXRld2F5LmFjY291bnRzLnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaKS5nYXRld2F5LmFjY291bnRzLnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlEmkKDkNyZWF0ZU1lcmNoYW50EiouZ2F0ZXdheS5hY2NvdW50cy52MS5DcmVhdGVNZXJjaGFudFJlcXVlc3QaKy5nYXRld2F5LmFjY291bnRzLnYxLkNyZWF0ZU1lcmNoYW50UmVzcG9uc2USYAoLR2V0TWVyY2hhbnQSJy5nYXRld2F5LmFjY291bnRzLnYxLkdldE1lcmNoYW50UmVxdWVzdBooLmdhdGV3YXkuYWNjb3VudHMudjEuR2V0TWVyY2hhbnRSZXNwb25zZRJpCg5WZXJpZnlNZXJjaGFudBIqLmdhdGV3YXkuYWNjb3VudHMudjEuVmVyaWZ5TWVyY2hhbnRSZXF1ZXN0GisuZ2F0ZXdheS5hY2NvdW50cy52MS5WZXJpZnlNZXJjaGFudFJlc3BvbnNlEmMKDENyZWF0ZUFwaUtleRIoLmdhdGV3YXkuYWNjb3VudHMudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBopLmdhdGV3YXkuYWNjb3VudHMudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USYwoMUmV2b2tlQXBpS2V5EiguZ2F0ZXdheS5hY2NvdW50cy52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GikuZ2F0ZXdheS5hY2NvdW50cy52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJsCg9TZXRFeGNoYW5nZVJhdGUSKy5nYXRld2F5LmFjY291bnRzLnYxLlNldEV4Y2hhbmdlUmF0ZVJlcXVlc3QaLC5nYXRld2F5LmFjY291bnRzLnYxLlNldEV4Y2hhbmdlUmF0ZVJlc3BvbnNlEmwKD0dldEV4Y2hhbmdlUmF0ZRIrLmdhdGV3YXkuYWNjb3VudHMudjEuR2V0RXhjaGFuZ2VSYXRlUmVxdWVzdBosLmdhdGV3YXkuYWNjb3VudHMudjEuR2V0RXhjaGFuZ2VSYXRlUmVzcG9uc2USYAoLU2V0VGVybWluYWwSJy5nYXRld2F5LmFjY291bnRzLnYxLlNldFRlcm1pbmFsUmVxdWVzdBooLmdhdGV3YXkuYWNjb3VudHMudjEuU2V0VGVybWluYWxSZXNwb25zZRJgCgtHZXRUZXJtaW5hbBInLmdhdGV3YXkuYWNjb3VudHMudjEuR2V0VGVybWluYWxSZXF1ZXN0GiguZ2F0ZXdheS5hY2NvdW50cy52MS5HZXRUZXJtaW5hbFJlc3BvbnNlEo0BChpSZXNvbHZlVGVybWluYWxDcmVkZW50aWFscxI2LmdhdGV3YXkuYWNjb3VudHMudjEuUmVzb2x2ZVRlcm1pbmFsQ3JlZGVudGlhbHNSZXF1ZXN0GjcuZ2F0ZXdheS5hY2NvdW50cy52MS5SZXNvbHZlVGVybWluYWxDcmVkZW50aWFsc1Jlc3BvbnNlEl0KClNldEZlZVBsYW4SJi5nYXRld2F5LmFjY291bnRzLnYxLlNldEZlZVBsYW5SZXF1ZXN0GicuZ2F0ZXdheS5hY2NvdW50cy52MS5TZXRGZWVQbGFuUmVzcG9uc2USXQoKR2V0RmVlUGxhbhImLmdhdGV3YXkuYWNjb3VudHMudjEuR2V0RmVlUGxhblJlcXVlc3QaJy5nYXRld2F5LmFjY291bnRzLnYxLkdldEZlZVBsYW5SZXNwb25zZWIGcHJvdG8z", [file_gateway_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.accounts.v1.Merchant
@@ -431,6 +431,308 @@ export const GetExchangeRateResponseSchema: GenMessage<GetExchangeRateResponse> 
   messageDesc(file_gateway_accounts_v1_accounts, 17);
 
 /**
+ * Terminal never carries the password.
+ *
+ * @generated from message gateway.accounts.v1.Terminal
+ */
+export type Terminal = Message<"gateway.accounts.v1.Terminal"> & {
+  /**
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * @generated from field: bool livemode = 2;
+   */
+  livemode: boolean;
+
+  /**
+   * @generated from field: string base_url = 3;
+   */
+  baseUrl: string;
+
+  /**
+   * @generated from field: string username = 4;
+   */
+  username: string;
+
+  /**
+   * @generated from field: bool active = 5;
+   */
+  active: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 6;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.Terminal.
+ * Use `create(TerminalSchema)` to create a new message.
+ */
+export const TerminalSchema: GenMessage<Terminal> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 18);
+
+/**
+ * @generated from message gateway.accounts.v1.SetTerminalRequest
+ */
+export type SetTerminalRequest = Message<"gateway.accounts.v1.SetTerminalRequest"> & {
+  /**
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * @generated from field: bool livemode = 2;
+   */
+  livemode: boolean;
+
+  /**
+   * @generated from field: string base_url = 3;
+   */
+  baseUrl: string;
+
+  /**
+   * @generated from field: string username = 4;
+   */
+  username: string;
+
+  /**
+   * Write-only.
+   *
+   * @generated from field: string password = 5;
+   */
+  password: string;
+
+  /**
+   * @generated from field: bool active = 6;
+   */
+  active: boolean;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.SetTerminalRequest.
+ * Use `create(SetTerminalRequestSchema)` to create a new message.
+ */
+export const SetTerminalRequestSchema: GenMessage<SetTerminalRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 19);
+
+/**
+ * @generated from message gateway.accounts.v1.SetTerminalResponse
+ */
+export type SetTerminalResponse = Message<"gateway.accounts.v1.SetTerminalResponse"> & {
+  /**
+   * @generated from field: gateway.accounts.v1.Terminal terminal = 1;
+   */
+  terminal?: Terminal | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.SetTerminalResponse.
+ * Use `create(SetTerminalResponseSchema)` to create a new message.
+ */
+export const SetTerminalResponseSchema: GenMessage<SetTerminalResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 20);
+
+/**
+ * @generated from message gateway.accounts.v1.GetTerminalRequest
+ */
+export type GetTerminalRequest = Message<"gateway.accounts.v1.GetTerminalRequest"> & {
+  /**
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * @generated from field: bool livemode = 2;
+   */
+  livemode: boolean;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.GetTerminalRequest.
+ * Use `create(GetTerminalRequestSchema)` to create a new message.
+ */
+export const GetTerminalRequestSchema: GenMessage<GetTerminalRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 21);
+
+/**
+ * @generated from message gateway.accounts.v1.GetTerminalResponse
+ */
+export type GetTerminalResponse = Message<"gateway.accounts.v1.GetTerminalResponse"> & {
+  /**
+   * @generated from field: gateway.accounts.v1.Terminal terminal = 1;
+   */
+  terminal?: Terminal | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.GetTerminalResponse.
+ * Use `create(GetTerminalResponseSchema)` to create a new message.
+ */
+export const GetTerminalResponseSchema: GenMessage<GetTerminalResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 22);
+
+/**
+ * @generated from message gateway.accounts.v1.ResolveTerminalCredentialsRequest
+ */
+export type ResolveTerminalCredentialsRequest = Message<"gateway.accounts.v1.ResolveTerminalCredentialsRequest"> & {
+  /**
+   * @generated from field: gateway.common.v1.AccountScope scope = 1;
+   */
+  scope?: AccountScope | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.ResolveTerminalCredentialsRequest.
+ * Use `create(ResolveTerminalCredentialsRequestSchema)` to create a new message.
+ */
+export const ResolveTerminalCredentialsRequestSchema: GenMessage<ResolveTerminalCredentialsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 23);
+
+/**
+ * @generated from message gateway.accounts.v1.ResolveTerminalCredentialsResponse
+ */
+export type ResolveTerminalCredentialsResponse = Message<"gateway.accounts.v1.ResolveTerminalCredentialsResponse"> & {
+  /**
+   * @generated from field: string base_url = 1;
+   */
+  baseUrl: string;
+
+  /**
+   * @generated from field: string username = 2;
+   */
+  username: string;
+
+  /**
+   * @generated from field: string password = 3;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.ResolveTerminalCredentialsResponse.
+ * Use `create(ResolveTerminalCredentialsResponseSchema)` to create a new message.
+ */
+export const ResolveTerminalCredentialsResponseSchema: GenMessage<ResolveTerminalCredentialsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 24);
+
+/**
+ * @generated from message gateway.accounts.v1.FeePlan
+ */
+export type FeePlan = Message<"gateway.accounts.v1.FeePlan"> & {
+  /**
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * Decimal string, 0 <= percent < 100, at most 4 decimal places.
+   *
+   * @generated from field: string percent = 2;
+   */
+  percent: string;
+
+  /**
+   * Decimal string in TND, 3 decimal places.
+   *
+   * @generated from field: string fixed = 3;
+   */
+  fixed: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 4;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.FeePlan.
+ * Use `create(FeePlanSchema)` to create a new message.
+ */
+export const FeePlanSchema: GenMessage<FeePlan> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 25);
+
+/**
+ * @generated from message gateway.accounts.v1.SetFeePlanRequest
+ */
+export type SetFeePlanRequest = Message<"gateway.accounts.v1.SetFeePlanRequest"> & {
+  /**
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * @generated from field: string percent = 2;
+   */
+  percent: string;
+
+  /**
+   * @generated from field: string fixed = 3;
+   */
+  fixed: string;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.SetFeePlanRequest.
+ * Use `create(SetFeePlanRequestSchema)` to create a new message.
+ */
+export const SetFeePlanRequestSchema: GenMessage<SetFeePlanRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 26);
+
+/**
+ * @generated from message gateway.accounts.v1.SetFeePlanResponse
+ */
+export type SetFeePlanResponse = Message<"gateway.accounts.v1.SetFeePlanResponse"> & {
+  /**
+   * @generated from field: gateway.accounts.v1.FeePlan fee_plan = 1;
+   */
+  feePlan?: FeePlan | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.SetFeePlanResponse.
+ * Use `create(SetFeePlanResponseSchema)` to create a new message.
+ */
+export const SetFeePlanResponseSchema: GenMessage<SetFeePlanResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 27);
+
+/**
+ * @generated from message gateway.accounts.v1.GetFeePlanRequest
+ */
+export type GetFeePlanRequest = Message<"gateway.accounts.v1.GetFeePlanRequest"> & {
+  /**
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.GetFeePlanRequest.
+ * Use `create(GetFeePlanRequestSchema)` to create a new message.
+ */
+export const GetFeePlanRequestSchema: GenMessage<GetFeePlanRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 28);
+
+/**
+ * @generated from message gateway.accounts.v1.GetFeePlanResponse
+ */
+export type GetFeePlanResponse = Message<"gateway.accounts.v1.GetFeePlanResponse"> & {
+  /**
+   * @generated from field: gateway.accounts.v1.FeePlan fee_plan = 1;
+   */
+  feePlan?: FeePlan | undefined;
+};
+
+/**
+ * Describes the message gateway.accounts.v1.GetFeePlanResponse.
+ * Use `create(GetFeePlanResponseSchema)` to create a new message.
+ */
+export const GetFeePlanResponseSchema: GenMessage<GetFeePlanResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_accounts_v1_accounts, 29);
+
+/**
  * AccountsService owns merchants, API keys (stored hashed) and per-merchant configuration.
  *
  * @generated from service gateway.accounts.v1.AccountsService
@@ -507,6 +809,57 @@ export const AccountsService: GenService<{
     methodKind: "unary";
     input: typeof GetExchangeRateRequestSchema;
     output: typeof GetExchangeRateResponseSchema;
+  },
+  /**
+   * Acquirer terminals, one per merchant and mode. The password is stored encrypted and never
+   * returned by SetTerminal or GetTerminal.
+   *
+   * @generated from rpc gateway.accounts.v1.AccountsService.SetTerminal
+   */
+  setTerminal: {
+    methodKind: "unary";
+    input: typeof SetTerminalRequestSchema;
+    output: typeof SetTerminalResponseSchema;
+  },
+  /**
+   * @generated from rpc gateway.accounts.v1.AccountsService.GetTerminal
+   */
+  getTerminal: {
+    methodKind: "unary";
+    input: typeof GetTerminalRequestSchema;
+    output: typeof GetTerminalResponseSchema;
+  },
+  /**
+   * ResolveTerminalCredentials is for internal callers that talk to the acquirer (sessions,
+   * refunds): it returns the decrypted password. The edge never exposes it.
+   * No terminal → FAILED_PRECONDITION / NO_TERMINAL_CONFIGURED; inactive → TERMINAL_INACTIVE.
+   *
+   * @generated from rpc gateway.accounts.v1.AccountsService.ResolveTerminalCredentials
+   */
+  resolveTerminalCredentials: {
+    methodKind: "unary";
+    input: typeof ResolveTerminalCredentialsRequestSchema;
+    output: typeof ResolveTerminalCredentialsResponseSchema;
+  },
+  /**
+   * Fee plans: fee = amount * percent / 100 + fixed, in TND, rounded half-up to 3 decimals.
+   *
+   * @generated from rpc gateway.accounts.v1.AccountsService.SetFeePlan
+   */
+  setFeePlan: {
+    methodKind: "unary";
+    input: typeof SetFeePlanRequestSchema;
+    output: typeof SetFeePlanResponseSchema;
+  },
+  /**
+   * A merchant with no plan has a zero fee plan.
+   *
+   * @generated from rpc gateway.accounts.v1.AccountsService.GetFeePlan
+   */
+  getFeePlan: {
+    methodKind: "unary";
+    input: typeof GetFeePlanRequestSchema;
+    output: typeof GetFeePlanResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_accounts_v1_accounts, 0);

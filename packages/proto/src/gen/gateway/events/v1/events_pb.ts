@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/events/v1/events.proto.
  */
 export const file_gateway_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nYXRld2F5L2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWdhdGV3YXkuZXZlbnRzLnYxItcBCgxTZXNzaW9uRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxIvCgtvY2N1cnJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgFIAEoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIvCgdmYWlsdXJlGAYgASgLMh4uZ2F0ZXdheS5ldmVudHMudjEuRmFpbHVyZUluZm8icQoLRmFpbHVyZUluZm8SGQoRbGFzdF9mYWlsdXJlX2NvZGUYASABKAkSHAoUbGFzdF9mYWlsdXJlX21lc3NhZ2UYAiABKAkSFgoOYXR0ZW1wdHNfY291bnQYAyABKAUSEQoJY2FuX3JldHJ5GAQgASgIYgZwcm90bzM", [file_gateway_sessions_v1_sessions, file_google_protobuf_timestamp]);
+  fileDesc("Ch5nYXRld2F5L2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWdhdGV3YXkuZXZlbnRzLnYxIogCCgxTZXNzaW9uRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxIvCgtvY2N1cnJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgFIAEoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIvCgdmYWlsdXJlGAYgASgLMh4uZ2F0ZXdheS5ldmVudHMudjEuRmFpbHVyZUluZm8SLwoHcGF5bWVudBgHIAEoCzIeLmdhdGV3YXkuZXZlbnRzLnYxLlBheW1lbnRJbmZvIrQBCgtQYXltZW50SW5mbxIrCgdwYWlkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZtZXRob2QYAiABKAkSEgoKY2FyZF9icmFuZBgDIAEoCRIWCg5jYXJkX2xhc3RfZm91chgEIAEoCRIUCgxjYXJkX2NvdW50cnkYBSABKAkSEgoKZmVlX2Ftb3VudBgGIAEoCRISCgpuZXRfYW1vdW50GAcgASgJInEKC0ZhaWx1cmVJbmZvEhkKEWxhc3RfZmFpbHVyZV9jb2RlGAEgASgJEhwKFGxhc3RfZmFpbHVyZV9tZXNzYWdlGAIgASgJEhYKDmF0dGVtcHRzX2NvdW50GAMgASgFEhEKCWNhbl9yZXRyeRgEIAEoCGIGcHJvdG8z", [file_gateway_sessions_v1_sessions, file_google_protobuf_timestamp]);
 
 /**
  * SessionEvent is the payload of every `gateway.events.session.*` and
@@ -63,6 +63,13 @@ export type SessionEvent = Message<"gateway.events.v1.SessionEvent"> & {
    * @generated from field: gateway.events.v1.FailureInfo failure = 6;
    */
   failure?: FailureInfo | undefined;
+
+  /**
+   * session.succeeded only.
+   *
+   * @generated from field: gateway.events.v1.PaymentInfo payment = 7;
+   */
+  payment?: PaymentInfo | undefined;
 };
 
 /**
@@ -71,6 +78,59 @@ export type SessionEvent = Message<"gateway.events.v1.SessionEvent"> & {
  */
 export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
   messageDesc(file_gateway_events_v1_events, 0);
+
+/**
+ * @generated from message gateway.events.v1.PaymentInfo
+ */
+export type PaymentInfo = Message<"gateway.events.v1.PaymentInfo"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp paid_at = 1;
+   */
+  paidAt?: Timestamp | undefined;
+
+  /**
+   * "card".
+   *
+   * @generated from field: string method = 2;
+   */
+  method: string;
+
+  /**
+   * @generated from field: string card_brand = 3;
+   */
+  cardBrand: string;
+
+  /**
+   * @generated from field: string card_last_four = 4;
+   */
+  cardLastFour: string;
+
+  /**
+   * ISO 3166-1 alpha-2, empty when unknown.
+   *
+   * @generated from field: string card_country = 5;
+   */
+  cardCountry: string;
+
+  /**
+   * Decimal strings in the session currency.
+   *
+   * @generated from field: string fee_amount = 6;
+   */
+  feeAmount: string;
+
+  /**
+   * @generated from field: string net_amount = 7;
+   */
+  netAmount: string;
+};
+
+/**
+ * Describes the message gateway.events.v1.PaymentInfo.
+ * Use `create(PaymentInfoSchema)` to create a new message.
+ */
+export const PaymentInfoSchema: GenMessage<PaymentInfo> = /*@__PURE__*/
+  messageDesc(file_gateway_events_v1_events, 1);
 
 /**
  * @generated from message gateway.events.v1.FailureInfo
@@ -102,5 +162,5 @@ export type FailureInfo = Message<"gateway.events.v1.FailureInfo"> & {
  * Use `create(FailureInfoSchema)` to create a new message.
  */
 export const FailureInfoSchema: GenMessage<FailureInfo> = /*@__PURE__*/
-  messageDesc(file_gateway_events_v1_events, 1);
+  messageDesc(file_gateway_events_v1_events, 2);
 

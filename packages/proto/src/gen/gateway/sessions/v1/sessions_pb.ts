@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/sessions/v1/sessions.proto.
  */
 export const file_gateway_sessions_v1_sessions: GenFile = /*@__PURE__*/
-  fileDesc("CiJnYXRld2F5L3Nlc3Npb25zL3YxL3Nlc3Npb25zLnByb3RvEhNnYXRld2F5LnNlc3Npb25zLnYxIkAKDk9yaWdpbmFsQW1vdW50Eg4KBmFtb3VudBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIMCgRyYXRlGAMgASgJIlMKCExpbmVJdGVtEgwKBG5hbWUYASABKAkSEAoIcXVhbnRpdHkYAiABKAUSEgoKdW5pdF9wcmljZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCSKCAgoOUGF5bWVudEF0dGVtcHQSCgoCaWQYASABKAkSFgoOYXR0ZW1wdF9udW1iZXIYAiABKAUSMgoGc3RhdHVzGAMgASgOMiIuZ2F0ZXdheS5zZXNzaW9ucy52MS5BdHRlbXB0U3RhdHVzEhIKCmNhcmRfYnJhbmQYBCABKAkSFgoOY2FyZF9sYXN0X2ZvdXIYBSABKAkSFAoMZmFpbHVyZV9jb2RlGAYgASgJEhIKCmZlZV9hbW91bnQYByABKAkSEgoKbmV0X2Ftb3VudBgIIAEoCRIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK4BgoHU2Vzc2lvbhIKCgJpZBgBIAEoCRIuCgVzY29wZRgCIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRIaChJtZXJjaGFudF9yZWZlcmVuY2UYAyABKAkSFAoMb3JkZXJfbnVtYmVyGAQgASgJEhAKCG9yZGVyX2lkGAUgASgJEg4KBmFtb3VudBgGIAEoCRIQCghjdXJyZW5jeRgHIAEoCRI1CghvcmlnaW5hbBgIIAEoCzIjLmdhdGV3YXkuc2Vzc2lvbnMudjEuT3JpZ2luYWxBbW91bnQSEwoLZGVzY3JpcHRpb24YCSABKAkSLAoFaXRlbXMYCiADKAsyHS5nYXRld2F5LnNlc3Npb25zLnYxLkxpbmVJdGVtEjIKBnN0YXR1cxgLIAEoDjIiLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvblN0YXR1cxIYChBidXllcl9maXJzdF9uYW1lGAwgASgJEhcKD2J1eWVyX2xhc3RfbmFtZRgNIAEoCRITCgtidXllcl9lbWFpbBgOIAEoCRITCgtidXllcl9waG9uZRgPIAEoCRIVCg1tZXRhZGF0YV9qc29uGBAgASgJEhIKCnJldHVybl91cmwYESABKAkSEgoKY2FuY2VsX3VybBgSIAEoCRITCgt3ZWJob29rX3VybBgTIAEoCRIUCgxtYXhfYXR0ZW1wdHMYFCABKAUSFAoMY2hlY2tvdXRfdXJsGBUgASgJEi4KCmV4cGlyZXNfYXQYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGNvbXBsZXRlZF9hdBgXIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgYIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNQoIYXR0ZW1wdHMYGSADKAsyIy5nYXRld2F5LnNlc3Npb25zLnYxLlBheW1lbnRBdHRlbXB0EjcKE2NoZWNrb3V0X2V4cGlyZXNfYXQYGiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIt0FChRDcmVhdGVTZXNzaW9uUmVxdWVzdBIuCgVzY29wZRgBIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRIaChJtZXJjaGFudF9yZWZlcmVuY2UYAiABKAkSDgoGYW1vdW50GAMgASgJEhUKCGN1cnJlbmN5GAQgASgJSACIAQESFQoIb3JkZXJfaWQYBSABKAlIAYgBARIYCgtkZXNjcmlwdGlvbhgGIAEoCUgCiAEBEiwKBWl0ZW1zGAcgAygLMh0uZ2F0ZXdheS5zZXNzaW9ucy52MS5MaW5lSXRlbRIdChBidXllcl9maXJzdF9uYW1lGAggASgJSAOIAQESHAoPYnV5ZXJfbGFzdF9uYW1lGAkgASgJSASIAQESGAoLYnV5ZXJfZW1haWwYCiABKAlIBYgBARIYCgtidXllcl9waG9uZRgLIAEoCUgGiAEBEhoKDW1ldGFkYXRhX2pzb24YDCABKAlIB4gBARIXCgpyZXR1cm5fdXJsGA0gASgJSAiIAQESFwoKY2FuY2VsX3VybBgOIAEoCUgJiAEBEhgKC3dlYmhvb2tfdXJsGA8gASgJSAqIAQESGQoMbWF4X2F0dGVtcHRzGBAgASgFSAuIAQESOwoQaW5wdXRfdmlvbGF0aW9ucxgRIAMoCzIhLmdhdGV3YXkuY29tbW9uLnYxLkZpZWxkVmlvbGF0aW9uQgsKCV9jdXJyZW5jeUILCglfb3JkZXJfaWRCDgoMX2Rlc2NyaXB0aW9uQhMKEV9idXllcl9maXJzdF9uYW1lQhIKEF9idXllcl9sYXN0X25hbWVCDgoMX2J1eWVyX2VtYWlsQg4KDF9idXllcl9waG9uZUIQCg5fbWV0YWRhdGFfanNvbkINCgtfcmV0dXJuX3VybEINCgtfY2FuY2VsX3VybEIOCgxfd2ViaG9va191cmxCDwoNX21heF9hdHRlbXB0cyJXChVDcmVhdGVTZXNzaW9uUmVzcG9uc2USLQoHc2Vzc2lvbhgBIAEoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIPCgdjcmVhdGVkGAIgASgIIlcKEUdldFNlc3Npb25SZXF1ZXN0Ei4KBXNjb3BlGAEgASgLMh8uZ2F0ZXdheS5jb21tb24udjEuQWNjb3VudFNjb3BlEhIKCnNlc3Npb25faWQYAiABKAkiQwoSR2V0U2Vzc2lvblJlc3BvbnNlEi0KB3Nlc3Npb24YASABKAsyHC5nYXRld2F5LnNlc3Npb25zLnYxLlNlc3Npb24ipQIKE0xpc3RTZXNzaW9uc1JlcXVlc3QSLgoFc2NvcGUYASABKAsyHy5nYXRld2F5LmNvbW1vbi52MS5BY2NvdW50U2NvcGUSLAoEcGFnZRgCIAEoCzIeLmdhdGV3YXkuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EjIKBnN0YXR1cxgDIAEoDjIiLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvblN0YXR1cxIvCgtjcmVhdGVkX2d0ZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLY3JlYXRlZF9sdGUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKEm1lcmNoYW50X3JlZmVyZW5jZRgGIAEoCSJ2ChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIuCghzZXNzaW9ucxgBIAMoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIuCglwYWdlX2luZm8YAiABKAsyGy5nYXRld2F5LmNvbW1vbi52MS5QYWdlSW5mbyJaChRDYW5jZWxTZXNzaW9uUmVxdWVzdBIuCgVzY29wZRgBIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRISCgpzZXNzaW9uX2lkGAIgASgJIkYKFUNhbmNlbFNlc3Npb25SZXNwb25zZRItCgdzZXNzaW9uGAEgASgLMhwuZ2F0ZXdheS5zZXNzaW9ucy52MS5TZXNzaW9uKvgBCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWU0VTU0lPTl9TVEFUVVNfQ1JFQVRFRBABEhoKFlNFU1NJT05fU1RBVFVTX1BFTkRJTkcQAhIdChlTRVNTSU9OX1NUQVRVU19QUk9DRVNTSU5HEAMSHAoYU0VTU0lPTl9TVEFUVVNfU1VDQ0VFREVEEAQSGQoVU0VTU0lPTl9TVEFUVVNfRkFJTEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfRVhQSVJFRBAGEhsKF1NFU1NJT05fU1RBVFVTX0NBTkNFTEVEEAcqwwEKDUF0dGVtcHRTdGF0dXMSHgoaQVRURU1QVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhBVFRFTVBUX1NUQVRVU19JTklUSUFURUQQARIdChlBVFRFTVBUX1NUQVRVU19QUk9DRVNTSU5HEAISHAoYQVRURU1QVF9TVEFUVVNfU1VDQ0VFREVEEAMSGQoVQVRURU1QVF9TVEFUVVNfRkFJTEVEEAQSHAoYQVRURU1QVF9TVEFUVVNfQUJBTkRPTkVEEAUypAMKDlNlc3Npb25TZXJ2aWNlEmYKDUNyZWF0ZVNlc3Npb24SKS5nYXRld2F5LnNlc3Npb25zLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiouZ2F0ZXdheS5zZXNzaW9ucy52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USXQoKR2V0U2Vzc2lvbhImLmdhdGV3YXkuc2Vzc2lvbnMudjEuR2V0U2Vzc2lvblJlcXVlc3QaJy5nYXRld2F5LnNlc3Npb25zLnYxLkdldFNlc3Npb25SZXNwb25zZRJjCgxMaXN0U2Vzc2lvbnMSKC5nYXRld2F5LnNlc3Npb25zLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaKS5nYXRld2F5LnNlc3Npb25zLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEmYKDUNhbmNlbFNlc3Npb24SKS5nYXRld2F5LnNlc3Npb25zLnYxLkNhbmNlbFNlc3Npb25SZXF1ZXN0GiouZ2F0ZXdheS5zZXNzaW9ucy52MS5DYW5jZWxTZXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_gateway_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("CiJnYXRld2F5L3Nlc3Npb25zL3YxL3Nlc3Npb25zLnByb3RvEhNnYXRld2F5LnNlc3Npb25zLnYxIkAKDk9yaWdpbmFsQW1vdW50Eg4KBmFtb3VudBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIMCgRyYXRlGAMgASgJIlMKCExpbmVJdGVtEgwKBG5hbWUYASABKAkSEAoIcXVhbnRpdHkYAiABKAUSEgoKdW5pdF9wcmljZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCSKCAgoOUGF5bWVudEF0dGVtcHQSCgoCaWQYASABKAkSFgoOYXR0ZW1wdF9udW1iZXIYAiABKAUSMgoGc3RhdHVzGAMgASgOMiIuZ2F0ZXdheS5zZXNzaW9ucy52MS5BdHRlbXB0U3RhdHVzEhIKCmNhcmRfYnJhbmQYBCABKAkSFgoOY2FyZF9sYXN0X2ZvdXIYBSABKAkSFAoMZmFpbHVyZV9jb2RlGAYgASgJEhIKCmZlZV9hbW91bnQYByABKAkSEgoKbmV0X2Ftb3VudBgIIAEoCRIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK4BgoHU2Vzc2lvbhIKCgJpZBgBIAEoCRIuCgVzY29wZRgCIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRIaChJtZXJjaGFudF9yZWZlcmVuY2UYAyABKAkSFAoMb3JkZXJfbnVtYmVyGAQgASgJEhAKCG9yZGVyX2lkGAUgASgJEg4KBmFtb3VudBgGIAEoCRIQCghjdXJyZW5jeRgHIAEoCRI1CghvcmlnaW5hbBgIIAEoCzIjLmdhdGV3YXkuc2Vzc2lvbnMudjEuT3JpZ2luYWxBbW91bnQSEwoLZGVzY3JpcHRpb24YCSABKAkSLAoFaXRlbXMYCiADKAsyHS5nYXRld2F5LnNlc3Npb25zLnYxLkxpbmVJdGVtEjIKBnN0YXR1cxgLIAEoDjIiLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvblN0YXR1cxIYChBidXllcl9maXJzdF9uYW1lGAwgASgJEhcKD2J1eWVyX2xhc3RfbmFtZRgNIAEoCRITCgtidXllcl9lbWFpbBgOIAEoCRITCgtidXllcl9waG9uZRgPIAEoCRIVCg1tZXRhZGF0YV9qc29uGBAgASgJEhIKCnJldHVybl91cmwYESABKAkSEgoKY2FuY2VsX3VybBgSIAEoCRITCgt3ZWJob29rX3VybBgTIAEoCRIUCgxtYXhfYXR0ZW1wdHMYFCABKAUSFAoMY2hlY2tvdXRfdXJsGBUgASgJEi4KCmV4cGlyZXNfYXQYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGNvbXBsZXRlZF9hdBgXIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgYIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNQoIYXR0ZW1wdHMYGSADKAsyIy5nYXRld2F5LnNlc3Npb25zLnYxLlBheW1lbnRBdHRlbXB0EjcKE2NoZWNrb3V0X2V4cGlyZXNfYXQYGiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIt0FChRDcmVhdGVTZXNzaW9uUmVxdWVzdBIuCgVzY29wZRgBIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRIaChJtZXJjaGFudF9yZWZlcmVuY2UYAiABKAkSDgoGYW1vdW50GAMgASgJEhUKCGN1cnJlbmN5GAQgASgJSACIAQESFQoIb3JkZXJfaWQYBSABKAlIAYgBARIYCgtkZXNjcmlwdGlvbhgGIAEoCUgCiAEBEiwKBWl0ZW1zGAcgAygLMh0uZ2F0ZXdheS5zZXNzaW9ucy52MS5MaW5lSXRlbRIdChBidXllcl9maXJzdF9uYW1lGAggASgJSAOIAQESHAoPYnV5ZXJfbGFzdF9uYW1lGAkgASgJSASIAQESGAoLYnV5ZXJfZW1haWwYCiABKAlIBYgBARIYCgtidXllcl9waG9uZRgLIAEoCUgGiAEBEhoKDW1ldGFkYXRhX2pzb24YDCABKAlIB4gBARIXCgpyZXR1cm5fdXJsGA0gASgJSAiIAQESFwoKY2FuY2VsX3VybBgOIAEoCUgJiAEBEhgKC3dlYmhvb2tfdXJsGA8gASgJSAqIAQESGQoMbWF4X2F0dGVtcHRzGBAgASgFSAuIAQESOwoQaW5wdXRfdmlvbGF0aW9ucxgRIAMoCzIhLmdhdGV3YXkuY29tbW9uLnYxLkZpZWxkVmlvbGF0aW9uQgsKCV9jdXJyZW5jeUILCglfb3JkZXJfaWRCDgoMX2Rlc2NyaXB0aW9uQhMKEV9idXllcl9maXJzdF9uYW1lQhIKEF9idXllcl9sYXN0X25hbWVCDgoMX2J1eWVyX2VtYWlsQg4KDF9idXllcl9waG9uZUIQCg5fbWV0YWRhdGFfanNvbkINCgtfcmV0dXJuX3VybEINCgtfY2FuY2VsX3VybEIOCgxfd2ViaG9va191cmxCDwoNX21heF9hdHRlbXB0cyJXChVDcmVhdGVTZXNzaW9uUmVzcG9uc2USLQoHc2Vzc2lvbhgBIAEoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIPCgdjcmVhdGVkGAIgASgIIlcKEUdldFNlc3Npb25SZXF1ZXN0Ei4KBXNjb3BlGAEgASgLMh8uZ2F0ZXdheS5jb21tb24udjEuQWNjb3VudFNjb3BlEhIKCnNlc3Npb25faWQYAiABKAkiQwoSR2V0U2Vzc2lvblJlc3BvbnNlEi0KB3Nlc3Npb24YASABKAsyHC5nYXRld2F5LnNlc3Npb25zLnYxLlNlc3Npb24ipQIKE0xpc3RTZXNzaW9uc1JlcXVlc3QSLgoFc2NvcGUYASABKAsyHy5nYXRld2F5LmNvbW1vbi52MS5BY2NvdW50U2NvcGUSLAoEcGFnZRgCIAEoCzIeLmdhdGV3YXkuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EjIKBnN0YXR1cxgDIAEoDjIiLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvblN0YXR1cxIvCgtjcmVhdGVkX2d0ZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLY3JlYXRlZF9sdGUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKEm1lcmNoYW50X3JlZmVyZW5jZRgGIAEoCSJ2ChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIuCghzZXNzaW9ucxgBIAMoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIuCglwYWdlX2luZm8YAiABKAsyGy5nYXRld2F5LmNvbW1vbi52MS5QYWdlSW5mbyJaChRDYW5jZWxTZXNzaW9uUmVxdWVzdBIuCgVzY29wZRgBIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRISCgpzZXNzaW9uX2lkGAIgASgJIkYKFUNhbmNlbFNlc3Npb25SZXNwb25zZRItCgdzZXNzaW9uGAEgASgLMhwuZ2F0ZXdheS5zZXNzaW9ucy52MS5TZXNzaW9uIlsKFUNyZWF0ZUNoZWNrb3V0UmVxdWVzdBIuCgVzY29wZRgBIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRISCgpzZXNzaW9uX2lkGAIgASgJIl4KFkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USFAoMY2hlY2tvdXRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKEkdldENoZWNrb3V0UmVxdWVzdBINCgV0b2tlbhgBIAEoCSLAAQoTR2V0Q2hlY2tvdXRSZXNwb25zZRItCgdzZXNzaW9uGAEgASgLMhwuZ2F0ZXdheS5zZXNzaW9ucy52MS5TZXNzaW9uEhUKDW1lcmNoYW50X25hbWUYAiABKAkSMQoFc3RhdGUYAyABKA4yIi5nYXRld2F5LnNlc3Npb25zLnYxLkNoZWNrb3V0U3RhdGUSGQoRbGFzdF9mYWlsdXJlX2NvZGUYBCABKAkSFQoNYXR0ZW1wdHNfbGVmdBgFIAEoBSI2ChNTdGFydFBheW1lbnRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCGxhbmd1YWdlGAIgASgJIkAKFFN0YXJ0UGF5bWVudFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCRISCgphdHRlbXB0X2lkGAIgASgJImgKFFNldHRsZUF0dGVtcHRSZXF1ZXN0EhkKEWFjcXVpcmVyX29yZGVyX2lkGAEgASgJEjUKBnNvdXJjZRgCIAEoDjIlLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2V0dGxlbWVudFNvdXJjZSKSAQoVU2V0dGxlQXR0ZW1wdFJlc3BvbnNlEi0KB3Nlc3Npb24YASABKAsyHC5nYXRld2F5LnNlc3Npb25zLnYxLlNlc3Npb24SNAoHYXR0ZW1wdBgCIAEoCzIjLmdhdGV3YXkuc2Vzc2lvbnMudjEuUGF5bWVudEF0dGVtcHQSFAoMcmVkaXJlY3RfdXJsGAMgASgJKvgBCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWU0VTU0lPTl9TVEFUVVNfQ1JFQVRFRBABEhoKFlNFU1NJT05fU1RBVFVTX1BFTkRJTkcQAhIdChlTRVNTSU9OX1NUQVRVU19QUk9DRVNTSU5HEAMSHAoYU0VTU0lPTl9TVEFUVVNfU1VDQ0VFREVEEAQSGQoVU0VTU0lPTl9TVEFUVVNfRkFJTEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfRVhQSVJFRBAGEhsKF1NFU1NJT05fU1RBVFVTX0NBTkNFTEVEEAcqwwEKDUF0dGVtcHRTdGF0dXMSHgoaQVRURU1QVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhBVFRFTVBUX1NUQVRVU19JTklUSUFURUQQARIdChlBVFRFTVBUX1NUQVRVU19QUk9DRVNTSU5HEAISHAoYQVRURU1QVF9TVEFUVVNfU1VDQ0VFREVEEAMSGQoVQVRURU1QVF9TVEFUVVNfRkFJTEVEEAQSHAoYQVRURU1QVF9TVEFUVVNfQUJBTkRPTkVEEAUq3wEKDUNoZWNrb3V0U3RhdGUSHgoaQ0hFQ0tPVVRfU1RBVEVfVU5TUEVDSUZJRUQQABIaChZDSEVDS09VVF9TVEFURV9QQVlBQkxFEAESHQoZQ0hFQ0tPVVRfU1RBVEVfUFJPQ0VTU0lORxACEhwKGENIRUNLT1VUX1NUQVRFX1NVQ0NFRURFRBADEhkKFUNIRUNLT1VUX1NUQVRFX0ZBSUxFRBAEEhkKFUNIRUNLT1VUX1NUQVRFX0NMT1NFRBAFEh8KG0NIRUNLT1VUX1NUQVRFX0xJTktfRVhQSVJFRBAGKpUBChBTZXR0bGVtZW50U291cmNlEiEKHVNFVFRMRU1FTlRfU09VUkNFX1VOU1BFQ0lGSUVEEAASHAoYU0VUVExFTUVOVF9TT1VSQ0VfUkVUVVJOEAESHgoaU0VUVExFTUVOVF9TT1VSQ0VfQ0FMTEJBQ0sQAhIgChxTRVRUTEVNRU5UX1NPVVJDRV9SRUNPTkNJTEVSEAMyvgYKDlNlc3Npb25TZXJ2aWNlEmYKDUNyZWF0ZVNlc3Npb24SKS5nYXRld2F5LnNlc3Npb25zLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiouZ2F0ZXdheS5zZXNzaW9ucy52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USXQoKR2V0U2Vzc2lvbhImLmdhdGV3YXkuc2Vzc2lvbnMudjEuR2V0U2Vzc2lvblJlcXVlc3QaJy5nYXRld2F5LnNlc3Npb25zLnYxLkdldFNlc3Npb25SZXNwb25zZRJjCgxMaXN0U2Vzc2lvbnMSKC5nYXRld2F5LnNlc3Npb25zLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaKS5nYXRld2F5LnNlc3Npb25zLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEmYKDUNhbmNlbFNlc3Npb24SKS5nYXRld2F5LnNlc3Npb25zLnYxLkNhbmNlbFNlc3Npb25SZXF1ZXN0GiouZ2F0ZXdheS5zZXNzaW9ucy52MS5DYW5jZWxTZXNzaW9uUmVzcG9uc2USaQoOQ3JlYXRlQ2hlY2tvdXQSKi5nYXRld2F5LnNlc3Npb25zLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBorLmdhdGV3YXkuc2Vzc2lvbnMudjEuQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRJgCgtHZXRDaGVja291dBInLmdhdGV3YXkuc2Vzc2lvbnMudjEuR2V0Q2hlY2tvdXRSZXF1ZXN0GiguZ2F0ZXdheS5zZXNzaW9ucy52MS5HZXRDaGVja291dFJlc3BvbnNlEmMKDFN0YXJ0UGF5bWVudBIoLmdhdGV3YXkuc2Vzc2lvbnMudjEuU3RhcnRQYXltZW50UmVxdWVzdBopLmdhdGV3YXkuc2Vzc2lvbnMudjEuU3RhcnRQYXltZW50UmVzcG9uc2USZgoNU2V0dGxlQXR0ZW1wdBIpLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2V0dGxlQXR0ZW1wdFJlcXVlc3QaKi5nYXRld2F5LnNlc3Npb25zLnYxLlNldHRsZUF0dGVtcHRSZXNwb25zZWIGcHJvdG8z", [file_gateway_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * Amounts are decimal strings at their currency's precision (TND: 3 places, EUR: 2).
@@ -565,6 +565,210 @@ export const CancelSessionResponseSchema: GenMessage<CancelSessionResponse> = /*
   messageDesc(file_gateway_sessions_v1_sessions, 11);
 
 /**
+ * @generated from message gateway.sessions.v1.CreateCheckoutRequest
+ */
+export type CreateCheckoutRequest = Message<"gateway.sessions.v1.CreateCheckoutRequest"> & {
+  /**
+   * @generated from field: gateway.common.v1.AccountScope scope = 1;
+   */
+  scope?: AccountScope | undefined;
+
+  /**
+   * @generated from field: string session_id = 2;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.CreateCheckoutRequest.
+ * Use `create(CreateCheckoutRequestSchema)` to create a new message.
+ */
+export const CreateCheckoutRequestSchema: GenMessage<CreateCheckoutRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 12);
+
+/**
+ * @generated from message gateway.sessions.v1.CreateCheckoutResponse
+ */
+export type CreateCheckoutResponse = Message<"gateway.sessions.v1.CreateCheckoutResponse"> & {
+  /**
+   * @generated from field: string checkout_url = 1;
+   */
+  checkoutUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.CreateCheckoutResponse.
+ * Use `create(CreateCheckoutResponseSchema)` to create a new message.
+ */
+export const CreateCheckoutResponseSchema: GenMessage<CreateCheckoutResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 13);
+
+/**
+ * @generated from message gateway.sessions.v1.GetCheckoutRequest
+ */
+export type GetCheckoutRequest = Message<"gateway.sessions.v1.GetCheckoutRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.GetCheckoutRequest.
+ * Use `create(GetCheckoutRequestSchema)` to create a new message.
+ */
+export const GetCheckoutRequestSchema: GenMessage<GetCheckoutRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 14);
+
+/**
+ * @generated from message gateway.sessions.v1.GetCheckoutResponse
+ */
+export type GetCheckoutResponse = Message<"gateway.sessions.v1.GetCheckoutResponse"> & {
+  /**
+   * Unset when the token is unknown (the edge answers with a not-found page).
+   *
+   * @generated from field: gateway.sessions.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+
+  /**
+   * @generated from field: string merchant_name = 2;
+   */
+  merchantName: string;
+
+  /**
+   * @generated from field: gateway.sessions.v1.CheckoutState state = 3;
+   */
+  state: CheckoutState;
+
+  /**
+   * Failure code of the last declined attempt, when the page should show it.
+   *
+   * @generated from field: string last_failure_code = 4;
+   */
+  lastFailureCode: string;
+
+  /**
+   * @generated from field: int32 attempts_left = 5;
+   */
+  attemptsLeft: number;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.GetCheckoutResponse.
+ * Use `create(GetCheckoutResponseSchema)` to create a new message.
+ */
+export const GetCheckoutResponseSchema: GenMessage<GetCheckoutResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 15);
+
+/**
+ * @generated from message gateway.sessions.v1.StartPaymentRequest
+ */
+export type StartPaymentRequest = Message<"gateway.sessions.v1.StartPaymentRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The page language, passed to the acquirer's card page (en, fr, ar).
+   *
+   * @generated from field: string language = 2;
+   */
+  language: string;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.StartPaymentRequest.
+ * Use `create(StartPaymentRequestSchema)` to create a new message.
+ */
+export const StartPaymentRequestSchema: GenMessage<StartPaymentRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 16);
+
+/**
+ * @generated from message gateway.sessions.v1.StartPaymentResponse
+ */
+export type StartPaymentResponse = Message<"gateway.sessions.v1.StartPaymentResponse"> & {
+  /**
+   * The acquirer's card page.
+   *
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl: string;
+
+  /**
+   * @generated from field: string attempt_id = 2;
+   */
+  attemptId: string;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.StartPaymentResponse.
+ * Use `create(StartPaymentResponseSchema)` to create a new message.
+ */
+export const StartPaymentResponseSchema: GenMessage<StartPaymentResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 17);
+
+/**
+ * @generated from message gateway.sessions.v1.SettleAttemptRequest
+ */
+export type SettleAttemptRequest = Message<"gateway.sessions.v1.SettleAttemptRequest"> & {
+  /**
+   * The acquirer's order id (as in the return URL's orderId and the callback's mdOrder).
+   *
+   * @generated from field: string acquirer_order_id = 1;
+   */
+  acquirerOrderId: string;
+
+  /**
+   * @generated from field: gateway.sessions.v1.SettlementSource source = 2;
+   */
+  source: SettlementSource;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.SettleAttemptRequest.
+ * Use `create(SettleAttemptRequestSchema)` to create a new message.
+ */
+export const SettleAttemptRequestSchema: GenMessage<SettleAttemptRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 18);
+
+/**
+ * @generated from message gateway.sessions.v1.SettleAttemptResponse
+ */
+export type SettleAttemptResponse = Message<"gateway.sessions.v1.SettleAttemptResponse"> & {
+  /**
+   * @generated from field: gateway.sessions.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+
+  /**
+   * @generated from field: gateway.sessions.v1.PaymentAttempt attempt = 2;
+   */
+  attempt?: PaymentAttempt | undefined;
+
+  /**
+   * Where to send the buyer: return_url on success, cancel_url when no retry is left, the
+   * checkout page while a retry is possible or the outcome is still pending.
+   *
+   * @generated from field: string redirect_url = 3;
+   */
+  redirectUrl: string;
+};
+
+/**
+ * Describes the message gateway.sessions.v1.SettleAttemptResponse.
+ * Use `create(SettleAttemptResponseSchema)` to create a new message.
+ */
+export const SettleAttemptResponseSchema: GenMessage<SettleAttemptResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_sessions_v1_sessions, 19);
+
+/**
  * @generated from enum gateway.sessions.v1.SessionStatus
  */
 export enum SessionStatus {
@@ -657,6 +861,95 @@ export const AttemptStatusSchema: GenEnum<AttemptStatus> = /*@__PURE__*/
   enumDesc(file_gateway_sessions_v1_sessions, 1);
 
 /**
+ * What the hosted page shows and may do.
+ *
+ * @generated from enum gateway.sessions.v1.CheckoutState
+ */
+export enum CheckoutState {
+  /**
+   * @generated from enum value: CHECKOUT_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The buyer can pay (or try again after a decline).
+   *
+   * @generated from enum value: CHECKOUT_STATE_PAYABLE = 1;
+   */
+  PAYABLE = 1,
+
+  /**
+   * A payment is being processed; the page should offer to refresh.
+   *
+   * @generated from enum value: CHECKOUT_STATE_PROCESSING = 2;
+   */
+  PROCESSING = 2,
+
+  /**
+   * @generated from enum value: CHECKOUT_STATE_SUCCEEDED = 3;
+   */
+  SUCCEEDED = 3,
+
+  /**
+   * Attempts exhausted.
+   *
+   * @generated from enum value: CHECKOUT_STATE_FAILED = 4;
+   */
+  FAILED = 4,
+
+  /**
+   * The session expired or was canceled.
+   *
+   * @generated from enum value: CHECKOUT_STATE_CLOSED = 5;
+   */
+  CLOSED = 5,
+
+  /**
+   * This link expired; the session may still be payable through a fresh link.
+   *
+   * @generated from enum value: CHECKOUT_STATE_LINK_EXPIRED = 6;
+   */
+  LINK_EXPIRED = 6,
+}
+
+/**
+ * Describes the enum gateway.sessions.v1.CheckoutState.
+ */
+export const CheckoutStateSchema: GenEnum<CheckoutState> = /*@__PURE__*/
+  enumDesc(file_gateway_sessions_v1_sessions, 2);
+
+/**
+ * @generated from enum gateway.sessions.v1.SettlementSource
+ */
+export enum SettlementSource {
+  /**
+   * @generated from enum value: SETTLEMENT_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SETTLEMENT_SOURCE_RETURN = 1;
+   */
+  RETURN = 1,
+
+  /**
+   * @generated from enum value: SETTLEMENT_SOURCE_CALLBACK = 2;
+   */
+  CALLBACK = 2,
+
+  /**
+   * @generated from enum value: SETTLEMENT_SOURCE_RECONCILER = 3;
+   */
+  RECONCILER = 3,
+}
+
+/**
+ * Describes the enum gateway.sessions.v1.SettlementSource.
+ */
+export const SettlementSourceSchema: GenEnum<SettlementSource> = /*@__PURE__*/
+  enumDesc(file_gateway_sessions_v1_sessions, 3);
+
+/**
  * SessionService owns payment sessions, checkout links and payment attempts.
  *
  * @generated from service gateway.sessions.v1.SessionService
@@ -698,6 +991,50 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof CancelSessionRequestSchema;
     output: typeof CancelSessionResponseSchema;
+  },
+  /**
+   * CreateCheckout mints a new hosted-page link for a payable session (REST POST .../checkout/).
+   * Too many unexpired links → RESOURCE_EXHAUSTED / CHECKOUT_LIMIT_EXCEEDED; terminal → SESSION_TERMINAL.
+   *
+   * @generated from rpc gateway.sessions.v1.SessionService.CreateCheckout
+   */
+  createCheckout: {
+    methodKind: "unary";
+    input: typeof CreateCheckoutRequestSchema;
+    output: typeof CreateCheckoutResponseSchema;
+  },
+  /**
+   * The hosted checkout page's calls. They are addressed by the unguessable link token, not by
+   * an account scope: the edge serves them publicly, without an API key.
+   *
+   * @generated from rpc gateway.sessions.v1.SessionService.GetCheckout
+   */
+  getCheckout: {
+    methodKind: "unary";
+    input: typeof GetCheckoutRequestSchema;
+    output: typeof GetCheckoutResponseSchema;
+  },
+  /**
+   * StartPayment creates an attempt (INITIATED), registers the acquirer order and returns the
+   * acquirer's card page URL to redirect the buyer to.
+   *
+   * @generated from rpc gateway.sessions.v1.SessionService.StartPayment
+   */
+  startPayment: {
+    methodKind: "unary";
+    input: typeof StartPaymentRequestSchema;
+    output: typeof StartPaymentResponseSchema;
+  },
+  /**
+   * SettleAttempt asks the acquirer for the order's status and settles the attempt (exactly once
+   * in effect, whoever calls first: the buyer's return, the acquirer callback, the reconciler).
+   *
+   * @generated from rpc gateway.sessions.v1.SessionService.SettleAttempt
+   */
+  settleAttempt: {
+    methodKind: "unary";
+    input: typeof SettleAttemptRequestSchema;
+    output: typeof SettleAttemptResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_sessions_v1_sessions, 0);
