@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Checks the Helm chart without a cluster:
+#   - `helm lint --strict` with the chart's defaults and with each ci/*-values.yaml,
+#   - `helm template` with each ci file, checked by check-rendered.py (hardened pods, probes,
+#     resources, labels, secrets only by reference, exactly the components the file's
+#     `# expect-components:` line names, wiring that points at rendered objects),
+#   - variants (a component switched off renders nothing, NetworkPolicies on the defaults),
+#   - values that must be refused, each with the message the operator would see.
+# Helm comes from scripts/install-helm.sh (built once, then reused from .cache/bin).
+# Ends with "N passed, M failed" and exits non-zero when anything failed.
+set -uo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+chart="$repo_root/deploy/k8s/gateway"
+checker="$repo_root/deploy/k8s/check-rendered.py"
+all_components="edge,accounts,sessions,refunds,webhooks"
+
+bash "$repo_root/scripts/install-helm.sh" || { echo "could not install helm" >&2; exit 1; }
+helm="${GATEWAY_CACHE_DIR:-$repo_root/.cache}/bin/helm"
+python3 -c 'import yaml' 2>/dev/null || {
+  echo "python3 with PyYAML is required (apt-get install python3-yaml, or pip install pyyaml)" >&2
+  exit 1
+}
+
+work_dir="$(mktemp -d "${TMPDIR:-/tmp}/gateway-test-chart.XXXXXX")"
+trap 'rm -rf "$work_dir"' EXIT
+# Helm keeps no state between these commands; keep whatever it writes out of $HOME.
+export HELM_CACHE_HOME="$work_dir/helm-cache" HELM_CONFIG_HOME="$work_dir/helm-config" HELM_DATA_HOME="$work_dir/helm-data"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); printf 'ok   %s\n' "$1"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %s\n' "$1"; [[ -s "$2" ]] && sed 's/^/     /' "$2" | head -n 40; }
+
+# expect_success NAME COMMAND... : the command must exit 0.
+expect_success() {
+  local name="$1"; shift
+  if "$@" >"$work_dir/out" 2>&1; then pass "$name"; else fail "$name" "$work_dir/out"; fi
+}
+
+# expect_refusal NAME MESSAGE COMMAND... : the command must fail, saying MESSAGE.
+expect_refusal() {
+  local name="$1" message="$2"; shift 2
+  if "$@" >"$work_dir/out" 2>&1; then
+    echo "expected a failure mentioning: $message" >>"$work_dir/out"
+    fail "$name" "$work_dir/out"
+  elif grep -qF -- "$message" "$work_dir/out"; then
+    pass "$name"
+  else
+    echo "the failure does not mention: $message" >>"$work_dir/out"
+    fail "$name" "$work_dir/out"
+  fi
+}
+
+# render_and_check NAME COMPONENTS HELM-ARGS... : helm template, then check-rendered.py.
+render_and_check() {
+  local name="$1" components="$2"; shift 2
+  local rendered="$work_dir/rendered.yaml"
+  if ! "$helm" template gateway "$chart" --namespace payments "$@" >"$rendered" 2>"$work_dir/out"; then
+    fail "$name (helm template)" "$work_dir/out"
+    return
+  fi
+  expect_success "$name" python3 "$checker" "$rendered" --components "$components"
+}
+
+echo "== helm $("$helm" version --template '{{.Version}}'), chart $chart"
+
+expect_success "lint: chart defaults" "$helm" lint --strict "$chart"
+
+shopt -s nullglob
+ci_files=("$chart"/ci/*-values.yaml)
+[[ ${#ci_files[@]} -gt 0 ]] || { echo "no ci/*-values.yaml files in $chart" >&2; exit 1; }
+for values in "${ci_files[@]}"; do
+  file="ci/$(basename "$values")"
+  components="$(sed -n 's/^# expect-components: *//p' "$values" | head -n 1)"
+  if [[ -z "$components" ]]; then
+    echo "missing '# expect-components: a,b' line" >"$work_dir/out"
+    fail "$file" "$work_dir/out"
+    continue
+  fi
+  expect_success "lint: $file" "$helm" lint --strict "$chart" -f "$values"
+  render_and_check "template: $file" "$components" -f "$values"
+done
+
+echo "== variants"
+render_and_check "a disabled component renders nothing (edge off)" "accounts,sessions,refunds,webhooks" \
+  --set components.edge.enabled=false
+render_and_check "two components off (refunds, webhooks)" "edge,accounts,sessions" \
+  --set components.refunds.enabled=false --set components.webhooks.enabled=false
+render_and_check "network policies on the defaults" "$all_components" --set networkPolicy.enabled=true
+render_and_check "autoscaling on every component" "$all_components" \
+  --set default.autoscaling.enabled=true --set default.autoscaling.targetMemoryUtilizationPercentage=80
+
+# A component's value replaces the default even when it is false, 0 or "" (sprig's
+# mergeOverwrite would ignore those), and maps merge key by key.
+overlay_args=(--set components.edge.topologySpread.enabled=false --set components.accounts.preStopSleepSeconds=0
+  --set-string components.sessions.env.LOG_LEVEL= --set components.webhooks.resources.requests.cpu=300m)
+render_and_check "component overrides of default (render)" "$all_components" "${overlay_args[@]}"
+if "$helm" template gateway "$chart" "${overlay_args[@]}" >"$work_dir/overlay.yaml" 2>"$work_dir/out" &&
+  python3 - "$work_dir/overlay.yaml" >>"$work_dir/out" 2>&1 <<'PY'
+import sys, yaml
+pods = {d["metadata"]["labels"]["app.kubernetes.io/component"]: d["spec"]["template"]["spec"]
+        for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "Deployment"}
+container = lambda name: pods[name]["containers"][0]
+env = lambda name: {e["name"]: e.get("value") for e in container(name)["env"]}
+problems = [message for ok, message in [
+    ("topologySpreadConstraints" not in pods["edge"], "edge: topologySpread.enabled=false did not apply"),
+    ("topologySpreadConstraints" in pods["sessions"], "sessions lost the default topologySpread"),
+    ("lifecycle" not in container("accounts"), "accounts: preStopSleepSeconds=0 did not remove the preStop hook"),
+    ("lifecycle" in container("edge"), "edge lost the default preStop hook"),
+    ("LOG_LEVEL" not in env("sessions"), "sessions: LOG_LEVEL='' did not unset the default"),
+    (env("edge").get("LOG_LEVEL") == "info", "edge lost the default LOG_LEVEL"),
+    (container("webhooks")["resources"]["requests"] == {"cpu": "300m", "memory": "192Mi"}, "webhooks: resources did not merge key by key"),
+    (container("webhooks")["resources"]["limits"] == {"memory": "512Mi"}, "webhooks lost the default memory limit"),
+] if not ok]
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+then
+  pass "component overrides of default (false, 0 and \"\" win; maps merge)"
+else
+  fail "component overrides of default (false, 0 and \"\" win; maps merge)" "$work_dir/out"
+fi
+
+# The test hook and the edge's Ingress only exist with the edge.
+if "$helm" template gateway "$chart" --set components.edge.enabled=false >"$work_dir/no-edge.yaml" 2>"$work_dir/out" &&
+  ! grep -q 'helm.sh/hook' "$work_dir/no-edge.yaml"; then
+  pass "no test hook without the edge"
+else
+  fail "no test hook without the edge" "$work_dir/out"
+fi
+
+echo "== refused values"
+expect_refusal "schema: unknown key in a component" "additional properties 'bogus' not allowed" \
+  "$helm" lint --strict "$chart" --set components.edge.bogus=1
+expect_refusal "schema: unknown component" "additional properties 'sesions' not allowed" \
+  "$helm" lint --strict "$chart" --set components.sesions.enabled=true
+expect_refusal "schema: unknown top-level key" "additional properties 'replicaCount' not allowed" \
+  "$helm" lint --strict "$chart" --set replicaCount=3
+expect_refusal "schema: unknown key in default" "additional properties 'replicas' not allowed" \
+  "$helm" lint --strict "$chart" --set default.replicas=3
+expect_refusal "schema: env values are strings" "/components/edge/env/GATEWAY_MAX_BODY_BYTES': got number, want string" \
+  "$helm" lint --strict "$chart" --set components.edge.env.GATEWAY_MAX_BODY_BYTES=1024
+expect_refusal "schema: bad image digest" "/default/image/digest': 'latest' does not match pattern" \
+  "$helm" lint --strict "$chart" --set default.image.digest=latest
+expect_refusal "schema: dependsOn names a component" "/components/edge/dependsOn/0': value must be one of" \
+  "$helm" lint --strict "$chart" --set 'components.edge.dependsOn={acounts}'
+expect_refusal "schema: port range" "/components/accounts/service/port': maximum" \
+  "$helm" lint --strict "$chart" --set components.accounts.service.port=70000
+expect_refusal "MongoDB secret is required" "secrets.MONGODB_URL.existingSecret is required" \
+  "$helm" template gateway "$chart" --set secrets.MONGODB_URL.existingSecret=
+expect_refusal "PORT is set by the chart" "do not set it, the chart sets it" \
+  "$helm" template gateway "$chart" --set-string components.edge.env.PORT=9000
+expect_refusal "secretEnv must name a secrets entry" "has no entry under secrets" \
+  "$helm" template gateway "$chart" --set 'components.edge.secretEnv={NO_SUCH_SECRET}'
+expect_refusal "autoscaling bounds" "minReplicas (5) is above maxReplicas (3)" \
+  "$helm" template gateway "$chart" --set components.edge.autoscaling.enabled=true \
+  --set components.edge.autoscaling.minReplicas=5 --set components.edge.autoscaling.maxReplicas=3
+
+echo
+echo "$passed passed, $failed failed"
+[[ "$failed" -eq 0 ]]
