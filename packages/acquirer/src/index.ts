@@ -34,3 +34,4 @@ export type { LedgerEntry, SimulatorNotification } from "./simulator/simulator-o
 export { DEFAULT_SIMULATOR_CREDENTIALS, type TerminalCredential } from "./simulator/terminal-credentials.js";
 export { TEST_CARDS, type TestCard, type CardOutcome } from "./simulator/test-cards.js";
 export { passesLuhn } from "./simulator/card-input.js";
+export { simulatorConfigSpec, type SimulatorConfig } from "./simulator/simulator-config.js";

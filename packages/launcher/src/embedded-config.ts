@@ -2,7 +2,7 @@ import { parse, type ConfigSpec } from "@gateway/platform";
 
 /** Configuration of `npm start` (embedded mode): one process, in-memory stores, no external services. */
 export const embeddedConfigSpec = {
-  port: { env: "PORT", description: "HTTP port of the gateway", default: "8080", parse: parse.port },
+  port: { env: "PORT", description: "Port to listen on", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "Interface to listen on", default: "127.0.0.1", parse: parse.string },
   publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "Public base URL (checkout links)", default: "http://localhost:8080", parse: parse.url },
   errorsUrl: { env: "GATEWAY_ERRORS_URL", description: "Base of problem type URIs", optional: true, parse: parse.url },
