@@ -12,7 +12,8 @@ import {
 import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
 import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
-import { accountsConfigSpec, type AccountsConfig } from "./config.js";
+import { accountsConfigSpec, demoTerminalFromConfig, type AccountsConfig } from "./config.js";
+import { secretBoxFromConfig } from "./secret-box-from-config.js";
 
 const SERVICE_NAME = "accounts";
 
@@ -31,13 +32,22 @@ async function main(): Promise<void> {
   const telemetry = initTelemetry({ serviceName: SERVICE_NAME });
   const logger = createLogger({ service: SERVICE_NAME, level: config.logLevel });
 
+  // Before any connection: a missing or malformed key stops the process at once.
+  const secretBox = secretBoxFromConfig(config, logger);
   const mongo = await connectMongo(config.mongodbUrl, SERVICE_NAME);
   const db = mongo.db(config.mongodbDatabase);
-  const repos = await createMongoAccountsRepositories(db);
+  const repos = await createMongoAccountsRepositories(db, { secretBox });
 
   if (config.demo) {
-    const demo = await seedDemoMerchant(repos, systemClock, config.demoTestKey ? { testKey: config.demoTestKey } : {});
-    logger.info({ merchantId: demo.merchantId, created: demo.created }, "Demo merchant ready");
+    const testTerminal = demoTerminalFromConfig(config);
+    const demo = await seedDemoMerchant(repos, systemClock, {
+      ...(config.demoTestKey ? { testKey: config.demoTestKey } : {}),
+      testTerminal,
+    });
+    logger.info(
+      { merchantId: demo.merchantId, created: demo.created, testTerminal: demo.testTerminal, terminalBaseUrl: testTerminal.baseUrl },
+      "Demo merchant ready",
+    );
     // The key goes to stdout as a plain line, never through the logger (which must never carry keys).
     process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${demo.testKey}\n`);
   }

@@ -1,7 +1,8 @@
+import { toJsonString } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createInProcessTransport, fromConnectError, ManualClock, readErrorDetail } from "@gateway/platform";
-import { AccountsService } from "@gateway/proto";
+import { AccountsService, SetTerminalResponseSchema } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
@@ -131,5 +132,102 @@ describe("AccountsService over Connect", () => {
     expect(err.code).toBe(Code.Internal);
     expect(err.rawMessage).toBe("Internal error.");
     expect(logs()).toContain("disk on fire");
+  });
+
+  describe("terminals and fee plans", () => {
+    const PASSWORD = "Wire-Password-Never-Echoed";
+
+    async function verifiedMerchant(): Promise<string> {
+      const { merchant } = await client.createMerchant({ name: "Terminal Shop" });
+      await client.verifyMerchant({ merchantId: merchant!.id });
+      return merchant!.id;
+    }
+
+    it("when a terminal is set, then the answer carries its settings without the password, and GetTerminal reads the same", async () => {
+      const merchantId = await verifiedMerchant();
+      const set = await client.setTerminal({
+        merchantId,
+        livemode: true,
+        baseUrl: "https://acquirer.example/payment/rest/",
+        username: "live-shop",
+        password: PASSWORD,
+        active: true,
+      });
+      expect(set.terminal).toMatchObject({ merchantId, livemode: true, baseUrl: "https://acquirer.example/payment/rest", username: "live-shop", active: true });
+      expect(timestampDate(set.terminal!.updatedAt!)).toEqual(clock.now());
+      expect(toJsonString(SetTerminalResponseSchema, set)).not.toContain(PASSWORD);
+      const got = await client.getTerminal({ merchantId, livemode: true });
+      expect(got.terminal).toEqual(set.terminal);
+    });
+
+    it("when credentials are resolved for the scope, then the decrypted password comes back, and no log line ever held it", async () => {
+      const merchantId = await verifiedMerchant();
+      await client.setTerminal({ merchantId, livemode: false, baseUrl: "http://localhost:8080/epg/rest", username: "sim-merchant", password: PASSWORD, active: true });
+      const resolved = await client.resolveTerminalCredentials({ scope: { merchantId, livemode: false } });
+      expect(resolved).toMatchObject({ baseUrl: "http://localhost:8080/epg/rest", username: "sim-merchant", password: PASSWORD });
+      // Failing calls too: a bad base_url with a long password, a live terminal on http.
+      await connectErrorOf(client.setTerminal({ merchantId, livemode: true, baseUrl: "http://x", username: "u", password: PASSWORD.repeat(10), active: true }));
+      expect(logs()).toContain("terminal set");
+      expect(logs()).not.toContain(PASSWORD);
+    });
+
+    it("when no terminal is configured, then FAILED_PRECONDITION / NO_TERMINAL_CONFIGURED with the mode", async () => {
+      const merchantId = await verifiedMerchant();
+      const err = await connectErrorOf(client.resolveTerminalCredentials({ scope: { merchantId, livemode: true } }));
+      expect(err.code).toBe(Code.FailedPrecondition);
+      expect(readErrorDetail(err)).toMatchObject({ reason: "NO_TERMINAL_CONFIGURED", metadata: { mode: "live" } });
+    });
+
+    it("when the terminal is inactive, then FAILED_PRECONDITION / TERMINAL_INACTIVE", async () => {
+      const merchantId = await verifiedMerchant();
+      await client.setTerminal({ merchantId, livemode: false, baseUrl: "http://localhost:8080/epg/rest", username: "u", password: PASSWORD, active: false });
+      const err = await connectErrorOf(client.resolveTerminalCredentials({ scope: { merchantId, livemode: false } }));
+      expect(err.code).toBe(Code.FailedPrecondition);
+      expect(fromConnectError(err).reason).toBe("TERMINAL_INACTIVE");
+      expect(err.rawMessage).not.toContain(PASSWORD);
+    });
+
+    it("when a live terminal is set for an unverified merchant, then PERMISSION_DENIED / FORBIDDEN", async () => {
+      const { merchant } = await client.createMerchant({ name: "Unverified" });
+      const err = await connectErrorOf(
+        client.setTerminal({ merchantId: merchant!.id, livemode: true, baseUrl: "https://acquirer.example/rest", username: "u", password: PASSWORD, active: true }),
+      );
+      expect(err.code).toBe(Code.PermissionDenied);
+      expect(fromConnectError(err).reason).toBe("FORBIDDEN");
+    });
+
+    it("when terminal fields are invalid, then INVALID_ARGUMENT with a violation per field", async () => {
+      const merchantId = await verifiedMerchant();
+      const err = await connectErrorOf(client.setTerminal({ merchantId, livemode: false, baseUrl: "", username: "", password: "", active: true }));
+      expect(err.code).toBe(Code.InvalidArgument);
+      expect(fromConnectError(err).violations.map(({ field, code }) => [field, code])).toEqual([
+        ["base_url", "required"],
+        ["username", "required"],
+        ["password", "required"],
+      ]);
+    });
+
+    it("when GetTerminal finds none, then NOT_FOUND", async () => {
+      const merchantId = await verifiedMerchant();
+      expect((await connectErrorOf(client.getTerminal({ merchantId, livemode: false }))).code).toBe(Code.NotFound);
+    });
+
+    it("when a fee plan is set and read, then it comes back normalised; a merchant without one has the zero plan", async () => {
+      const merchantId = await verifiedMerchant();
+      const before = await client.getFeePlan({ merchantId });
+      expect(before.feePlan).toMatchObject({ merchantId, percent: "0", fixed: "0.000" });
+      expect(before.feePlan?.updatedAt).toBeUndefined();
+      const set = await client.setFeePlan({ merchantId, percent: "2.50", fixed: "0.300" });
+      expect(set.feePlan).toMatchObject({ merchantId, percent: "2.5", fixed: "0.300" });
+      expect(timestampDate(set.feePlan!.updatedAt!)).toEqual(clock.now());
+      expect((await client.getFeePlan({ merchantId })).feePlan).toEqual(set.feePlan);
+    });
+
+    it("when fee plan values are invalid, then INVALID_ARGUMENT with percent and fixed", async () => {
+      const merchantId = await verifiedMerchant();
+      const err = await connectErrorOf(client.setFeePlan({ merchantId, percent: "abc", fixed: "1" }));
+      expect(err.code).toBe(Code.InvalidArgument);
+      expect(fromConnectError(err).violations.map((v) => v.field)).toEqual(["percent", "fixed"]);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { ConfigError, readConfig } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { accountsConfigSpec } from "../src/config.js";
+import { accountsConfigSpec, demoTerminalFromConfig } from "../src/config.js";
 
 describe("accounts configuration", () => {
   it("when only MONGODB_URL is set, then every other value has its default", () => {
@@ -11,8 +11,33 @@ describe("accounts configuration", () => {
       mongodbDatabase: "gateway_accounts",
       demo: true,
       demoTestKey: undefined,
+      secretsKey: undefined,
+      secretsPreviousKeys: undefined,
+      publicUrl: "http://localhost:8080",
+      demoTerminalUrl: undefined,
+      demoTerminalUsername: "sim-merchant",
+      demoTerminalPassword: "sim-password",
       logLevel: "info",
     });
+  });
+
+  it("when nothing says otherwise, then the demo terminal is the EPG simulator behind the public URL, with its default credentials", () => {
+    const config = readConfig(accountsConfigSpec, { MONGODB_URL: "mongodb://db", GATEWAY_PUBLIC_URL: "https://pay.example.com/" });
+    expect(demoTerminalFromConfig(config)).toEqual({ baseUrl: "https://pay.example.com/epg/rest", username: "sim-merchant", password: "sim-password" });
+  });
+
+  it("when the demo terminal URL and simulator credentials are given, then they are used", () => {
+    const config = readConfig(accountsConfigSpec, {
+      MONGODB_URL: "mongodb://db",
+      GATEWAY_DEMO_TERMINAL_URL: "http://epg-simulator:50060/epg/rest",
+      EPG_SIM_USERNAME: "demo-user",
+      EPG_SIM_PASSWORD: "demo-password",
+    });
+    expect(demoTerminalFromConfig(config)).toEqual({ baseUrl: "http://epg-simulator:50060/epg/rest", username: "demo-user", password: "demo-password" });
+  });
+
+  it("when the demo terminal URL is not a URL, then the error names it", () => {
+    expect(() => readConfig(accountsConfigSpec, { MONGODB_URL: "mongodb://db", GATEWAY_DEMO_TERMINAL_URL: "not a url" })).toThrow(/GATEWAY_DEMO_TERMINAL_URL is invalid/);
   });
 
   it("when MONGODB_URL is missing, then the error names it", () => {

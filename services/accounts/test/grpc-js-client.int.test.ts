@@ -6,6 +6,7 @@ import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mo
 import { createApiKey, revokeApiKey } from "../src/app/api-keys.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
 import type { AccountsDeps } from "../src/app/accounts-deps.js";
+import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { createGrpcJsClients, type GrpcJsClients } from "./support/grpc-js-clients.js";
 import { openMongoTestDatabase, type MongoTestDatabase } from "./support/mongo-test-database.js";
 
@@ -26,7 +27,8 @@ describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
 
   beforeAll(async () => {
     database = await openMongoTestDatabase("accounts_grpc");
-    deps = { repos: await createMongoAccountsRepositories(database.db), clock: new ManualClock(Date.now()) };
+    const secretBox = createSecretBox(generateSecretsKey());
+    deps = { repos: await createMongoAccountsRepositories(database.db, { secretBox }), clock: new ManualClock(Date.now()) };
     const logger = createLogger({ service: "accounts-test", level: "silent" });
     server = await startServiceServer({
       name: "accounts",

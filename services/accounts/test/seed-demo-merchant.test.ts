@@ -5,7 +5,9 @@ import type { AccountsRepositories } from "../src/app/ports.js";
 import { authenticateApiKey } from "../src/app/authenticate-api-key.js";
 import { revokeApiKey } from "../src/app/api-keys.js";
 import { seedDemoMerchant } from "../src/app/seed-demo-merchant.js";
+import { resolveTerminalCredentials, setTerminal } from "../src/app/terminals.js";
 import { generateApiKey } from "../src/domain/api-key.js";
+import { SecretUnreadableError } from "../src/domain/secret-box.js";
 
 describe("seeding the demo merchant", () => {
   let clock: ManualClock;
@@ -89,5 +91,84 @@ describe("seeding the demo merchant", () => {
     await repos.merchants.insert({ id: "mer_demo", name: "Demo Shop", verified: false, createdAt: clock.now() });
     expect((await seedDemoMerchant(repos, clock)).created).toBe(false);
     expect((await repos.merchants.findById("mer_demo"))?.verified).toBe(true);
+  });
+
+  describe("with a test terminal", () => {
+    const simulator = { baseUrl: "http://localhost:8080/epg/rest", username: "sim-merchant", password: "sim-password" };
+
+    it("when seeded with a terminal, then the demo merchant's active test terminal resolves to it", async () => {
+      const seeded = await seedDemoMerchant(repos, clock, { testTerminal: simulator });
+      expect(seeded.testTerminal).toBe("created");
+      expect(await resolveTerminalCredentials({ repos, clock }, { merchantId: "mer_demo", livemode: false })).toEqual(simulator);
+      expect(await repos.terminals.find("mer_demo", true)).toBeUndefined();
+    });
+
+    it("when seeded again with the same terminal, then it is left as it is (same update time)", async () => {
+      await seedDemoMerchant(repos, clock, { testTerminal: simulator });
+      const before = await repos.terminals.find("mer_demo", false);
+      clock.advance(60_000);
+      expect((await seedDemoMerchant(repos, clock, { testTerminal: simulator })).testTerminal).toBe("unchanged");
+      expect(await repos.terminals.find("mer_demo", false)).toEqual(before);
+    });
+
+    it.each([
+      ["URL", { baseUrl: "http://127.0.0.1:9999/epg/rest" }],
+      ["user name", { username: "other-user" }],
+      ["password", { password: "other-password" }],
+    ])("when seeded again with another %s, then the terminal is updated", async (_what, change) => {
+      await seedDemoMerchant(repos, clock, { testTerminal: simulator });
+      clock.advance(60_000);
+      expect((await seedDemoMerchant(repos, clock, { testTerminal: { ...simulator, ...change } })).testTerminal).toBe("updated");
+      expect(await resolveTerminalCredentials({ repos, clock }, { merchantId: "mer_demo", livemode: false })).toEqual({ ...simulator, ...change });
+      expect((await repos.terminals.find("mer_demo", false))?.updatedAt).toEqual(clock.now());
+    });
+
+    it("when an operator deactivated the demo terminal, then the next start activates it again", async () => {
+      await seedDemoMerchant(repos, clock, { testTerminal: simulator });
+      await setTerminal({ repos, clock }, { merchantId: "mer_demo", livemode: false, ...simulator, active: false });
+      expect((await seedDemoMerchant(repos, clock, { testTerminal: simulator })).testTerminal).toBe("updated");
+      expect((await repos.terminals.find("mer_demo", false))?.active).toBe(true);
+    });
+
+    it("when the stored password was sealed with a key this run does not have, then the terminal is set again", async () => {
+      await seedDemoMerchant(repos, clock, { testTerminal: simulator });
+      const terminals = repos.terminals;
+      // What a restart with a new random key looks like: settings readable, password not.
+      repos.terminals = {
+        upsert: (terminal, password) => terminals.upsert(terminal, password),
+        find: (merchantId, livemode) => terminals.find(merchantId, livemode),
+        findWithPassword: async (merchantId, livemode) => {
+          const stored = await terminals.findWithPassword(merchantId, livemode);
+          return (
+            stored && {
+              terminal: stored.terminal,
+              openPassword: () => {
+                throw new SecretUnreadableError("secret sealed with key 0123456789abcdef, which is not configured");
+              },
+            }
+          );
+        },
+      };
+      expect((await seedDemoMerchant(repos, clock, { testTerminal: simulator })).testTerminal).toBe("updated");
+      expect((await terminals.findWithPassword("mer_demo", false))?.openPassword()).toBe("sim-password");
+    });
+
+    it("when the terminal settings are invalid, then seeding fails before anything is stored and does not quote the password", async () => {
+      const password = "Secret-Demo-Password";
+      const err = await seedDemoMerchant(repos, clock, { testTerminal: { baseUrl: "not a url", username: "", password } }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/GATEWAY_DEMO_TERMINAL_URL.*base_url must be an absolute http or https URL.*username is required/);
+      expect((err as Error).message).not.toContain(password);
+      expect(await repos.merchants.findById("mer_demo")).toBeUndefined();
+    });
+
+    it("when no terminal is asked for, then the result says nothing about one and none is made", async () => {
+      const seeded = await seedDemoMerchant(repos, clock);
+      expect(seeded).not.toHaveProperty("testTerminal");
+      expect(await repos.terminals.find("mer_demo", false)).toBeUndefined();
+    });
   });
 });

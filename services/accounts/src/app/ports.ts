@@ -1,6 +1,8 @@
 import type { ApiKey } from "../domain/api-key.js";
 import type { ExchangeRate } from "../domain/exchange-rate.js";
+import type { FeePlan } from "../domain/fee-plan.js";
 import type { Merchant } from "../domain/merchant.js";
+import type { Terminal } from "../domain/terminal.js";
 
 /** Result of an insert that must not overwrite: adapters turn duplicate-key errors into this. */
 export type InsertOutcome = "inserted" | "already_exists";
@@ -33,8 +35,40 @@ export interface ExchangeRateRepository {
   find(merchantId: string, currency: string): Promise<ExchangeRate | undefined>;
 }
 
+/**
+ * Terminals, one per (merchantId, livemode). The password is stored sealed (AES-256-GCM): the
+ * adapter seals it on write, and only `findWithPassword` opens it, so reading a terminal's
+ * settings never needs (or fails for want of) the secrets key.
+ */
+export interface TerminalRepository {
+  /** Creates or replaces the terminal of (merchantId, livemode), password included. */
+  upsert(terminal: Terminal, password: string): Promise<void>;
+  /** The terminal's settings, without the password. */
+  find(merchantId: string, livemode: boolean): Promise<Terminal | undefined>;
+  /** The terminal with a way to open its password, which is decrypted only when asked for. */
+  findWithPassword(merchantId: string, livemode: boolean): Promise<StoredTerminal | undefined>;
+}
+
+export interface StoredTerminal {
+  terminal: Terminal;
+  /**
+   * Decrypts the password. Throws SecretUnreadableError (domain/secret-box) when it cannot be
+   * opened with the configured keys (GATEWAY_SECRETS_KEY changed, record altered).
+   */
+  openPassword(): string;
+}
+
+export interface FeePlanRepository {
+  /** Creates or replaces the merchant's plan. */
+  upsert(plan: FeePlan & { updatedAt: Date }): Promise<void>;
+  /** The stored plan; undefined when none was ever set. */
+  find(merchantId: string): Promise<(FeePlan & { updatedAt: Date }) | undefined>;
+}
+
 export interface AccountsRepositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
   exchangeRates: ExchangeRateRepository;
+  terminals: TerminalRepository;
+  feePlans: FeePlanRepository;
 }

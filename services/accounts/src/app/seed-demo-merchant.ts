@@ -1,6 +1,8 @@
-import { newId, type Clock } from "@gateway/platform";
+import { GatewayError, newId, type Clock } from "@gateway/platform";
 import { apiKeyHashesMatch, hashApiKey, inactiveReason, newApiKeyRecord, parseApiKey } from "../domain/api-key.js";
 import type { Merchant } from "../domain/merchant.js";
+import { SecretUnreadableError } from "../domain/secret-box.js";
+import { parseTerminalInput, type TerminalCredentials, type TerminalInput } from "../domain/terminal.js";
 import { createApiKey } from "./api-keys.js";
 import type { AccountsRepositories } from "./ports.js";
 
@@ -13,6 +15,14 @@ export interface SeededDemoMerchant {
   testKey: string;
   /** True when this call created the merchant. */
   created: boolean;
+  /** Present when a test terminal was asked for: what this call had to do to it. */
+  testTerminal?: "created" | "updated" | "unchanged";
+}
+
+export interface SeedDemoMerchantOptions {
+  testKey?: string;
+  /** The demo merchant's TEST terminal (in practice the EPG simulator); active. */
+  testTerminal?: TerminalCredentials;
 }
 
 /**
@@ -20,22 +30,66 @@ export interface SeededDemoMerchant {
  * Idempotent and safe to run on every start (and from several replicas at once):
  * - `testKey` given: it is imported (stored hashed) unless already there;
  * - no `testKey`: a fresh random test key is created each time, so the key printed at start
- *   always works (earlier ones stay valid).
- * Errors never quote the key.
+ *   always works (earlier ones stay valid);
+ * - `testTerminal` given: the test terminal is set to it (active) unless it already is, so a
+ *   restart with other settings (or another secrets key) brings it in line.
+ * Errors never quote the key or the terminal password.
  */
 export async function seedDemoMerchant(
   repos: AccountsRepositories,
   clock: Clock,
-  options: { testKey?: string } = {},
+  options: SeedDemoMerchantOptions = {},
 ): Promise<SeededDemoMerchant> {
   const imported = options.testKey === undefined ? undefined : parseDemoTestKey(options.testKey);
+  const terminal = options.testTerminal === undefined ? undefined : parseDemoTerminal(options.testTerminal);
   const created = await ensureDemoMerchant(repos, clock);
+  const testTerminal = terminal && (await ensureDemoTestTerminal(repos, clock, terminal));
+  let testKey: string;
   if (imported) {
     await importDemoTestKey(repos, clock, imported);
-    return { merchantId: DEMO_MERCHANT_ID, testKey: imported.text, created };
+    testKey = imported.text;
+  } else {
+    testKey = (await createApiKey({ repos, clock }, { merchantId: DEMO_MERCHANT_ID, livemode: false })).secret;
   }
-  const { secret } = await createApiKey({ repos, clock }, { merchantId: DEMO_MERCHANT_ID, livemode: false });
-  return { merchantId: DEMO_MERCHANT_ID, testKey: secret, created };
+  return { merchantId: DEMO_MERCHANT_ID, testKey, created, ...(testTerminal ? { testTerminal } : {}) };
+}
+
+function parseDemoTerminal(credentials: TerminalCredentials): TerminalInput {
+  try {
+    return parseTerminalInput({ ...credentials, active: true }, false);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    // Violation messages name the field and the rule, never the value.
+    const why = err.violations.map((v) => v.message).join(" ");
+    throw new Error(`The demo test terminal (GATEWAY_DEMO_TERMINAL_URL and the simulator credentials) is invalid: ${why}`);
+  }
+}
+
+async function ensureDemoTestTerminal(
+  repos: AccountsRepositories,
+  clock: Clock,
+  wanted: TerminalInput,
+): Promise<"created" | "updated" | "unchanged"> {
+  const stored = await repos.terminals.findWithPassword(DEMO_MERCHANT_ID, false);
+  if (stored && stored.terminal.baseUrl === wanted.baseUrl && stored.terminal.username === wanted.username && stored.terminal.active) {
+    if (storedPasswordIs(() => stored.openPassword(), wanted.password)) return "unchanged";
+  }
+  await repos.terminals.upsert(
+    { merchantId: DEMO_MERCHANT_ID, livemode: false, baseUrl: wanted.baseUrl, username: wanted.username, active: true, updatedAt: clock.now() },
+    wanted.password,
+  );
+  return stored ? "updated" : "created";
+}
+
+function storedPasswordIs(openPassword: () => string, password: string): boolean {
+  try {
+    return openPassword() === password;
+  } catch (err) {
+    // Sealed with a key this process no longer has (a demo run without GATEWAY_SECRETS_KEY
+    // restarted): the password is simply set again.
+    if (err instanceof SecretUnreadableError) return false;
+    throw err;
+  }
 }
 
 function parseDemoTestKey(text: string) {

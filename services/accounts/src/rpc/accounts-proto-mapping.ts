@@ -1,8 +1,19 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { ApiKeySchema, MerchantSchema, type ApiKey as ApiKeyMessage, type Merchant as MerchantMessage } from "@gateway/proto";
+import {
+  ApiKeySchema,
+  FeePlanSchema,
+  MerchantSchema,
+  TerminalSchema,
+  type ApiKey as ApiKeyMessage,
+  type FeePlan as FeePlanMessage,
+  type Merchant as MerchantMessage,
+  type Terminal as TerminalMessage,
+} from "@gateway/proto";
 import type { ApiKey } from "../domain/api-key.js";
+import { formatFixedFee, type FeePlan } from "../domain/fee-plan.js";
 import type { Merchant } from "../domain/merchant.js";
+import type { Terminal } from "../domain/terminal.js";
 
 export function merchantToProto(merchant: Merchant): MerchantMessage {
   return create(MerchantSchema, {
@@ -23,5 +34,27 @@ export function apiKeyToProto(key: ApiKey): ApiKeyMessage {
     createdAt: timestampFromDate(key.createdAt),
     expiresAt: key.expiresAt ? timestampFromDate(key.expiresAt) : undefined,
     revokedAt: key.revokedAt ? timestampFromDate(key.revokedAt) : undefined,
+  });
+}
+
+/** Settings only: the Terminal message has no password field, and this never looks for one. */
+export function terminalToProto(terminal: Terminal): TerminalMessage {
+  return create(TerminalSchema, {
+    merchantId: terminal.merchantId,
+    livemode: terminal.livemode,
+    baseUrl: terminal.baseUrl,
+    username: terminal.username,
+    active: terminal.active,
+    updatedAt: timestampFromDate(terminal.updatedAt),
+  });
+}
+
+/** `updated_at` stays unset for the default (never set) plan. */
+export function feePlanToProto(plan: FeePlan): FeePlanMessage {
+  return create(FeePlanSchema, {
+    merchantId: plan.merchantId,
+    percent: plan.percent,
+    fixed: formatFixedFee(plan),
+    updatedAt: plan.updatedAt ? timestampFromDate(plan.updatedAt) : undefined,
   });
 }

@@ -8,9 +8,14 @@ import {
   CreateApiKeyResponseSchema,
   CreateMerchantResponseSchema,
   GetExchangeRateResponseSchema,
+  GetFeePlanResponseSchema,
   GetMerchantResponseSchema,
+  GetTerminalResponseSchema,
+  ResolveTerminalCredentialsResponseSchema,
   RevokeApiKeyResponseSchema,
   SetExchangeRateResponseSchema,
+  SetFeePlanResponseSchema,
+  SetTerminalResponseSchema,
   VerifyMerchantResponseSchema,
   type AccountsService,
   type AuthenticateRequest,
@@ -21,12 +26,22 @@ import {
   type CreateMerchantResponse,
   type GetExchangeRateRequest,
   type GetExchangeRateResponse,
+  type GetFeePlanRequest,
+  type GetFeePlanResponse,
   type GetMerchantRequest,
   type GetMerchantResponse,
+  type GetTerminalRequest,
+  type GetTerminalResponse,
+  type ResolveTerminalCredentialsRequest,
+  type ResolveTerminalCredentialsResponse,
   type RevokeApiKeyRequest,
   type RevokeApiKeyResponse,
   type SetExchangeRateRequest,
   type SetExchangeRateResponse,
+  type SetFeePlanRequest,
+  type SetFeePlanResponse,
+  type SetTerminalRequest,
+  type SetTerminalResponse,
   type VerifyMerchantRequest,
   type VerifyMerchantResponse,
 } from "@gateway/proto";
@@ -34,8 +49,11 @@ import type { AccountsDeps } from "../app/accounts-deps.js";
 import { createApiKey, revokeApiKey } from "../app/api-keys.js";
 import { authenticateApiKey } from "../app/authenticate-api-key.js";
 import { getExchangeRate, setExchangeRate } from "../app/exchange-rates.js";
+import { getFeePlan, setFeePlan } from "../app/fee-plans.js";
 import { createMerchant, getMerchant, verifyMerchant } from "../app/merchants.js";
-import { apiKeyToProto, merchantToProto } from "./accounts-proto-mapping.js";
+import { getTerminal, resolveTerminalCredentials, setTerminal } from "../app/terminals.js";
+import { modeName } from "../domain/terminal.js";
+import { apiKeyToProto, feePlanToProto, merchantToProto, terminalToProto } from "./accounts-proto-mapping.js";
 
 /** AccountsService over Connect: proto in, use case, proto out. Errors are GatewayErrors. */
 export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
@@ -89,5 +107,44 @@ export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
   async getExchangeRate(req: GetExchangeRateRequest): Promise<GetExchangeRateResponse> {
     const rate = await getExchangeRate(this.deps, { merchantId: req.merchantId, currency: req.currency });
     return create(GetExchangeRateResponseSchema, { currency: rate.currency, rate: rate.rate });
+  }
+
+  async setTerminal(req: SetTerminalRequest): Promise<SetTerminalResponse> {
+    const terminal = await setTerminal(this.deps, {
+      merchantId: req.merchantId,
+      livemode: req.livemode,
+      baseUrl: req.baseUrl,
+      username: req.username,
+      password: req.password,
+      active: req.active,
+    });
+    // Settings only: the password goes to the store sealed and nowhere else.
+    this.deps.logger.info(
+      { merchantId: terminal.merchantId, mode: modeName(terminal.livemode), baseUrl: terminal.baseUrl, active: terminal.active },
+      "terminal set",
+    );
+    return create(SetTerminalResponseSchema, { terminal: terminalToProto(terminal) });
+  }
+
+  async getTerminal(req: GetTerminalRequest): Promise<GetTerminalResponse> {
+    const terminal = await getTerminal(this.deps, { merchantId: req.merchantId, livemode: req.livemode });
+    return create(GetTerminalResponseSchema, { terminal: terminalToProto(terminal) });
+  }
+
+  async resolveTerminalCredentials(req: ResolveTerminalCredentialsRequest): Promise<ResolveTerminalCredentialsResponse> {
+    const credentials = await resolveTerminalCredentials(this.deps, req.scope);
+    return create(ResolveTerminalCredentialsResponseSchema, credentials);
+  }
+
+  async setFeePlan(req: SetFeePlanRequest): Promise<SetFeePlanResponse> {
+    const plan = await setFeePlan(this.deps, { merchantId: req.merchantId, percent: req.percent, fixed: req.fixed });
+    const response = create(SetFeePlanResponseSchema, { feePlan: feePlanToProto(plan) });
+    this.deps.logger.info({ merchantId: plan.merchantId, percent: plan.percent, fixed: response.feePlan?.fixed }, "fee plan set");
+    return response;
+  }
+
+  async getFeePlan(req: GetFeePlanRequest): Promise<GetFeePlanResponse> {
+    const plan = await getFeePlan(this.deps, req.merchantId);
+    return create(GetFeePlanResponseSchema, { feePlan: feePlanToProto(plan) });
   }
 }

@@ -9,6 +9,11 @@ export type UnaryCall<Req, Res> = (request: Req) => Promise<Res>;
 
 export interface GrpcJsClients {
   authenticate: UnaryCall<{ apiKey: string }, { scope?: { merchantId: string; livemode: boolean }; keyId: string }>;
+  setTerminal: UnaryCall<
+    { merchantId: string; livemode: boolean; baseUrl: string; username: string; password: string; active: boolean },
+    { terminal?: { merchantId: string; livemode: boolean; baseUrl: string; username: string; active: boolean } & Record<string, unknown> }
+  >;
+  resolveTerminalCredentials: UnaryCall<{ scope: { merchantId: string; livemode: boolean } }, { baseUrl: string; username: string; password: string }>;
   healthCheck: UnaryCall<{ service: string }, { status: string }>;
   close(): void;
 }
@@ -41,6 +46,8 @@ export function createGrpcJsClients(address: string): GrpcJsClients {
   const health = new loaded.grpc.health.v1.Health(address, grpc.credentials.createInsecure());
   return {
     authenticate: promisify(accounts, "Authenticate"),
+    setTerminal: promisify(accounts, "SetTerminal"),
+    resolveTerminalCredentials: promisify(accounts, "ResolveTerminalCredentials"),
     healthCheck: promisify(health, "Check"),
     close() {
       accounts.close();

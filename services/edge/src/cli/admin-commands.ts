@@ -11,10 +11,21 @@ Commands:
                                                        issue an API key (the key is shown once)
   keys revoke <key_id>                                 revoke an API key
   rates set <merchant_id> <CURRENCY> <rate>            1 unit of CURRENCY = rate TND
+  terminals set <merchant_id> test|live --base-url <url> --username <name>
+                [--password <password>] [--inactive]
+                                                       configure the acquirer terminal of a mode
+                                                       (live needs a verified merchant and https)
+  terminals show <merchant_id> test|live               show a terminal (never its password)
+  fees set <merchant_id> --percent <percent> --fixed <TND>
+                                                       fee = amount x percent / 100 + fixed,
+                                                       e.g. --percent 2.5 --fixed 0.300
+  fees show <merchant_id>                              show the fee plan (0 and 0.000 by default)
 
 Environment:
-  GATEWAY_URL          gateway base URL (default ${DEFAULT_GATEWAY_URL})
-  GATEWAY_ADMIN_TOKEN  admin API token (required)
+  GATEWAY_URL                 gateway base URL (default ${DEFAULT_GATEWAY_URL})
+  GATEWAY_ADMIN_TOKEN         admin API token (required)
+  GATEWAY_TERMINAL_PASSWORD   terminal password for 'terminals set' when --password is not
+                              given (keeps it out of shell history and the process list)
 
 Prints the JSON answer; on an error prints the problem document to stderr and exits 1.
 `;
@@ -25,10 +36,10 @@ export class UsageError extends Error {
 }
 
 export interface AdminRequest {
-  method: "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path under the gateway base URL, ids already encoded. */
   path: string;
-  body?: Record<string, string>;
+  body?: Record<string, string | boolean>;
 }
 
 export type ParsedCommand = { kind: "help" } | { kind: "request"; request: AdminRequest };
@@ -37,12 +48,19 @@ const OPTIONS = {
   name: { type: "string" },
   mode: { type: "string" },
   "expires-at": { type: "string" },
+  "base-url": { type: "string" },
+  username: { type: "string" },
+  password: { type: "string" },
+  inactive: { type: "boolean" },
+  percent: { type: "string" },
+  fixed: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
 
-export function parseAdminArgs(argv: string[]): ParsedCommand {
+/** `env` supplies GATEWAY_TERMINAL_PASSWORD for `terminals set` without --password. */
+export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): ParsedCommand {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -57,6 +75,14 @@ export function parseAdminArgs(argv: string[]): ParsedCommand {
     for (const name of Object.keys(values) as OptionName[]) {
       if (name !== "help" && !allowed.includes(name)) throw new UsageError(`'${command}' does not take --${name}`);
     }
+  };
+  const requireOption = (name: OptionName, value: string | undefined): string => {
+    if (value === undefined || value.trim() === "") throw new UsageError(`${command} needs --${name} <value>`);
+    return value;
+  };
+  const requireMode = (mode: string | undefined): string => {
+    if (mode !== "test" && mode !== "live") throw new UsageError(`${command} takes the mode test or live after <merchant_id>`);
+    return mode;
   };
   const expectArgs = (names: string[]) => {
     if (args.length !== names.length) {
@@ -95,12 +121,45 @@ export function parseAdminArgs(argv: string[]): ParsedCommand {
       const [merchantId, currency] = expectArgs(["merchant_id", "CURRENCY", "rate"]);
       return request("PUT", `/admin/v1/merchants/${merchantId}/exchange-rates/${currency}`, { rate: args[2]! });
     }
+    case "terminals set": {
+      allowOnly("base-url", "username", "password", "inactive");
+      const [merchantId] = expectArgs(["merchant_id", "mode"]);
+      const mode = requireMode(args[1]);
+      const password = values.password ?? env.GATEWAY_TERMINAL_PASSWORD;
+      if (password === undefined || password === "") {
+        throw new UsageError("terminals set needs --password <password> (or GATEWAY_TERMINAL_PASSWORD in the environment)");
+      }
+      return request("PUT", `/admin/v1/merchants/${merchantId}/terminals/${mode}`, {
+        base_url: requireOption("base-url", values["base-url"]),
+        username: requireOption("username", values.username),
+        password,
+        active: values.inactive !== true,
+      });
+    }
+    case "terminals show": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id", "mode"]);
+      return request("GET", `/admin/v1/merchants/${merchantId}/terminals/${requireMode(args[1])}`);
+    }
+    case "fees set": {
+      allowOnly("percent", "fixed");
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("PUT", `/admin/v1/merchants/${merchantId}/fees`, {
+        percent: requireOption("percent", values.percent),
+        fixed: requireOption("fixed", values.fixed),
+      });
+    }
+    case "fees show": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("GET", `/admin/v1/merchants/${merchantId}/fees`);
+    }
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
 }
 
-function request(method: AdminRequest["method"], path: string, body?: Record<string, string>): ParsedCommand {
+function request(method: AdminRequest["method"], path: string, body?: AdminRequest["body"]): ParsedCommand {
   return { kind: "request", request: body === undefined ? { method, path } : { method, path, body } };
 }
 
@@ -114,7 +173,7 @@ export interface CliIo {
 export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   let command: ParsedCommand;
   try {
-    command = parseAdminArgs(argv);
+    command = parseAdminArgs(argv, env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.stderr(`error: ${err.message}\nRun with --help for usage.\n`);

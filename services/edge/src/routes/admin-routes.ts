@@ -12,6 +12,7 @@ import {
   readExchangeRateBody,
   revokedApiKeyToJson,
 } from "../mapping/admin-json.js";
+import { registerAdminConfigRoutes } from "./admin-config-routes.js";
 
 export interface AdminRoutesDeps {
   accounts: Client<typeof AccountsService>;
@@ -59,4 +60,6 @@ export function registerAdminRoutes(admin: FastifyInstance, deps: AdminRoutesDep
     const response = await accounts.setExchangeRate({ merchantId: request.params.id, currency: request.params.currency, rate });
     return sendJson(reply, 200, { currency: response.currency, rate: response.rate });
   });
+
+  registerAdminConfigRoutes(admin, accounts);
 }

@@ -1,13 +1,22 @@
 import type { AccountsRepositories } from "../../app/ports.js";
+import { createSecretBox, generateSecretsKey, type SecretBox } from "../../domain/secret-box.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
 import { InMemoryExchangeRateRepository } from "./in-memory-exchange-rate-repository.js";
+import { InMemoryFeePlanRepository } from "./in-memory-fee-plan-repository.js";
 import { InMemoryMerchantRepository } from "./in-memory-merchant-repository.js";
+import { InMemoryTerminalRepository } from "./in-memory-terminal-repository.js";
 
-/** In-memory stores for embedded mode and unit tests; state lives as long as the process. */
-export function createMemoryAccountsRepositories(): AccountsRepositories {
+/**
+ * In-memory stores for embedded mode and unit tests; state lives as long as the process.
+ * Terminal passwords are sealed with `secretBox`, by default one with a random key made here:
+ * it lives exactly as long as the stores it protects, so nothing is lost by not configuring one.
+ */
+export function createMemoryAccountsRepositories(options: { secretBox?: SecretBox } = {}): AccountsRepositories {
   return {
     merchants: new InMemoryMerchantRepository(),
     apiKeys: new InMemoryApiKeyRepository(),
     exchangeRates: new InMemoryExchangeRateRepository(),
+    terminals: new InMemoryTerminalRepository(options.secretBox ?? createSecretBox(generateSecretsKey())),
+    feePlans: new InMemoryFeePlanRepository(),
   };
 }

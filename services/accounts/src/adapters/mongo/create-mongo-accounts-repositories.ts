@@ -1,16 +1,25 @@
 import type { Db } from "mongodb";
 import type { AccountsRepositories } from "../../app/ports.js";
+import type { SecretBox } from "../../domain/secret-box.js";
 import { ensureAccountsIndexes } from "./ensure-accounts-indexes.js";
 import { MongoApiKeyRepository } from "./mongo-api-key-repository.js";
 import { MongoExchangeRateRepository } from "./mongo-exchange-rate-repository.js";
+import { MongoFeePlanRepository } from "./mongo-fee-plan-repository.js";
 import { MongoMerchantRepository } from "./mongo-merchant-repository.js";
+import { MongoTerminalRepository } from "./mongo-terminal-repository.js";
 
-/** Mongo stores over the service's database; creates the indexes first (idempotent). */
-export async function createMongoAccountsRepositories(db: Db): Promise<AccountsRepositories> {
+/**
+ * Mongo stores over the service's database; creates the indexes first (idempotent).
+ * `secretBox` seals terminal passwords: it must hold the same key on every start (and every
+ * replica), or stored passwords cannot be read back.
+ */
+export async function createMongoAccountsRepositories(db: Db, options: { secretBox: SecretBox }): Promise<AccountsRepositories> {
   await ensureAccountsIndexes(db);
   return {
     merchants: new MongoMerchantRepository(db),
     apiKeys: new MongoApiKeyRepository(db),
     exchangeRates: new MongoExchangeRateRepository(db),
+    terminals: new MongoTerminalRepository(db, options.secretBox),
+    feePlans: new MongoFeePlanRepository(db),
   };
 }

@@ -1,10 +1,10 @@
 import type { Db } from "mongodb";
-import { apiKeysCollection, exchangeRatesCollection } from "./accounts-collections.js";
+import { apiKeysCollection, exchangeRatesCollection, terminalsCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 /**
  * Creates the accounts indexes; creating an index that already exists with the same spec is a
- * no-op, so this runs on every start. Merchants need none beyond `_id`.
+ * no-op, so this runs on every start. Merchants and fee plans need none beyond `_id`.
  */
 export async function ensureAccountsIndexes(db: Db): Promise<void> {
   await runMongo(async () => {
@@ -15,5 +15,6 @@ export async function ensureAccountsIndexes(db: Db): Promise<void> {
       { merchantId: 1, currency: 1 },
       { name: "merchantId_currency_unique", unique: true },
     );
+    await terminalsCollection(db).createIndex({ merchantId: 1, livemode: 1 }, { name: "merchantId_livemode_unique", unique: true });
   });
 }
