@@ -7,11 +7,25 @@ function mongoUrl(raw: string): string {
   return raw;
 }
 
-/** A lifetime: a duration such as 30m or 24h, never zero. */
-function lifetime(raw: string): number {
+/** A duration such as 200ms, 30m or 24h, never zero. */
+function positiveDuration(raw: string): number {
   const ms = parse.duration(raw);
   if (ms <= 0) throw new Error("must be longer than zero");
   return ms;
+}
+
+/** A positive whole number. */
+function positiveInt(raw: string): number {
+  const n = parse.int(raw);
+  if (n < 1) throw new Error("must be at least 1");
+  return n;
+}
+
+function natsUrls(raw: string): string {
+  for (const url of raw.split(",")) {
+    if (!/^(nats|tls|wss?):\/\/\S+$/.test(url.trim())) throw new Error("must be nats:// URLs, separated by commas");
+  }
+  return raw;
 }
 
 /** An absolute http(s) base address, without a trailing slash. */
@@ -33,6 +47,8 @@ export const sessionsConfigSpec = {
     default: "gateway_sessions",
     parse: parse.string,
   },
+  // May embed credentials (nats://user:pass@host): never echoed in errors.
+  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: natsUrls },
   accountsUrl: { env: "ACCOUNTS_URL", description: "address of the accounts service", default: "http://127.0.0.1:50051", parse: parse.url },
   publicBaseUrl: {
     env: "GATEWAY_PUBLIC_URL",
@@ -40,12 +56,30 @@ export const sessionsConfigSpec = {
     default: "http://localhost:8080",
     parse: publicUrl,
   },
-  sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "session lifetime", default: "24h", parse: lifetime },
+  sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "session lifetime", default: "24h", parse: positiveDuration },
   checkoutLinkLifetimeMs: {
     env: "GATEWAY_CHECKOUT_LINK_LIFETIME",
     description: "lifetime of one hosted checkout link",
     default: "30m",
-    parse: lifetime,
+    parse: positiveDuration,
+  },
+  checkoutLinkLimit: {
+    env: "GATEWAY_CHECKOUT_LINK_LIMIT",
+    description: "most unexpired checkout links one session may have at once",
+    default: "5",
+    parse: positiveInt,
+  },
+  outboxPollIntervalMs: {
+    env: "GATEWAY_OUTBOX_POLL_INTERVAL",
+    description: "pause between looks for unpublished session events",
+    default: "200ms",
+    parse: positiveDuration,
+  },
+  acquirerTimeoutMs: {
+    env: "GATEWAY_ACQUIRER_TIMEOUT",
+    description: "bound on each call to the acquirer",
+    default: "15s",
+    parse: positiveDuration,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
 };

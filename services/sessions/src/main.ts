@@ -1,22 +1,30 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createEpgAcquirer } from "@gateway/acquirer";
 import {
   ConfigError,
   connectMongo,
+  connectNats,
+  createJetStreamEventBus,
   createLogger,
+  ensureEventsStream,
   initTelemetry,
   installGracefulShutdown,
   pingMongo,
+  pingNats,
   readConfig,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
 } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
+import { createAccountsFeePlanProvider } from "./adapters/accounts/accounts-fee-plan-provider.js";
+import { createAccountsMerchantDirectory } from "./adapters/accounts/accounts-merchant-directory.js";
 import { createAccountsRateProvider } from "./adapters/accounts/accounts-rate-provider.js";
+import { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 import { createMongoSessionRepository } from "./adapters/mongo/mongo-session-repository.js";
 import { sessionsConfigSpec, type SessionsConfig } from "./config.js";
-import { createSessionsRoutes } from "./sessions-module.js";
+import { createSessionsModule } from "./sessions-module.js";
 
 const SERVICE_NAME = "sessions";
 
@@ -39,33 +47,55 @@ async function main(): Promise<void> {
   const db = mongo.db(config.mongodbDatabase);
   const repo = await createMongoSessionRepository(db);
 
+  const nats = await connectNats(config.natsUrl, SERVICE_NAME, logger);
+  await ensureEventsStream(nats);
+  const eventBus = await createJetStreamEventBus({ nc: nats, logger });
+
   // gRPC over HTTP/2 (the gRPC transport always speaks HTTP/2).
   const accounts = createClient(
     AccountsService,
     createGrpcTransport({ baseUrl: config.accountsUrl, interceptors: [tracingClientInterceptor()] }),
   );
 
+  const sessions = createSessionsModule({
+    repo,
+    rates: createAccountsRateProvider(accounts),
+    clock: systemClock,
+    logger,
+    config: {
+      publicBaseUrl: config.publicBaseUrl,
+      sessionLifetimeMs: config.sessionLifetimeMs,
+      checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
+      checkoutLinkLimit: config.checkoutLinkLimit,
+      acquirerTimeoutMs: config.acquirerTimeoutMs,
+    },
+    acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
+    terminals: createAccountsTerminalProvider(accounts),
+    fees: createAccountsFeePlanProvider(accounts),
+    merchants: createAccountsMerchantDirectory(accounts),
+    eventBus,
+    outboxPollIntervalMs: config.outboxPollIntervalMs,
+  });
+
   const server = await startServiceServer({
     name: SERVICE_NAME,
     host: config.host,
     port: config.port,
-    routes: createSessionsRoutes({
-      repo,
-      rates: createAccountsRateProvider(accounts),
-      clock: systemClock,
-      logger,
-      config: {
-        publicBaseUrl: config.publicBaseUrl,
-        sessionLifetimeMs: config.sessionLifetimeMs,
-        checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
-      },
-    }),
-    readiness: [{ name: "mongo", check: () => pingMongo(db) }],
+    routes: sessions.routes,
+    readiness: [
+      { name: "mongo", check: () => pingMongo(db) },
+      { name: "nats", check: () => pingNats(nats) },
+    ],
     logger,
   });
+  sessions.relay.start();
 
   installGracefulShutdown(logger, [
+    // The relay first: a look in progress finishes (publish, then mark) before its stores close.
+    { name: "outbox-relay", run: () => sessions.relay.stop() },
     { name: "server", run: () => server.close() },
+    { name: "events", run: () => eventBus.close() },
+    { name: "nats", run: () => nats.drain() },
     { name: "mongo", run: () => mongo.close() },
     { name: "telemetry", run: () => telemetry.shutdown() },
   ]);

@@ -3,7 +3,12 @@ import { createMemorySessionRepository } from "../src/adapters/memory/memory-ses
 import { sessionRepositoryContract } from "./contracts/session-repository.contract.js";
 import { newScope, sessionFixture } from "./support/fixtures.js";
 
-sessionRepositoryContract("in memory", async () => createMemorySessionRepository());
+const memory = createMemorySessionRepository();
+sessionRepositoryContract(
+  "in memory",
+  async () => memory,
+  async (sessionId) => memory.outboxOf(sessionId).map((e) => ({ eventId: e.eventId, published: e.publishedAt !== undefined })),
+);
 
 // Not in the contract: FerretDB 1.24 does not enforce unique indexes on array paths (MongoDB
 // does), so only this adapter and MongoDB refuse a repeated checkout token.

@@ -16,7 +16,14 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-sessionRepositoryContract("MongoDB wire server", async () => createMongoSessionRepository(await db()));
+sessionRepositoryContract(
+  "MongoDB wire server",
+  async () => createMongoSessionRepository(await db()),
+  async (sessionId) => {
+    const raw = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: sessionId });
+    return ((raw?.outbox ?? []) as Array<{ eventId: string; publishedAt: Date | null }>).map((e) => ({ eventId: e.eventId, published: e.publishedAt !== null }));
+  },
+);
 
 describe("MongoSessionRepository storage", () => {
   it("when the repository starts twice, then creating the indexes again is harmless", async () => {
@@ -30,6 +37,8 @@ describe("MongoSessionRepository storage", () => {
       order_number_unique: true,
       checkout_token_unique: true,
       list_newest_first: false,
+      acquirer_order_id: false,
+      outbox_pending: false,
     });
   });
 
@@ -47,5 +56,6 @@ describe("MongoSessionRepository storage", () => {
     const plain = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: session.id });
     expect(plain?.outbox).toEqual([]);
     expect(plain?.sequence).toBe(0);
+    expect(plain?.outboxPending).toBe(0);
   });
 });

@@ -1,21 +1,48 @@
+import { randomBytes } from "node:crypto";
+import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { GatewayError, createLogger, readErrorDetail, startServiceServer, type RunningServer } from "@gateway/platform";
-import { AccountsService, SessionService } from "@gateway/proto";
-import { createTestDb, freePort, startProcess, type ManagedProcess, type TestDb } from "@gateway/testkit";
+import { createEpgSimulator, simulatorTerminalBaseUrl, type ListeningSimulator } from "@gateway/acquirer";
+import {
+  GatewayError,
+  connectNats,
+  createJetStreamEventBus,
+  createLogger,
+  ensureEventsStream,
+  readErrorDetail,
+  startServiceServer,
+  type EventBus,
+  type NatsConnection,
+  type ReceivedEvent,
+  type RunningServer,
+} from "@gateway/platform";
+import { AccountsService, CheckoutState, SessionEventSchema, SessionService, SessionStatus, SettlementSource } from "@gateway/proto";
+import { createTestDb, freePort, startProcess, waitFor, type ManagedProcess, type TestDb } from "@gateway/testkit";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { payOnCardPage } from "./support/card-page.js";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const PUBLIC_URL = "https://pay.example.test";
 
 describe("sessions as its own process", () => {
   let accounts: RunningServer;
+  let simulator: ListeningSimulator;
+  let stopSimulator: () => void;
   let testDb: TestDb;
   let sessions: ManagedProcess | undefined;
   let url: string;
+  let nc: NatsConnection;
+  let bus: EventBus;
+  let durable: string;
+  const received: ReceivedEvent[] = [];
 
   beforeAll(async () => {
-    // A stand-in accounts service that knows one rate, over real gRPC.
+    const sim = createEpgSimulator();
+    simulator = await sim.listen(0);
+    stopSimulator = () => sim.stop();
+    const terminal = { baseUrl: simulatorTerminalBaseUrl(simulator.url), username: "sim-merchant", password: "sim-password" };
+    // A stand-in accounts service over real gRPC: one rate, the simulator's terminal, a fee plan.
     accounts = await startServiceServer({
       name: "accounts",
       port: 0,
@@ -26,9 +53,33 @@ describe("sessions as its own process", () => {
             if (req.currency !== "EUR") throw new GatewayError("NOT_FOUND", `No exchange rate is configured for ${req.currency}.`);
             return { currency: "EUR", rate: "3.400000" };
           },
+          async resolveTerminalCredentials(req) {
+            if (req.scope?.merchantId === "mer_no_terminal") throw new GatewayError("NO_TERMINAL_CONFIGURED", "The account has no acquirer terminal configured.");
+            return terminal;
+          },
+          async getFeePlan(req) {
+            return { feePlan: { merchantId: req.merchantId, percent: "1.5", fixed: "0.100" } };
+          },
+          async getMerchant(req) {
+            return { merchant: { id: req.merchantId, name: "Process Shop", verified: true } };
+          },
         });
       },
     });
+
+    nc = await connectNats(process.env.NATS_URL!, "sessions-process-test");
+    await ensureEventsStream(nc);
+    bus = await createJetStreamEventBus({ nc });
+    durable = `sessions_process_${randomBytes(6).toString("hex")}`;
+    await bus.subscribe({
+      durable,
+      subjects: ["gateway.events.session.succeeded"],
+      handler: async (e) => {
+        received.push(e);
+        return "ack";
+      },
+    });
+
     testDb = await createTestDb("sessions_proc");
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -39,8 +90,10 @@ describe("sessions as its own process", () => {
         PORT: String(port),
         MONGODB_URL: process.env.MONGODB_URL!,
         MONGODB_DATABASE: testDb.db.databaseName,
+        NATS_URL: process.env.NATS_URL!,
         ACCOUNTS_URL: accounts.url,
-        GATEWAY_PUBLIC_URL: "https://pay.example.test",
+        GATEWAY_PUBLIC_URL: PUBLIC_URL,
+        GATEWAY_ACQUIRER_TIMEOUT: "5s",
         LOG_LEVEL: "warn",
       },
       readyUrl: `${url}/readyz`,
@@ -51,6 +104,11 @@ describe("sessions as its own process", () => {
   afterAll(async () => {
     await sessions?.stop();
     await accounts?.close();
+    await simulator?.close();
+    stopSimulator?.();
+    await bus?.close();
+    await nc?.request(`$JS.API.CONSUMER.DELETE.GATEWAY_EVENTS.${durable}`).catch(() => undefined);
+    await nc?.drain();
     await testDb?.drop();
   });
 
@@ -65,6 +123,40 @@ describe("sessions as its own process", () => {
     expect(unsupported).toBeInstanceOf(ConnectError);
     expect((unsupported as ConnectError).code).toBe(Code.InvalidArgument);
     expect(readErrorDetail(unsupported as ConnectError)?.fieldViolations.map((v) => [v.field, v.code])).toEqual([["currency", "currency_unsupported"]]);
+  });
+
+  it("when a buyer pays over gRPC, then the session succeeds with accounts' fee plan and session.succeeded reaches JetStream", async () => {
+    const client = createClient(SessionService, createGrpcTransport({ baseUrl: url }));
+    const scope = { merchantId: "mer_process", livemode: false };
+    const { session } = await client.createSession({ scope, merchantReference: "proc-pay", amount: "34.000" });
+    const token = session!.checkoutUrl.split("/").at(-1)!;
+
+    const view = await client.getCheckout({ token });
+    expect(view).toMatchObject({ merchantName: "Process Shop", state: CheckoutState.PAYABLE, attemptsLeft: 3 });
+
+    const started = await client.startPayment({ token, language: "en" });
+    const page = await payOnCardPage(started.redirectUrl, { number: "5555555555554444" });
+    expect(page.location.startsWith(`${PUBLIC_URL}/checkout/return?`)).toBe(true);
+    const settled = await client.settleAttempt({ acquirerOrderId: page.orderId, source: SettlementSource.RETURN });
+    // 34.000 * 1.5 % = 0.510, + 0.100.
+    expect(settled.attempt).toMatchObject({ id: started.attemptId, cardBrand: "mastercard", cardLastFour: "4444", feeAmount: "0.610", netAmount: "33.390" });
+    expect(settled.session?.status).toBe(SessionStatus.SUCCEEDED);
+    expect(settled.redirectUrl).toBe(`${PUBLIC_URL}/checkout/${token}`);
+
+    const event = await waitFor(
+      () => received.map((e) => fromBinary(SessionEventSchema, e.data)).find((e) => e.session?.id === session!.id),
+      { timeoutMs: 15_000, message: "session.succeeded to reach JetStream" },
+    );
+    expect(event).toMatchObject({ eventType: "session.succeeded", sequence: 1n, payment: { cardBrand: "mastercard", feeAmount: "0.610", netAmount: "33.390" } });
+  });
+
+  it("when the merchant has no terminal, then StartPayment fails with NO_TERMINAL_CONFIGURED", async () => {
+    const client = createClient(SessionService, createGrpcTransport({ baseUrl: url }));
+    const { session } = await client.createSession({ scope: { merchantId: "mer_no_terminal", livemode: false }, merchantReference: "proc-nt", amount: "1.000" });
+    const err = await client.startPayment({ token: session!.checkoutUrl.split("/").at(-1)!, language: "" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect((err as ConnectError).code).toBe(Code.FailedPrecondition);
+    expect(readErrorDetail(err as ConnectError)?.reason).toBe("NO_TERMINAL_CONFIGURED");
   });
 
   it("when it is told to stop, then it shuts down cleanly", async () => {

@@ -1,3 +1,6 @@
+import type { Terminal } from "@gateway/acquirer";
+import type { FeePlan } from "../domain/fees.js";
+import type { SessionEvent, SessionEventType } from "../domain/session-events.js";
 import type { AccountScope, Session, SessionChanges, SessionStatus } from "../domain/session.js";
 
 export type InsertResult =
@@ -31,10 +34,48 @@ export interface SessionPage {
 }
 
 /**
- * Sessions of one account and mode. Every method is confined to `scope`: a session of another
- * merchant or of the other mode is never seen, read or changed.
+ * An event, appended to the session's outbox by the very update that made the change it
+ * reports, then published by the outbox relay.
  */
-export interface SessionRepository {
+export interface OutboxEvent {
+  eventId: string;
+  type: SessionEventType;
+  /** The session's event sequence (1, 2, 3…); the update stores it as the session's last. */
+  sequence: number;
+  occurredAt: Date;
+  /** The protobuf SessionEvent, published as it is. */
+  payload: Uint8Array;
+  /** Headers to publish with: the W3C trace context of the change. */
+  headers: Record<string, string>;
+}
+
+export interface PendingOutboxEvent extends OutboxEvent {
+  sessionId: string;
+}
+
+/** Published outbox entries a session keeps (newest), for support; older ones are dropped. */
+export const PUBLISHED_OUTBOX_KEPT = 50;
+
+/** The outbox side of the session store, all the relay needs. */
+export interface OutboxStore {
+  /**
+   * Events not yet published, at most `limit`, each session's in sequence order. A session's
+   * events are never split by the limit in a way that skips one: the list holds a prefix of
+   * each session's pending events.
+   */
+  findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]>;
+  /**
+   * Marks one event published (idempotent: unknown or already published is a no-op) and
+   * drops the oldest published entries beyond PUBLISHED_OUTBOX_KEPT, in one atomic update.
+   */
+  markOutboxPublished(sessionId: string, eventId: string, publishedAt: Date): Promise<void>;
+}
+
+/**
+ * Sessions and their event outbox, one document each. Every method taking a `scope` is confined
+ * to it: a session of another merchant or of the other mode is never seen, read or changed.
+ */
+export interface SessionRepository extends OutboxStore {
   /**
    * Stores a new session. Unique: the id, (merchant, mode, merchant_reference), the order
    * number and every checkout token. Concurrent inserts of one reference: one wins, the others
@@ -47,10 +88,20 @@ export interface SessionRepository {
   list(scope: AccountScope, filter: SessionListFilter, page: { limit: number; after?: ListPosition }): Promise<SessionPage>;
   /**
    * Atomically applies `changes` when the stored version is still `expectedVersion`, and bumps
-   * the version. Single-document compare-and-set: the base of every state change.
+   * the version. Single-document compare-and-set: the base of every state change. `events` are
+   * appended to the session's outbox in the same update, so a change and its event are stored
+   * together or not at all.
    */
-  updateIf(scope: AccountScope, id: string, expectedVersion: number, changes: SessionChanges): Promise<UpdateResult>;
+  updateIf(scope: AccountScope, id: string, expectedVersion: number, changes: SessionChanges, events?: readonly OutboxEvent[]): Promise<UpdateResult>;
+  /**
+   * The session holding the checkout link `token`, whatever its account: the hosted page is
+   * addressed by the unguessable token alone.
+   */
+  findByCheckoutToken(token: string): Promise<Session | undefined>;
+  /** The session with an attempt registered under this acquirer order id (the acquirer's return and callback name only it). */
+  findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined>;
 }
+
 
 /** The account's exchange rates (1 unit of `currency` = rate TND). */
 export interface ExchangeRateProvider {
@@ -58,9 +109,43 @@ export interface ExchangeRateProvider {
   rateFor(merchantId: string, currency: string): Promise<string | undefined>;
 }
 
+/** The merchant's acquirer terminal for an account and mode (accounts' ResolveTerminalCredentials). */
+export interface TerminalProvider {
+  /** Throws NO_TERMINAL_CONFIGURED, TERMINAL_INACTIVE, or SERVICE_UNAVAILABLE (retryable). */
+  terminalFor(scope: AccountScope): Promise<Terminal>;
+}
+
+/** The merchant's fee plan (accounts' GetFeePlan); a merchant without one has a zero plan. */
+export interface FeePlanProvider {
+  feePlanFor(merchantId: string): Promise<FeePlan>;
+}
+
+/** Merchant names for the hosted page (accounts' GetMerchant). */
+export interface MerchantDirectory {
+  /** undefined when no such merchant exists. */
+  merchantName(merchantId: string): Promise<string | undefined>;
+}
+
+/** Turns a domain event into what the outbox stores and the relay publishes. */
+export interface SessionEventEncoder {
+  /** `session` is the session as it is right after the change the event reports. */
+  encode(event: SessionEvent, session: Session): { payload: Uint8Array; headers: Record<string, string> };
+}
+
+/** Told after a change that appended events, so the relay publishes them without waiting for its next poll. */
+export interface OutboxSignal {
+  wake(): void;
+}
+
+export const DEFAULT_CHECKOUT_LINK_LIMIT = 5;
+
 export interface SessionsSettings {
   /** Public base of the gateway, e.g. https://pay.example.com; checkout links hang off it. */
   publicBaseUrl: string;
   sessionLifetimeMs: number;
   checkoutLinkLifetimeMs: number;
+  /** Most unexpired checkout links a session may have at once; default 5. */
+  checkoutLinkLimit?: number;
+  /** Bound on each acquirer call, as the acquirer adapter was given; default 15 s. */
+  acquirerTimeoutMs?: number;
 }

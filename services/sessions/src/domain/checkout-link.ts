@@ -14,3 +14,8 @@ export function mintCheckoutLink(now: Date, linkLifetimeMs: number, sessionExpir
 export function checkoutUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl.replace(/\/+$/, "")}/checkout/${token}`;
 }
+
+/** Links of `links` still valid at `now`: what the per-session link limit counts. */
+export function unexpiredLinks(links: readonly CheckoutLink[], now: Date): CheckoutLink[] {
+  return links.filter((link) => link.expiresAt.getTime() > now.getTime());
+}

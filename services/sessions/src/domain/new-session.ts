@@ -43,5 +43,6 @@ export function newSession(scope: AccountScope, req: ValidCreateSession, now: Da
     updatedAt: now,
     requestFingerprint: requestFingerprint(req),
     version: 1,
+    lastEventSequence: 0,
   };
 }

@@ -3,24 +3,58 @@ import type { Session, SessionChanges, SessionStatus } from "./session.js";
 
 /**
  * The session state machine as one table: for every trigger, what happens in every state.
- * A new trigger (checkout opened, attempt started, payment settled, lifetime ended) is a new
- * row that must say what it does in all seven states, so no state is forgotten.
+ * A new trigger is a new row that must say what it does in all seven states, so no state is
+ * forgotten.
+ *
+ * Triggers:
+ * - cancel: the merchant cancels.
+ * - startPayment: the buyer presses Pay on the hosted page; a new attempt is created.
+ * - attemptRegistered: the acquirer accepted the attempt's order; the buyer goes to its card page.
+ * - paymentSucceeded: the acquirer approved an attempt.
+ * - declinedCanRetry / declinedExhausted: the acquirer declined an attempt, with tries left or
+ *   not (declines >= max_attempts); the caller counts, the table only says where each goes.
+ * - attemptAbandoned: an attempt ended without a decision (the card page timed out, the order
+ *   could not be registered). Not the buyer's try: it never counts toward max_attempts.
  */
-export type SessionTrigger = "cancel";
+export const SESSION_TRIGGERS = [
+  "cancel",
+  "startPayment",
+  "attemptRegistered",
+  "paymentSucceeded",
+  "declinedCanRetry",
+  "declinedExhausted",
+  "attemptAbandoned",
+] as const;
+export type SessionTrigger = (typeof SESSION_TRIGGERS)[number];
 
-type Rule =
+export type Rule =
   | { kind: "move"; to: SessionStatus }
-  /** Idempotent repeat: the session is returned as it is. */
+  /** The session keeps its status and the call goes on (idempotent repeat, another attempt). */
   | { kind: "stay" }
+  /**
+   * The attempt's outcome is stored on the attempt, but the session, already final, does not
+   * take it: no status change and no event. An approval recorded so is a duplicate payment.
+   */
+  | { kind: "recordOnly" }
   | { kind: "reject"; error: (session: Session) => GatewayError };
 
 const move = (to: SessionStatus): Rule => ({ kind: "move", to });
 const stay: Rule = { kind: "stay" };
+const recordOnly: Rule = { kind: "recordOnly" };
 
 const alreadyTerminal: Rule = {
   kind: "reject",
   error: (s) =>
     new GatewayError("SESSION_TERMINAL", `The session is already ${s.status.toLowerCase()} and can no longer change.`, {
+      metadata: { session_id: s.id, status: s.status },
+    }),
+};
+
+// CANCELED is not terminal in the spec's sense, but it is final for payment.
+const canceled: Rule = {
+  kind: "reject",
+  error: (s) =>
+    new GatewayError("SESSION_TERMINAL", "The session was canceled and can no longer be paid.", {
       metadata: { session_id: s.id, status: s.status },
     }),
 };
@@ -36,6 +70,22 @@ const paymentInProgress: Rule = {
     }),
 };
 
+const alreadyProcessing: Rule = {
+  kind: "reject",
+  error: (s) =>
+    new GatewayError("INVALID_STATE", "A payment is already in progress on this session.", {
+      metadata: { session_id: s.id, status: s.status },
+    }),
+};
+
+const noPaymentStarted: Rule = {
+  kind: "reject",
+  error: (s) =>
+    new GatewayError("INVALID_STATE", "No payment was started on this session.", {
+      metadata: { session_id: s.id, status: s.status },
+    }),
+};
+
 export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [S in SessionStatus]: Rule } } = {
   cancel: {
     CREATED: move("CANCELED"),
@@ -46,9 +96,80 @@ export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [
     FAILED: alreadyTerminal,
     EXPIRED: alreadyTerminal,
   },
+  startPayment: {
+    CREATED: move("PENDING"),
+    PENDING: stay,
+    PROCESSING: alreadyProcessing,
+    CANCELED: canceled,
+    SUCCEEDED: alreadyTerminal,
+    FAILED: alreadyTerminal,
+    EXPIRED: alreadyTerminal,
+  },
+  attemptRegistered: {
+    CREATED: noPaymentStarted,
+    PENDING: move("PROCESSING"),
+    PROCESSING: alreadyProcessing,
+    CANCELED: canceled,
+    SUCCEEDED: alreadyTerminal,
+    FAILED: alreadyTerminal,
+    EXPIRED: alreadyTerminal,
+  },
+  // Spec 3: "non-terminal session | payment completes -> SUCCEEDED".
+  paymentSucceeded: {
+    CREATED: move("SUCCEEDED"),
+    PENDING: move("SUCCEEDED"),
+    PROCESSING: move("SUCCEEDED"),
+    CANCELED: recordOnly,
+    SUCCEEDED: recordOnly,
+    FAILED: recordOnly,
+    EXPIRED: recordOnly,
+  },
+  declinedCanRetry: {
+    CREATED: move("PENDING"),
+    PENDING: move("PENDING"),
+    PROCESSING: move("PENDING"),
+    CANCELED: recordOnly,
+    SUCCEEDED: recordOnly,
+    FAILED: recordOnly,
+    EXPIRED: recordOnly,
+  },
+  declinedExhausted: {
+    CREATED: move("FAILED"),
+    PENDING: move("FAILED"),
+    PROCESSING: move("FAILED"),
+    CANCELED: recordOnly,
+    SUCCEEDED: recordOnly,
+    FAILED: recordOnly,
+    EXPIRED: recordOnly,
+  },
+  attemptAbandoned: {
+    CREATED: stay,
+    PENDING: stay,
+    PROCESSING: move("PENDING"),
+    CANCELED: recordOnly,
+    SUCCEEDED: recordOnly,
+    FAILED: recordOnly,
+    EXPIRED: recordOnly,
+  },
 };
 
 const FINAL: ReadonlySet<SessionStatus> = new Set(["SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"]);
+
+export type Outcome = { kind: "move"; to: SessionStatus } | { kind: "stay" } | { kind: "recordOnly" };
+
+/** What `trigger` does to `session`; throws the rule's GatewayError when the state forbids it. */
+export function outcomeOf(session: Session, trigger: SessionTrigger): Outcome {
+  const rule = SESSION_TRANSITIONS[trigger][session.status];
+  if (rule.kind === "reject") throw rule.error(session);
+  return rule;
+}
+
+/** The fields a move writes: the status, and `completedAt` when the new state is final. */
+export function statusChanges(to: SessionStatus, now: Date): SessionChanges {
+  const changes: SessionChanges = { status: to, updatedAt: now };
+  if (FINAL.has(to)) changes.completedAt = now;
+  return changes;
+}
 
 export type Decision = { changed: false } | { changed: true; changes: SessionChanges };
 
@@ -57,16 +178,17 @@ export type Decision = { changed: false } | { changed: true; changes: SessionCha
  * GatewayError when the state forbids it. Pure: the caller stores the changes atomically.
  */
 export function decide(session: Session, trigger: SessionTrigger, now: Date): Decision {
-  const rule = SESSION_TRANSITIONS[trigger][session.status];
-  switch (rule.kind) {
-    case "stay":
-      return { changed: false };
-    case "reject":
-      throw rule.error(session);
-    case "move": {
-      const changes: SessionChanges = { status: rule.to, updatedAt: now };
-      if (FINAL.has(rule.to)) changes.completedAt = now;
-      return { changed: true, changes };
-    }
-  }
+  const outcome = outcomeOf(session, trigger);
+  if (outcome.kind !== "move") return { changed: false };
+  return { changed: true, changes: statusChanges(outcome.to, now) };
+}
+
+/**
+ * Refuses anything that needs a payable session (a new link, a payment): the rule of
+ * `startPayment` for the state says why (SESSION_TERMINAL for final states).
+ */
+export function assertPayable(session: Session): void {
+  if (session.status === "CREATED" || session.status === "PENDING" || session.status === "PROCESSING") return;
+  const rule = SESSION_TRANSITIONS.startPayment[session.status];
+  if (rule.kind === "reject") throw rule.error(session);
 }

@@ -45,17 +45,48 @@ export interface CheckoutLink {
   expiresAt: Date;
 }
 
+/** Who asked the acquirer for an attempt's outcome: kept on the attempt for support. */
+export const SETTLEMENT_SOURCES = ["return", "callback", "reconciler", "checkout"] as const;
+export type SettlementSource = (typeof SETTLEMENT_SOURCES)[number];
+
+/**
+ * One payment try: an order registered at the acquirer and the buyer's card page. Only the
+ * card's brand, last four digits and issuing country are ever kept, never a card number.
+ */
 export interface PaymentAttempt {
+  /** `pa_…` */
   id: string;
+  /** 1, 2, 3… in the order the attempts were started. */
   attemptNumber: number;
   status: AttemptStatus;
+  /** Our order number at the acquirer, unique per attempt: `<order_number>-<attempt_number>`. */
+  acquirerOrderNumber: string;
+  /** The checkout link the buyer started from: the page to send them back to. */
+  checkoutToken: string;
+  /** The acquirer's order id; set once the order is registered (PROCESSING). */
+  acquirerOrderId?: string;
+  /** The acquirer's card page, kept so a buyer coming back can resume the same payment. */
+  formUrl?: string;
   cardBrand?: string;
   cardLastFour?: string;
+  /** ISO 3166-1 alpha-2 country of the issuing bank, when the acquirer tells. */
+  cardCountry?: string;
   failureCode?: string;
+  /** The gateway's own words for the failure code (never the acquirer's free text). */
+  failureMessage?: string;
   /** Settlement currency (TND) minor units. */
   feeMinor?: bigint;
   netMinor?: bigint;
   createdAt: Date;
+  /** When the attempt reached its final status. */
+  settledAt?: Date;
+  settledBy?: SettlementSource;
+  /**
+   * Money the acquirer took that the session does not keep: approved after the session had
+   * already succeeded through another attempt, or had closed. It must be given back
+   * (reconciliation reverses it); it is never counted as the session's payment.
+   */
+  duplicatePayment?: boolean;
 }
 
 export interface Session {
@@ -90,10 +121,14 @@ export interface Session {
   requestFingerprint: string;
   /** Bumped by every stored change; conditional updates compare it (optimistic concurrency). */
   version: number;
+  /** Sequence of the session's last event (0 before the first); events count 1, 2, 3… */
+  lastEventSequence: number;
 }
 
 /** The fields a state change may write. The repository bumps `version` itself. */
-export type SessionChanges = Partial<Pick<Session, "status" | "completedAt" | "updatedAt" | "checkoutLinks" | "attempts">>;
+export type SessionChanges = Partial<
+  Pick<Session, "status" | "completedAt" | "updatedAt" | "checkoutLinks" | "attempts" | "lastEventSequence">
+>;
 
 const TERMINAL: ReadonlySet<SessionStatus> = new Set(["SUCCEEDED", "FAILED", "EXPIRED"]);
 

@@ -9,10 +9,11 @@ import {
   PaymentAttemptSchema,
   SessionSchema,
   SessionStatus as ProtoSessionStatus,
+  type PaymentAttempt as ProtoPaymentAttempt,
   type Session as ProtoSession,
 } from "@gateway/proto";
 import { checkoutUrl } from "../domain/checkout-link.js";
-import { currentCheckoutLink, type AttemptStatus, type Session, type SessionStatus } from "../domain/session.js";
+import { currentCheckoutLink, type AttemptStatus, type PaymentAttempt, type Session, type SessionStatus } from "../domain/session.js";
 
 export const STATUS_TO_PROTO: { readonly [S in SessionStatus]: ProtoSessionStatus } = {
   CREATED: ProtoSessionStatus.CREATED,
@@ -82,18 +83,21 @@ export function sessionToProto(s: Session, publicBaseUrl: string): ProtoSession 
     expiresAt: timestampFromDate(s.expiresAt),
     ...(s.completedAt ? { completedAt: timestampFromDate(s.completedAt) } : {}),
     createdAt: timestampFromDate(s.createdAt),
-    attempts: s.attempts.map((a) =>
-      create(PaymentAttemptSchema, {
-        id: a.id,
-        attemptNumber: a.attemptNumber,
-        status: ATTEMPT_STATUS_TO_PROTO[a.status],
-        cardBrand: a.cardBrand ?? "",
-        cardLastFour: a.cardLastFour ?? "",
-        failureCode: a.failureCode ?? "",
-        feeAmount: a.feeMinor === undefined ? "" : fromMinorUnits(a.feeMinor, s.currency),
-        netAmount: a.netMinor === undefined ? "" : fromMinorUnits(a.netMinor, s.currency),
-        createdAt: timestampFromDate(a.createdAt),
-      }),
-    ),
+    attempts: s.attempts.map((a) => attemptToProto(a, s.currency)),
+  });
+}
+
+/** An attempt on the wire: fee and net as decimal strings, unknown card facts empty. */
+export function attemptToProto(a: PaymentAttempt, currency: string): ProtoPaymentAttempt {
+  return create(PaymentAttemptSchema, {
+    id: a.id,
+    attemptNumber: a.attemptNumber,
+    status: ATTEMPT_STATUS_TO_PROTO[a.status],
+    cardBrand: a.cardBrand ?? "",
+    cardLastFour: a.cardLastFour ?? "",
+    failureCode: a.failureCode ?? "",
+    feeAmount: a.feeMinor === undefined ? "" : fromMinorUnits(a.feeMinor, currency),
+    netAmount: a.netMinor === undefined ? "" : fromMinorUnits(a.netMinor, currency),
+    createdAt: timestampFromDate(a.createdAt),
   });
 }

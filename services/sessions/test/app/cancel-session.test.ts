@@ -23,7 +23,11 @@ describe("cancelSession", () => {
       insert: (s) => inner.insert(s),
       findByReference: (sc, r) => inner.findByReference(sc, r),
       list: (sc, f, p) => inner.list(sc, f, p),
-      updateIf: (sc, id, v, c) => inner.updateIf(sc, id, v, c),
+      updateIf: (sc, id, v, c, e) => inner.updateIf(sc, id, v, c, e),
+      findByCheckoutToken: (t) => inner.findByCheckoutToken(t),
+      findByAcquirerOrderId: (o) => inner.findByAcquirerOrderId(o),
+      findPendingOutbox: (l) => inner.findPendingOutbox(l),
+      markOutboxPublished: (s, e, at) => inner.markOutboxPublished(s, e, at),
       findById: async (sc, id) => {
         const read = await inner.findById(sc, id);
         if (!raced) {

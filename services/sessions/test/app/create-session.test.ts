@@ -151,6 +151,10 @@ function bind(repo: SessionRepository): SessionRepository {
     findById: (scope, id) => repo.findById(scope, id),
     findByReference: (scope, ref) => repo.findByReference(scope, ref),
     list: (scope, filter, page) => repo.list(scope, filter, page),
-    updateIf: (scope, id, v, c) => repo.updateIf(scope, id, v, c),
+    updateIf: (scope, id, v, c, e) => repo.updateIf(scope, id, v, c, e),
+    findByCheckoutToken: (t) => repo.findByCheckoutToken(t),
+    findByAcquirerOrderId: (o) => repo.findByAcquirerOrderId(o),
+    findPendingOutbox: (l) => repo.findPendingOutbox(l),
+    markOutboxPublished: (s, e, at) => repo.markOutboxPublished(s, e, at),
   };
 }

@@ -1,11 +1,12 @@
-import { GatewayError, ManualClock, randomBase62 } from "@gateway/platform";
+import { GatewayError, ManualClock, newId, randomBase62 } from "@gateway/platform";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cancelSession } from "../../src/app/cancel-session.js";
 import { createSession, type CreateSessionDeps } from "../../src/app/create-session.js";
 import { getSession } from "../../src/app/get-session.js";
 import { listSessions } from "../../src/app/list-sessions.js";
-import type { SessionRepository } from "../../src/app/ports.js";
-import type { Session, SessionStatus } from "../../src/domain/session.js";
+import { PUBLISHED_OUTBOX_KEPT, type OutboxEvent, type SessionRepository } from "../../src/app/ports.js";
+import { newAttempt } from "../../src/domain/attempts.js";
+import type { PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
 import { LIFETIMES, createInput, fakeRates, newScope, sessionFixture } from "../support/fixtures.js";
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
@@ -18,11 +19,26 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected a GatewayError");
 }
 
+function outboxEvent(sequence: number, type: OutboxEvent["type"] = "session.failed"): OutboxEvent {
+  return {
+    eventId: newId("evt"),
+    type,
+    sequence,
+    occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, sequence)),
+    // Every byte value, so no encoding along the way can alter the payload unnoticed.
+    payload: Uint8Array.from({ length: 300 }, (_, i) => (i * 7 + sequence) % 256),
+    headers: { traceparent: `00-${"a".repeat(31)}${sequence % 10}-${"b".repeat(16)}-01` },
+  };
+}
+
+/** What an adapter really stores in a session's outbox, published or not (retention checks). */
+export type StoredOutbox = (sessionId: string) => Promise<Array<{ eventId: string; published: boolean }>>;
+
 /**
  * The one contract every SessionRepository adapter meets, run against the in-memory store and
  * MongoDB/FerretDB. `open` is called once per suite; tests isolate themselves by merchant.
  */
-export function sessionRepositoryContract(adapter: string, open: () => Promise<SessionRepository>): void {
+export function sessionRepositoryContract(adapter: string, open: () => Promise<SessionRepository>, storedOutbox: StoredOutbox): void {
   describe(`SessionRepository contract: ${adapter}`, () => {
     let repo: SessionRepository;
     beforeAll(async () => {
@@ -160,6 +176,21 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         expect(await repo.updateIf({ ...scope, livemode: true }, session.id, 1, { status: "CANCELED" })).toEqual({ updated: false, current: undefined });
         expect(await repo.updateIf(newScope(), session.id, 1, { status: "CANCELED" })).toEqual({ updated: false, current: undefined });
         expect((await repo.findById(scope, session.id))?.status).toBe("CREATED");
+      });
+
+      it("when 20 compare-and-sets race on one version, then exactly one wins and the others see its change", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => repo.updateIf(scope, session.id, 1, { updatedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) })),
+        );
+        const winners = results.filter((r) => r.updated);
+        expect(winners).toHaveLength(1);
+        const stored = await repo.findById(scope, session.id);
+        expect(stored?.version).toBe(2);
+        expect(winners[0]!.updated && winners[0]!.session).toEqual(stored);
+        for (const r of results) if (!r.updated) expect(r.current?.version).toBe(2);
       });
 
       it("when a checkout link is appended, then both links are kept in order", async () => {
@@ -328,6 +359,162 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
           expect(await reasonOf(listSessions(repo, other, { filter: {}, startingAfter: session.id }))).toBe("VALIDATION_ERROR");
         }
         expect((await getSession(repo, scope, session.id)).status).toBe("CREATED");
+      });
+    });
+
+    describe("payments: links, attempts and acquirer orders", () => {
+      it("when a checkout token is looked up, then its session is found whatever the account, through old and new links", async () => {
+        const scope = newScope(true);
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        expect((await repo.findByCheckoutToken(session.checkoutLinks[0]!.token))?.id).toBe(session.id);
+        const extra = { token: randomBase62(32), createdAt: new Date(Date.UTC(2026, 0, 1, 1)), expiresAt: new Date(Date.UTC(2026, 0, 1, 2)) };
+        await repo.updateIf(scope, session.id, 1, { checkoutLinks: [...session.checkoutLinks, extra] });
+        expect((await repo.findByCheckoutToken(extra.token))?.id).toBe(session.id);
+        expect((await repo.findByCheckoutToken(session.checkoutLinks[0]!.token))?.id).toBe(session.id);
+        expect(await repo.findByCheckoutToken(randomBase62(32))).toBeUndefined();
+      });
+
+      it("when attempts are stored, then they read back field for field and are found by their acquirer order id", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const at = new Date(Date.UTC(2026, 0, 1, 3));
+        const orderId = `ord-${randomBase62(12)}`;
+        const settled: PaymentAttempt = {
+          ...newAttempt(session, session.checkoutLinks[0]!.token, at),
+          status: "SUCCEEDED",
+          acquirerOrderId: orderId,
+          formUrl: "https://acquirer.example/payment/1",
+          cardBrand: "visa",
+          cardLastFour: "4242",
+          cardCountry: "US",
+          feeMinor: 9_007_199_254_740_993n,
+          netMinor: 0n,
+          settledAt: at,
+          settledBy: "callback",
+          duplicatePayment: true,
+        };
+        const initiated: PaymentAttempt = { ...newAttempt({ ...session, attempts: [settled] }, session.checkoutLinks[0]!.token, at), status: "INITIATED" };
+        const declined: PaymentAttempt = {
+          ...newAttempt({ ...session, attempts: [settled, initiated] }, session.checkoutLinks[0]!.token, at),
+          status: "FAILED",
+          acquirerOrderId: `ord-${randomBase62(12)}`,
+          failureCode: "card_declined",
+          failureMessage: "The card was declined.",
+        };
+        const result = await repo.updateIf(scope, session.id, 1, { attempts: [settled, initiated, declined] });
+        expect(result.updated && result.session.attempts).toEqual([settled, initiated, declined]);
+        const read = await repo.findByAcquirerOrderId(orderId);
+        expect(read?.id).toBe(session.id);
+        expect(read?.attempts).toEqual([settled, initiated, declined]);
+        expect(typeof read?.attempts[0]?.feeMinor).toBe("bigint");
+        expect((await repo.findByAcquirerOrderId(declined.acquirerOrderId!))?.id).toBe(session.id);
+        expect(await repo.findByAcquirerOrderId("ord-unknown")).toBeUndefined();
+      });
+    });
+
+    describe("the event outbox", () => {
+      async function drain(): Promise<void> {
+        for (const e of await repo.findPendingOutbox(10_000)) await repo.markOutboxPublished(e.sessionId, e.eventId, new Date());
+      }
+
+      async function pendingOf(sessionId: string) {
+        return (await repo.findPendingOutbox(10_000)).filter((e) => e.sessionId === sessionId);
+      }
+
+      it("when a change stores events, then they are pending with their exact bytes and headers, and the sequence is the session's", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const events = [outboxEvent(1), outboxEvent(2, "session.succeeded")];
+        const result = await repo.updateIf(scope, session.id, 1, { status: "SUCCEEDED", lastEventSequence: 2 }, events);
+        expect(result.updated && result.session).toMatchObject({ status: "SUCCEEDED", lastEventSequence: 2, version: 2 });
+        expect((await repo.findById(scope, session.id))?.lastEventSequence).toBe(2);
+        const pending = await pendingOf(session.id);
+        expect(pending).toEqual(events.map((e) => ({ sessionId: session.id, ...e })));
+        expect(pending[0]!.payload).toBeInstanceOf(Uint8Array);
+      });
+
+      it("when a change loses its compare-and-set, then its events are not stored", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        await repo.updateIf(scope, session.id, 1, { status: "PENDING" });
+        const result = await repo.updateIf(scope, session.id, 1, { status: "FAILED", lastEventSequence: 1 }, [outboxEvent(1)]);
+        expect(result.updated).toBe(false);
+        expect(await pendingOf(session.id)).toEqual([]);
+        expect((await repo.findById(scope, session.id))?.lastEventSequence).toBe(0);
+      });
+
+      it("when an event is marked published, then it is no longer pending, repeats are harmless, and the session's version is untouched", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const [first, second] = [outboxEvent(1), outboxEvent(2)];
+        await repo.updateIf(scope, session.id, 1, { lastEventSequence: 2 }, [first!, second!]);
+        await repo.markOutboxPublished(session.id, first!.eventId, new Date());
+        await repo.markOutboxPublished(session.id, first!.eventId, new Date());
+        await repo.markOutboxPublished(session.id, "evt_unknown", new Date());
+        await repo.markOutboxPublished("ps_unknown", first!.eventId, new Date());
+        expect((await pendingOf(session.id)).map((e) => e.eventId)).toEqual([second!.eventId]);
+        expect(await storedOutbox(session.id)).toEqual([
+          { eventId: first!.eventId, published: true },
+          { eventId: second!.eventId, published: false },
+        ]);
+        // Marking does not count as a change of the session: a state change read before still lands.
+        expect((await repo.updateIf(scope, session.id, 2, { status: "PENDING" })).updated).toBe(true);
+      });
+
+      it("when many events of one session are marked at once and more are appended meanwhile, then none is lost or left pending", async () => {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await repo.insert(session);
+        const events = Array.from({ length: 8 }, (_, i) => outboxEvent(i + 1));
+        await repo.updateIf(scope, session.id, 1, { lastEventSequence: 8 }, events);
+        const later = outboxEvent(9);
+        await Promise.all([
+          ...events.map((e) => repo.markOutboxPublished(session.id, e.eventId, new Date())),
+          repo.updateIf(scope, session.id, 2, { lastEventSequence: 9 }, [later]),
+        ]);
+        expect((await pendingOf(session.id)).map((e) => e.eventId)).toEqual([later.eventId]);
+        expect((await storedOutbox(session.id)).filter((e) => e.published)).toHaveLength(8);
+      });
+
+      it(`when more than ${PUBLISHED_OUTBOX_KEPT} events were published, then only the newest ${PUBLISHED_OUTBOX_KEPT} are kept, and pending ones never go`, async () => {
+        const scope = newScope();
+        let session = sessionFixture(scope);
+        await repo.insert(session);
+        const events = Array.from({ length: PUBLISHED_OUTBOX_KEPT + 6 }, (_, i) => outboxEvent(i + 1));
+        const result = await repo.updateIf(scope, session.id, 1, { lastEventSequence: events.length }, events);
+        if (!result.updated) throw new Error("could not store the events");
+        session = result.session;
+        const [lastPending, ...rest] = [...events].reverse();
+        for (const e of rest.reverse()) await repo.markOutboxPublished(session.id, e.eventId, new Date());
+        const stored = await storedOutbox(session.id);
+        expect(stored.filter((e) => e.published)).toHaveLength(PUBLISHED_OUTBOX_KEPT);
+        expect(stored.map((e) => e.eventId)).toEqual(events.slice(events.length - PUBLISHED_OUTBOX_KEPT - 1).map((e) => e.eventId));
+        expect(stored.at(-1)).toEqual({ eventId: lastPending!.eventId, published: false });
+      });
+
+      it("when the relay asks for at most N events, then it gets N, each session's as a prefix in sequence order", async () => {
+        await drain();
+        const sessions: Session[] = [];
+        for (let i = 0; i < 3; i++) {
+          const scope = newScope();
+          const session = sessionFixture(scope);
+          await repo.insert(session);
+          // Appended out of order on purpose: the sequence decides.
+          await repo.updateIf(scope, session.id, 1, { updatedAt: new Date(Date.UTC(2026, 0, 2, i)), lastEventSequence: 2 }, [outboxEvent(2), outboxEvent(1)]);
+          sessions.push(session);
+        }
+        const page = await repo.findPendingOutbox(3);
+        expect(page).toHaveLength(3);
+        const bySession = new Map<string, number[]>();
+        for (const e of page) bySession.set(e.sessionId, [...(bySession.get(e.sessionId) ?? []), e.sequence]);
+        for (const sequences of bySession.values()) expect(sequences).toEqual([1, 2].slice(0, sequences.length));
+        expect(sessions.map((s) => s.id)).toEqual(expect.arrayContaining([...bySession.keys()]));
+        expect(await repo.findPendingOutbox(100)).toHaveLength(6);
       });
     });
   });

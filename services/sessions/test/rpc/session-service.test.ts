@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
 import { createSessionsRoutes } from "../../src/sessions-module.js";
 import { SETTINGS, fakeRates, newScope } from "../support/fixtures.js";
+import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";
 
 function setup() {
   const repo = createMemorySessionRepository();
@@ -17,6 +18,10 @@ function setup() {
     clock,
     logger: createLogger({ service: "sessions-test", level: "silent" }),
     config: SETTINGS,
+    acquirer: unreachableAcquirer,
+    terminals: fakeTerminals(),
+    fees: fakeFees(),
+    merchants: fakeMerchants(),
   });
   return { client: createClient(SessionService, createInProcessTransport({ name: "sessions", routes, logger: createLogger({ service: "sessions", level: "silent" }) })), clock, repo };
 }

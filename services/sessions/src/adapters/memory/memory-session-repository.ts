@@ -1,5 +1,15 @@
 import type { AccountScope, Session, SessionChanges } from "../../domain/session.js";
-import type { InsertResult, ListPosition, SessionListFilter, SessionPage, SessionRepository, UpdateResult } from "../../app/ports.js";
+import { keepAfterPublish } from "../../app/outbox-retention.js";
+import type {
+  InsertResult,
+  ListPosition,
+  OutboxEvent,
+  PendingOutboxEvent,
+  SessionListFilter,
+  SessionPage,
+  SessionRepository,
+  UpdateResult,
+} from "../../app/ports.js";
 
 const referenceKey = (scope: AccountScope, reference: string): string =>
   JSON.stringify([scope.merchantId, scope.livemode, reference]);
@@ -14,6 +24,11 @@ function newerFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+interface OutboxEntry {
+  event: OutboxEvent;
+  publishedAt?: Date;
+}
+
 /**
  * Sessions in process memory (embedded mode, unit tests). Each method runs without awaiting in
  * between, so it is atomic in Node's single thread, with the same uniqueness rules as the Mongo
@@ -23,7 +38,13 @@ export class InMemorySessionRepository implements SessionRepository {
   private readonly byId = new Map<string, Session>();
   private readonly byReference = new Map<string, string>();
   private readonly orderNumbers = new Set<string>();
-  private readonly checkoutTokens = new Set<string>();
+  /** Checkout token -> session id. */
+  private readonly checkoutTokens = new Map<string, string>();
+  /** Acquirer order id -> session id. */
+  private readonly acquirerOrders = new Map<string, string>();
+  private readonly outboxes = new Map<string, OutboxEntry[]>();
+  /** Sessions with unpublished events, oldest first: the relay's look never scans every session. */
+  private readonly pendingSessions = new Set<string>();
 
   async insert(session: Session): Promise<InsertResult> {
     const key = referenceKey(session.scope, session.merchantReference);
@@ -43,7 +64,9 @@ export class InMemorySessionRepository implements SessionRepository {
     this.byId.set(session.id, structuredClone(session));
     this.byReference.set(key, session.id);
     this.orderNumbers.add(session.orderNumber);
-    for (const token of tokens) this.checkoutTokens.add(token);
+    for (const token of tokens) this.checkoutTokens.set(token, session.id);
+    this.indexAcquirerOrders(session);
+    this.outboxes.set(session.id, []);
     return { inserted: true };
   }
 
@@ -54,6 +77,16 @@ export class InMemorySessionRepository implements SessionRepository {
 
   async findByReference(scope: AccountScope, merchantReference: string): Promise<Session | undefined> {
     const id = this.byReference.get(referenceKey(scope, merchantReference));
+    return id === undefined ? undefined : structuredClone(this.byId.get(id));
+  }
+
+  async findByCheckoutToken(token: string): Promise<Session | undefined> {
+    const id = this.checkoutTokens.get(token);
+    return id === undefined ? undefined : structuredClone(this.byId.get(id));
+  }
+
+  async findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined> {
+    const id = this.acquirerOrders.get(acquirerOrderId);
     return id === undefined ? undefined : structuredClone(this.byId.get(id));
   }
 
@@ -72,7 +105,13 @@ export class InMemorySessionRepository implements SessionRepository {
     };
   }
 
-  async updateIf(scope: AccountScope, id: string, expectedVersion: number, changes: SessionChanges): Promise<UpdateResult> {
+  async updateIf(
+    scope: AccountScope,
+    id: string,
+    expectedVersion: number,
+    changes: SessionChanges,
+    events: readonly OutboxEvent[] = [],
+  ): Promise<UpdateResult> {
     const stored = this.byId.get(id);
     if (!stored || !inScope(stored, scope)) return { updated: false, current: undefined };
     if (stored.version !== expectedVersion) return { updated: false, current: structuredClone(stored) };
@@ -84,11 +123,52 @@ export class InMemorySessionRepository implements SessionRepository {
     }
     const updated: Session = { ...stored, ...structuredClone(changes), version: stored.version + 1 };
     this.byId.set(id, updated);
-    for (const token of newTokens) this.checkoutTokens.add(token);
+    for (const token of newTokens) this.checkoutTokens.set(token, id);
+    this.indexAcquirerOrders(updated);
+    const outbox = this.outboxes.get(id) ?? [];
+    for (const event of events) outbox.push({ event: structuredClone(event) });
+    this.outboxes.set(id, outbox);
+    if (events.length > 0) this.pendingSessions.add(id);
     return { updated: true, session: structuredClone(updated) };
+  }
+
+  async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
+    const pending: PendingOutboxEvent[] = [];
+    for (const sessionId of this.pendingSessions) {
+      const entries = (this.outboxes.get(sessionId) ?? []).filter((e) => e.publishedAt === undefined).sort((a, b) => a.event.sequence - b.event.sequence);
+      for (const entry of entries) {
+        if (pending.length >= limit) return pending;
+        pending.push({ sessionId, ...structuredClone(entry.event) });
+      }
+    }
+    return pending;
+  }
+
+  async markOutboxPublished(sessionId: string, eventId: string, publishedAt: Date): Promise<void> {
+    const outbox = this.outboxes.get(sessionId);
+    const entry = outbox?.find((e) => e.event.eventId === eventId);
+    if (!outbox || !entry || entry.publishedAt !== undefined) return;
+    entry.publishedAt = new Date(publishedAt);
+    const kept = keepAfterPublish(outbox.map((e) => ({ entry: e, sequence: e.event.sequence, published: e.publishedAt !== undefined })));
+    this.outboxes.set(
+      sessionId,
+      kept.map((k) => k.entry),
+    );
+    if (!kept.some((k) => !k.published)) this.pendingSessions.delete(sessionId);
+  }
+
+  /** Every outbox entry of a session, published or not (tests and support). */
+  outboxOf(sessionId: string): Array<OutboxEvent & { publishedAt?: Date }> {
+    return (this.outboxes.get(sessionId) ?? []).map((e) => ({ ...structuredClone(e.event), ...(e.publishedAt ? { publishedAt: new Date(e.publishedAt) } : {}) }));
+  }
+
+  private indexAcquirerOrders(session: Session): void {
+    for (const attempt of session.attempts) {
+      if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.set(attempt.acquirerOrderId, session.id);
+    }
   }
 }
 
-export function createMemorySessionRepository(): SessionRepository {
+export function createMemorySessionRepository(): InMemorySessionRepository {
   return new InMemorySessionRepository();
 }

@@ -1,9 +1,28 @@
-import { isDuplicateKeyError } from "@gateway/platform";
-import type { Collection, CreateIndexesOptions, Db, Filter, IndexSpecification } from "mongodb";
-import type { InsertResult, ListPosition, SessionListFilter, SessionPage, SessionRepository, UpdateResult } from "../../app/ports.js";
+import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
+import type { Collection, CreateIndexesOptions, Db, Filter, FindOptions, IndexSpecification, UpdateFilter } from "mongodb";
+import { keepAfterPublish } from "../../app/outbox-retention.js";
+import type {
+  InsertResult,
+  ListPosition,
+  OutboxEvent,
+  PendingOutboxEvent,
+  SessionListFilter,
+  SessionPage,
+  SessionRepository,
+  UpdateResult,
+} from "../../app/ports.js";
 import type { AccountScope, Session, SessionChanges } from "../../domain/session.js";
+import { KeyedSerializer } from "./keyed-serializer.js";
 import { runMongo } from "./mongo-errors.js";
-import { changesToSet, fromDocument, toDocument, type SessionDocument } from "./session-document.js";
+import {
+  changesToSet,
+  fromDocument,
+  outboxFromDocument,
+  outboxToDocument,
+  toDocument,
+  type OutboxDocument,
+  type SessionDocument,
+} from "./session-document.js";
 
 export const SESSIONS_COLLECTION = "sessions";
 
@@ -23,7 +42,27 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
   // array paths, so there the 190 random bits of a token are the guarantee.
   { key: { "checkoutLinks.token": 1 }, options: { name: "checkout_token_unique", unique: true } },
   { key: { merchantId: 1, livemode: 1, createdAt: -1, id: -1 }, options: { name: "list_newest_first" } },
+  // The acquirer's return and callback name the order id only.
+  { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
+  // The relay's look for unpublished events.
+  { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
 ];
+
+/** Session reads leave the outbox (event payloads) on the server: only the relay needs it. */
+const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
+
+/** Rounds of marking an event published before giving up until the relay's next look. */
+const MARK_ROUNDS = 10;
+
+/**
+ * Every conditional write to one session document from this process, one at a time.
+ * MongoDB applies a filtered update atomically, so there this only orders our own writes.
+ * FerretDB 1.24 (SQLite backend) does not: it reads the document, applies the update and
+ * writes it back without isolation, so two concurrent compare-and-sets on one document can
+ * both "succeed" and one write is lost. Serializing them makes compare-and-set hold for every
+ * writer in this process (one sessions replica); several replicas need real MongoDB.
+ */
+const documentWrites = new KeyedSerializer();
 
 async function ensureIndexes(collection: Collection<SessionDocument>): Promise<void> {
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
@@ -37,6 +76,11 @@ const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({ merchan
  */
 export class MongoSessionRepository implements SessionRepository {
   constructor(private readonly collection: Collection<SessionDocument>) {}
+
+  /** Runs a conditional write to the session `id` after this process's other writes to it. */
+  private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
+    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () => runMongo(operation));
+  }
 
   async insert(session: Session): Promise<InsertResult> {
     try {
@@ -52,12 +96,23 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async findById(scope: AccountScope, id: string): Promise<Session | undefined> {
-    const doc = await runMongo(() => this.collection.findOne({ ...scopeFilter(scope), id }));
-    return doc ? fromDocument(doc) : undefined;
+    return this.findOne({ ...scopeFilter(scope), id });
   }
 
   async findByReference(scope: AccountScope, merchantReference: string): Promise<Session | undefined> {
-    const doc = await runMongo(() => this.collection.findOne({ ...scopeFilter(scope), merchantReference }));
+    return this.findOne({ ...scopeFilter(scope), merchantReference });
+  }
+
+  async findByCheckoutToken(token: string): Promise<Session | undefined> {
+    return this.findOne({ "checkoutLinks.token": token });
+  }
+
+  async findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined> {
+    return this.findOne({ "attempts.acquirerOrderId": acquirerOrderId });
+  }
+
+  private async findOne(filter: Filter<SessionDocument>): Promise<Session | undefined> {
+    const doc = await runMongo(() => this.collection.findOne(filter, WITHOUT_OUTBOX));
     return doc ? fromDocument(doc) : undefined;
   }
 
@@ -76,7 +131,7 @@ export class MongoSessionRepository implements SessionRepository {
     }
     const docs = await runMongo(() =>
       this.collection
-        .find(query)
+        .find(query, WITHOUT_OUTBOX)
         .sort({ createdAt: -1, id: -1 })
         .limit(page.limit + 1)
         .toArray(),
@@ -84,16 +139,71 @@ export class MongoSessionRepository implements SessionRepository {
     return { sessions: docs.slice(0, page.limit).map(fromDocument), hasMore: docs.length > page.limit };
   }
 
-  async updateIf(scope: AccountScope, id: string, expectedVersion: number, changes: SessionChanges): Promise<UpdateResult> {
-    const doc = await runMongo(() =>
-      this.collection.findOneAndUpdate(
-        { ...scopeFilter(scope), id, version: expectedVersion },
-        { $set: changesToSet(changes), $inc: { version: 1 } },
-        { returnDocument: "after" },
-      ),
+  async updateIf(
+    scope: AccountScope,
+    id: string,
+    expectedVersion: number,
+    changes: SessionChanges,
+    events: readonly OutboxEvent[] = [],
+  ): Promise<UpdateResult> {
+    const set = changesToSet(changes);
+    const update: UpdateFilter<SessionDocument> = {
+      ...(Object.keys(set).length > 0 ? { $set: set } : {}),
+      $inc: events.length > 0 ? { version: 1, outboxPending: events.length, outboxRevision: 1 } : { version: 1 },
+      ...(events.length > 0 ? { $push: { outbox: { $each: events.map(outboxToDocument) } } } : {}),
+    };
+    const doc = await this.write(id, () =>
+      // No projection here: FerretDB 1.24 does not support one on findAndModify.
+      this.collection.findOneAndUpdate({ ...scopeFilter(scope), id, version: expectedVersion }, update, { returnDocument: "after" }),
     );
     if (doc) return { updated: true, session: fromDocument(doc) };
     return { updated: false, current: await this.findById(scope, id) };
+  }
+
+  async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
+    const docs = await runMongo(() =>
+      this.collection
+        .find({ outboxPending: { $gt: 0 } }, { projection: { id: 1, outbox: 1 } })
+        .sort({ updatedAt: 1 })
+        .limit(limit)
+        .toArray(),
+    );
+    const pending: PendingOutboxEvent[] = [];
+    for (const doc of docs) {
+      const entries = (doc.outbox ?? []).filter((e) => e.publishedAt === null).sort((a, b) => Number(a.sequence) - Number(b.sequence));
+      for (const entry of entries) {
+        if (pending.length >= limit) return pending;
+        pending.push({ sessionId: doc.id, ...outboxFromDocument(entry) });
+      }
+    }
+    return pending;
+  }
+
+  /**
+   * Read the outbox, mark the entry, drop old published entries, and write it back only if no
+   * one changed the outbox in between (`outboxRevision`). The session's `version` is left alone,
+   * so marking never makes a state change lose its compare-and-set.
+   */
+  async markOutboxPublished(sessionId: string, eventId: string, publishedAt: Date): Promise<void> {
+    for (let round = 0; round < MARK_ROUNDS; round++) {
+      const doc = await runMongo(() => this.collection.findOne({ id: sessionId }, { projection: { outbox: 1, outboxRevision: 1 } }));
+      const outbox: OutboxDocument[] = doc?.outbox ?? [];
+      const entry = outbox.find((e) => e.eventId === eventId);
+      if (!doc || !entry || entry.publishedAt !== null) return;
+      const marked = outbox.map((e) => (e === entry ? { ...e, publishedAt } : e));
+      const kept = keepAfterPublish(marked.map((e) => ({ e, sequence: Number(e.sequence), published: e.publishedAt !== null }))).map((k) => k.e);
+      const revision = doc.outboxRevision ?? null;
+      const updated = await this.write(sessionId, () =>
+        this.collection.findOneAndUpdate(
+          { id: sessionId, outboxRevision: revision as number },
+          { $set: { outbox: kept, outboxPending: kept.filter((e) => e.publishedAt === null).length }, $inc: { outboxRevision: 1 } },
+        ),
+      );
+      if (updated) return;
+    }
+    throw new GatewayError("SERVICE_UNAVAILABLE", "The event outbox is busy; the event will be marked on the next look.", {
+      metadata: { session_id: sessionId, event_id: eventId },
+    });
   }
 }
 

@@ -1,10 +1,20 @@
 import { Long } from "mongodb";
-import type { AttemptStatus, PaymentAttempt, Session, SessionChanges, SessionStatus, CheckoutLink } from "../../domain/session.js";
+import type { OutboxEvent } from "../../app/ports.js";
+import type { SessionEventType } from "../../domain/session-events.js";
+import type {
+  AttemptStatus,
+  CheckoutLink,
+  PaymentAttempt,
+  Session,
+  SessionChanges,
+  SessionStatus,
+  SettlementSource,
+} from "../../domain/session.js";
 
 /**
  * A session as stored in the `sessions` collection. Amounts are BSON Int64 minor units; absent
- * optional fields are stored as null. `outbox` and `sequence` belong to the events relay: a
- * state change appends its event to `outbox` in the same single-document update.
+ * optional fields are stored as null. A state change appends its events to `outbox` in the same
+ * single-document update (and counts them in `outboxPending`); the relay marks them published.
  */
 export interface SessionDocument {
   id: string;
@@ -33,20 +43,46 @@ export interface SessionDocument {
   updatedAt: Date;
   requestFingerprint: string;
   version: number;
-  outbox: unknown[];
+  outbox: OutboxDocument[];
+  /** Sequence of the session's last event. */
   sequence: number;
+  /** Outbox entries not yet published; the relay looks for documents where it is above 0. */
+  outboxPending: number;
+  /** Bumped by every change to `outbox`: marking published compares it (compare-and-set). */
+  outboxRevision: number;
+}
+
+export interface OutboxDocument {
+  eventId: string;
+  type: SessionEventType;
+  sequence: number;
+  occurredAt: Date;
+  /** The protobuf SessionEvent, base64. */
+  payload: string;
+  /** The publish headers as JSON text (header names are not safe stored keys everywhere). */
+  headersJson: string;
+  publishedAt: Date | null;
 }
 
 interface AttemptDocument {
   id: string;
   attemptNumber: number;
   status: AttemptStatus;
+  acquirerOrderNumber: string;
+  checkoutToken: string;
+  acquirerOrderId: string | null;
+  formUrl: string | null;
   cardBrand: string | null;
   cardLastFour: string | null;
+  cardCountry: string | null;
   failureCode: string | null;
+  failureMessage: string | null;
   feeMinor: bigint | null;
   netMinor: bigint | null;
   createdAt: Date;
+  settledAt: Date | null;
+  settledBy: SettlementSource | null;
+  duplicatePayment: boolean;
 }
 
 /**
@@ -72,12 +108,21 @@ function attemptToDocument(a: PaymentAttempt): AttemptDocument {
     id: a.id,
     attemptNumber: a.attemptNumber,
     status: a.status,
+    acquirerOrderNumber: a.acquirerOrderNumber,
+    checkoutToken: a.checkoutToken,
+    acquirerOrderId: orNull(a.acquirerOrderId),
+    formUrl: orNull(a.formUrl),
     cardBrand: orNull(a.cardBrand),
     cardLastFour: orNull(a.cardLastFour),
+    cardCountry: orNull(a.cardCountry),
     failureCode: orNull(a.failureCode),
+    failureMessage: orNull(a.failureMessage),
     feeMinor: orNull(a.feeMinor),
     netMinor: orNull(a.netMinor),
     createdAt: a.createdAt,
+    settledAt: orNull(a.settledAt),
+    settledBy: orNull(a.settledBy),
+    duplicatePayment: a.duplicatePayment === true,
   };
 }
 
@@ -86,12 +131,44 @@ function attemptFromDocument(d: AttemptDocument): PaymentAttempt {
     id: d.id,
     attemptNumber: Number(d.attemptNumber),
     status: d.status,
+    acquirerOrderNumber: d.acquirerOrderNumber,
+    checkoutToken: d.checkoutToken,
+    ...present("acquirerOrderId", d.acquirerOrderId),
+    ...present("formUrl", d.formUrl),
     ...present("cardBrand", d.cardBrand),
     ...present("cardLastFour", d.cardLastFour),
+    ...present("cardCountry", d.cardCountry),
     ...present("failureCode", d.failureCode),
-    ...(d.feeMinor === null ? {} : { feeMinor: readMinor(d.feeMinor) }),
-    ...(d.netMinor === null ? {} : { netMinor: readMinor(d.netMinor) }),
+    ...present("failureMessage", d.failureMessage),
+    ...(d.feeMinor === null || d.feeMinor === undefined ? {} : { feeMinor: readMinor(d.feeMinor) }),
+    ...(d.netMinor === null || d.netMinor === undefined ? {} : { netMinor: readMinor(d.netMinor) }),
     createdAt: d.createdAt,
+    ...present("settledAt", d.settledAt),
+    ...present("settledBy", d.settledBy),
+    ...(d.duplicatePayment === true ? { duplicatePayment: true } : {}),
+  };
+}
+
+export function outboxToDocument(e: OutboxEvent): OutboxDocument {
+  return {
+    eventId: e.eventId,
+    type: e.type,
+    sequence: e.sequence,
+    occurredAt: e.occurredAt,
+    payload: Buffer.from(e.payload).toString("base64"),
+    headersJson: JSON.stringify(e.headers),
+    publishedAt: null,
+  };
+}
+
+export function outboxFromDocument(d: OutboxDocument): OutboxEvent {
+  return {
+    eventId: d.eventId,
+    type: d.type,
+    sequence: Number(d.sequence),
+    occurredAt: d.occurredAt,
+    payload: new Uint8Array(Buffer.from(d.payload, "base64")),
+    headers: JSON.parse(d.headersJson) as Record<string, string>,
   };
 }
 
@@ -126,7 +203,9 @@ export function toDocument(s: Session): SessionDocument {
     requestFingerprint: s.requestFingerprint,
     version: s.version,
     outbox: [],
-    sequence: 0,
+    sequence: s.lastEventSequence,
+    outboxPending: 0,
+    outboxRevision: 0,
   };
 }
 
@@ -167,6 +246,7 @@ export function fromDocument(d: SessionDocument): Session {
     updatedAt: d.updatedAt,
     requestFingerprint: d.requestFingerprint,
     version: Number(d.version),
+    lastEventSequence: Number(d.sequence ?? 0),
   };
 }
 
@@ -178,5 +258,6 @@ export function changesToSet(changes: SessionChanges): Partial<SessionDocument> 
   if (changes.updatedAt !== undefined) set.updatedAt = changes.updatedAt;
   if (changes.checkoutLinks !== undefined) set.checkoutLinks = changes.checkoutLinks.map(linkToDocument);
   if (changes.attempts !== undefined) set.attempts = changes.attempts.map(attemptToDocument);
+  if (changes.lastEventSequence !== undefined) set.sequence = changes.lastEventSequence;
   return set;
 }

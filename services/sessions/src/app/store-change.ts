@@ -1,0 +1,31 @@
+import type { SessionEvent } from "../domain/session-events.js";
+import type { Session, SessionChanges } from "../domain/session.js";
+import type { OutboxEvent, OutboxSignal, SessionEventEncoder, SessionRepository, UpdateResult } from "./ports.js";
+
+export interface StoreChangeDeps {
+  repo: SessionRepository;
+  encoder: SessionEventEncoder;
+  outbox?: OutboxSignal;
+}
+
+/**
+ * Stores `changes` to `session` (read at its current version) together with the events they
+ * emit, in one conditional single-document update: the change and its events are stored
+ * together or not at all. Each event carries the session as it is right after the change.
+ * The relay is woken when events were stored.
+ */
+export async function storeChange(deps: StoreChangeDeps, session: Session, changes: SessionChanges, events: readonly SessionEvent[] = []): Promise<UpdateResult> {
+  const last = events.at(-1);
+  const withSequence: SessionChanges = last ? { ...changes, lastEventSequence: last.sequence } : changes;
+  const after: Session = { ...session, ...withSequence, version: session.version + 1 };
+  const outbox: OutboxEvent[] = events.map((event) => ({
+    eventId: event.eventId,
+    type: event.type,
+    sequence: event.sequence,
+    occurredAt: event.occurredAt,
+    ...deps.encoder.encode(event, after),
+  }));
+  const result = await deps.repo.updateIf(session.scope, session.id, session.version, withSequence, outbox);
+  if (result.updated && outbox.length > 0) deps.outbox?.wake();
+  return result;
+}
