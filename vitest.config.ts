@@ -35,6 +35,16 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          // Real headless Chromium (Debian's /usr/bin/chromium) against pages served on loopback.
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -3,6 +3,7 @@ import { simulatorConfigSpec } from "@gateway/acquirer";
 import { edgeConfigSpec } from "@gateway/edge";
 import type { ConfigSpec } from "@gateway/platform";
 import { sessionsConfigSpec } from "@gateway/sessions";
+import { webhooksConfigSpec } from "@gateway/webhooks";
 import { embeddedConfigSpec } from "./embedded-config.js";
 
 /** Every process's configuration spec: the single source of the README's configuration table. */
@@ -11,6 +12,7 @@ export const configSpecsByComponent: Array<[component: string, spec: ConfigSpec]
   ["edge", edgeConfigSpec],
   ["accounts", accountsConfigSpec],
   ["sessions", sessionsConfigSpec],
+  ["webhooks", webhooksConfigSpec],
   ["epg-simulator", simulatorConfigSpec],
 ];
 

@@ -1,13 +1,23 @@
+import { randomBytes } from "node:crypto";
 import { freePort, startFerretDb, startNatsServer, startProcess, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
 import { serviceEntries, type ServiceName } from "./service-entries.js";
 
 export interface DistributedGatewayOptions {
   /** Edge port; 0 picks a free one. */
   edgePort?: number;
+  /**
+   * Edge processes to start (default 1), each on its own port (the first on edgePort), all with
+   * the same upstreams and NATS, so they share rate limits as replicas behind a load balancer do.
+   */
+  edgeReplicas?: number;
   /** Use these servers instead of starting local ones. */
   mongodbUrl?: string;
   natsUrl?: string;
-  /** Extra environment for every process (GATEWAY_ADMIN_TOKEN, lifetimes, OTEL_…). */
+  /**
+   * Extra environment for every process (GATEWAY_ADMIN_TOKEN, lifetimes, OTEL_…).
+   * GATEWAY_RATE_LIMITS is `off` unless given here (suites create many sessions quickly with one
+   * key); `GATEWAY_RATE_LIMITS: ""` gives the spec's limits.
+   */
   env?: Record<string, string>;
   /** Per-service environment overrides. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
@@ -18,13 +28,19 @@ export interface DistributedGatewayOptions {
 }
 
 export interface DistributedGateway {
+  /** The first edge replica. */
   edgeUrl: string;
+  /** Every edge replica (edgeReplicas), the first being edgeUrl. */
+  edgeUrls: string[];
   mongodbUrl: string;
   natsUrl: string;
+  /** `edge` is the first edge replica. */
   processes: Record<ServiceName, ManagedProcess>;
+  /** Every edge replica's process, in edgeUrls order. */
+  edgeProcesses: ManagedProcess[];
   /** The demo merchant's test key, when GATEWAY_DEMO is on. */
   demoTestKey?: string;
-  /** Restart one service with the same ports and environment. */
+  /** Restart one service with the same ports and environment ("edge": every replica). */
   restart(name: ServiceName): Promise<ManagedProcess>;
   stop(): Promise<void>;
 }
@@ -37,59 +53,92 @@ const DEMO_KEY_LINE = /^GATEWAY_DEMO_TEST_KEY=(\S+)$/m;
  * end-to-end suites, so what the tests exercise is what an operator runs.
  */
 export async function startDistributedGateway(options: DistributedGatewayOptions = {}): Promise<DistributedGateway> {
+  const edgeReplicas = options.edgeReplicas ?? 1;
+  if (!Number.isInteger(edgeReplicas) || edgeReplicas < 1) throw new Error(`edgeReplicas must be a whole number >= 1, got ${edgeReplicas}`);
   const owned: LocalServer[] = [];
   const processes: Partial<Record<ServiceName, ManagedProcess>> = {};
+  const edgeProcesses: ManagedProcess[] = [];
   const stopAll = async () => {
-    for (const name of ["edge", "sessions", "accounts"] as const) await processes[name]?.stop();
+    for (const edge of edgeProcesses) await edge.stop();
+    for (const name of ["webhooks", "sessions", "accounts", "epg-simulator"] as const) await processes[name]?.stop();
     for (const server of owned.reverse()) await server.stop();
   };
   try {
     const mongodbUrl = options.mongodbUrl ?? (await own(owned, startFerretDb())).url;
     const natsUrl = options.natsUrl ?? (await own(owned, startNatsServer())).url;
-    const ports = {
+    const ports: Record<ServiceName, number> = {
       accounts: await freePort(),
       sessions: await freePort(),
+      webhooks: await freePort(),
+      "epg-simulator": await freePort(),
       edge: options.edgePort || (await freePort()),
     };
+    const local = (name: ServiceName) => `http://127.0.0.1:${ports[name]}`;
+    const edgePorts = [ports.edge];
+    while (edgePorts.length < edgeReplicas) edgePorts.push(await freePort());
+    const secretsKey = randomBytes(32).toString("base64");
+    // Shared by every edge replica, so a checkout form served by one is accepted by another.
+    const csrfSecret = randomBytes(32).toString("base64url");
     const db = (service: string) => `${options.databasePrefix ?? "gateway"}_${service}`;
     // Checkout links and problem type URIs point at the edge unless the operator says otherwise.
     const common = {
-      GATEWAY_PUBLIC_URL: `http://127.0.0.1:${ports.edge}`,
+      GATEWAY_PUBLIC_URL: local("edge"),
+      GATEWAY_RATE_LIMITS: "off",
+      // A local stack is a development configuration: webhooks may go to local receivers.
+      GATEWAY_WEBHOOK_ALLOW_PRIVATE: "1",
       ...options.env,
       MONGODB_URL: mongodbUrl,
       NATS_URL: natsUrl,
       HOST: "127.0.0.1",
     };
     const envFor: Record<ServiceName, Record<string, string>> = {
-      accounts: { ...common, PORT: String(ports.accounts), MONGODB_DATABASE: db("accounts"), ...options.serviceEnv?.accounts },
-      sessions: {
+      // One encryption key per stack run (restarts keep it): terminal passwords stay readable.
+      accounts: {
+        GATEWAY_SECRETS_KEY: secretsKey,
+        GATEWAY_DEMO_TERMINAL_URL: `${local("epg-simulator")}/epg/rest`,
         ...common,
-        PORT: String(ports.sessions),
-        MONGODB_DATABASE: db("sessions"),
-        ACCOUNTS_URL: `http://127.0.0.1:${ports.accounts}`,
-        ...options.serviceEnv?.sessions,
+        MONGODB_DATABASE: db("accounts"),
+        ...options.serviceEnv?.accounts,
+      },
+      sessions: { ...common, MONGODB_DATABASE: db("sessions"), ACCOUNTS_URL: local("accounts"), ...options.serviceEnv?.sessions },
+      webhooks: { GATEWAY_SECRETS_KEY: secretsKey, ...common, MONGODB_DATABASE: db("webhooks"), ...options.serviceEnv?.webhooks },
+      "epg-simulator": {
+        ...common,
+        EPG_SIM_PUBLIC_URL: local("epg-simulator"),
+        EPG_SIM_CALLBACK_URL: `${local("edge")}/checkout/callback`,
+        ...options.serviceEnv?.["epg-simulator"],
       },
       edge: {
+        GATEWAY_CSRF_SECRET: csrfSecret,
+        // The checkout form's redirect goes to the simulator's card page.
+        GATEWAY_CHECKOUT_FORM_ACTION_ORIGINS: `${local("edge")},${local("epg-simulator")}`,
         ...common,
-        PORT: String(ports.edge),
-        ACCOUNTS_URL: `http://127.0.0.1:${ports.accounts}`,
-        SESSIONS_URL: `http://127.0.0.1:${ports.sessions}`,
+        ACCOUNTS_URL: local("accounts"),
+        SESSIONS_URL: local("sessions"),
+        WEBHOOKS_URL: local("webhooks"),
         ...options.serviceEnv?.edge,
       },
     };
-    const launch = (name: ServiceName) =>
+    const launch = (name: ServiceName, port = ports[name], label: string = name) =>
       startProcess({
-        name,
+        name: label,
         entry: serviceEntries[name],
-        env: envFor[name],
-        readyUrl: `http://127.0.0.1:${ports[name]}/readyz`,
+        env: { ...envFor[name], PORT: String(port) },
+        readyUrl: `http://127.0.0.1:${port}/readyz`,
         timeoutMs: 60_000,
         echo: options.echo,
       });
+    const launchEdges = async () => {
+      edgeProcesses.length = 0;
+      for (const [i, port] of edgePorts.entries()) edgeProcesses.push(await launch("edge", port, i === 0 ? "edge" : `edge-${i + 1}`));
+      processes.edge = edgeProcesses[0];
+    };
     // Dependencies first: the edge's readiness includes its upstreams.
+    processes["epg-simulator"] = await launch("epg-simulator");
     processes.accounts = await launch("accounts");
     processes.sessions = await launch("sessions");
-    processes.edge = await launch("edge");
+    processes.webhooks = await launch("webhooks");
+    await launchEdges();
 
     let demoTestKey: string | undefined;
     if (envFor.accounts.GATEWAY_DEMO !== "0") {
@@ -100,12 +149,19 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       });
     }
     return {
-      edgeUrl: `http://127.0.0.1:${ports.edge}`,
+      edgeUrl: local("edge"),
+      edgeUrls: edgePorts.map((port) => `http://127.0.0.1:${port}`),
       mongodbUrl,
       natsUrl,
       processes: processes as Record<ServiceName, ManagedProcess>,
+      edgeProcesses,
       demoTestKey,
       async restart(name) {
+        if (name === "edge") {
+          for (const edge of edgeProcesses) await edge.stop();
+          await launchEdges();
+          return edgeProcesses[0]!;
+        }
         await processes[name]?.stop();
         processes[name] = await launch(name);
         return processes[name]!;

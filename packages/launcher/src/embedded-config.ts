@@ -1,4 +1,7 @@
 import { parse, type ConfigSpec } from "@gateway/platform";
+import { parseCsrfSecret } from "@gateway/edge";
+import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
+import { parseRateLimitConfig } from "@gateway/rate-limiter";
 
 /** Configuration of `npm start` (embedded mode): one process, in-memory stores, no external services. */
 export const embeddedConfigSpec = {
@@ -11,7 +14,19 @@ export const embeddedConfigSpec = {
   demoTestKey: { env: "GATEWAY_DEMO_TEST_KEY", description: "Demo merchant's test key", optional: true, secret: true, parse: parse.string },
   sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "Session lifetime", default: "24h", parse: parse.duration },
   checkoutLinkLifetimeMs: { env: "GATEWAY_CHECKOUT_LINK_LIFETIME", description: "Checkout link lifetime", default: "30m", parse: parse.duration },
+  checkoutLinkLimit: { env: "GATEWAY_CHECKOUT_LINK_LIMIT", description: "Most unexpired checkout links per session", default: "5", parse: parse.int },
+  acquirerTimeoutMs: { env: "GATEWAY_ACQUIRER_TIMEOUT", description: "Timeout of one call to the acquirer", default: "15s", parse: parse.duration },
+  csrfSecret: { env: "GATEWAY_CSRF_SECRET", description: "Key of the checkout pages' CSRF tokens (random per start when unset)", optional: true, secret: true, parse: parseCsrfSecret },
   maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "Largest accepted request body", default: "262144", parse: parse.int },
   authCacheTtlMs: { env: "GATEWAY_AUTH_CACHE_TTL", description: "How long an authenticated key is cached", default: "5s", parse: parse.duration },
+  rateLimits: {
+    env: "GATEWAY_RATE_LIMITS",
+    description: "Rate limits per merchant account and mode: unset = the spec's, `off` = none, or overrides like `live.account=50,test.create=5/10`",
+    optional: true,
+    parse: parseRateLimitConfig,
+  },
+  ...webhookDeliveryConfigSpec,
+  // Embedded mode is the development configuration: local webhook receivers are allowed.
+  allowPrivate: { ...webhookDeliveryConfigSpec.allowPrivate, default: "true" },
   logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.oneOf("fatal", "error", "warn", "info", "debug", "trace", "silent") },
 } satisfies ConfigSpec;

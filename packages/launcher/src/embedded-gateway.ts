@@ -1,9 +1,35 @@
 import { createClient } from "@connectrpc/connect";
 import { createAccountsInterceptors, createAccountsRoutes, createMemoryAccountsRepositories, seedDemoMerchant } from "@gateway/accounts";
-import { createEdgeApp } from "@gateway/edge";
-import { createInProcessTransport, initTelemetry, systemClock, tracingClientInterceptor, type Clock, type ConfigOf, type Logger } from "@gateway/platform";
-import { AccountsService, SessionService } from "@gateway/proto";
-import { createAccountsRateProvider, createMemorySessionRepository, createSessionsRoutes } from "@gateway/sessions";
+import { createEpgAcquirer, createEpgSimulator, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
+import {
+  createInProcessTransport,
+  InMemoryEventBus,
+  initTelemetry,
+  systemClock,
+  tracingClientInterceptor,
+  type Clock,
+  type ConfigOf,
+  type Logger,
+} from "@gateway/platform";
+import { AccountsService, SessionService, WebhookService } from "@gateway/proto";
+import {
+  addressPolicyFromConfig,
+  createHttpDeliverer,
+  createMemoryWebhooksStores,
+  createSigningWebhookSender,
+  createWebhooksRoutes,
+  createWebhooksRuntime,
+  webhooksSettingsFromConfig,
+} from "@gateway/webhooks";
+import {
+  createAccountsFeePlanProvider,
+  createAccountsMerchantDirectory,
+  createAccountsRateProvider,
+  createAccountsTerminalProvider,
+  createMemorySessionRepository,
+  createSessionsModule,
+} from "@gateway/sessions";
 import type { embeddedConfigSpec } from "./embedded-config.js";
 
 export interface EmbeddedGateway {
@@ -36,47 +62,100 @@ export async function startEmbeddedGateway(
       clientInterceptors,
     }),
   );
+  // One in-process event bus: the sessions outbox relay publishes, the webhooks service consumes.
+  const eventBus = new InMemoryEventBus({ clock });
   const sessionsLogger = logger.child({ service: "sessions" });
+  const sessionsModule = createSessionsModule({
+    repo: createMemorySessionRepository(),
+    rates: createAccountsRateProvider(accounts),
+    acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
+    terminals: createAccountsTerminalProvider(accounts),
+    fees: createAccountsFeePlanProvider(accounts),
+    merchants: createAccountsMerchantDirectory(accounts),
+    eventBus,
+    clock,
+    logger: sessionsLogger,
+    config: {
+      publicBaseUrl: config.publicUrl,
+      sessionLifetimeMs: config.sessionLifetimeMs,
+      checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
+      checkoutLinkLimit: config.checkoutLinkLimit,
+      acquirerTimeoutMs: config.acquirerTimeoutMs,
+    },
+  });
   const sessions = createClient(
     SessionService,
+    createInProcessTransport({ name: "sessions", routes: sessionsModule.routes, logger: sessionsLogger, clientInterceptors }),
+  );
+
+  const webhooksLogger = logger.child({ service: "webhooks" });
+  const webhookStores = createMemoryWebhooksStores();
+  const webhookSettings = webhooksSettingsFromConfig(config);
+  const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
+  const webhooksRuntime = createWebhooksRuntime({
+    stores: webhookStores,
+    bus: eventBus,
+    sender: createSigningWebhookSender(deliverer),
+    clock,
+    logger: webhooksLogger,
+    settings: webhookSettings,
+  });
+  const webhooks = createClient(
+    WebhookService,
     createInProcessTransport({
-      name: "sessions",
-      routes: createSessionsRoutes({
-        repo: createMemorySessionRepository(),
-        rates: createAccountsRateProvider(accounts),
-        clock,
-        logger: sessionsLogger,
-        config: {
-          publicBaseUrl: config.publicUrl,
-          sessionLifetimeMs: config.sessionLifetimeMs,
-          checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
-        },
-      }),
-      logger: sessionsLogger,
+      name: "webhooks",
+      routes: createWebhooksRoutes({ stores: webhookStores, clock, logger: webhooksLogger, settings: webhookSettings, wake: () => webhooksRuntime.wake() }),
+      logger: webhooksLogger,
       clientInterceptors,
     }),
   );
 
-  const demo = config.demo ? await seedDemoMerchant(accountsRepos, clock, { testKey: config.demoTestKey }) : undefined;
+  // The test-mode acquirer, mounted by the edge under /epg/: test terminals point at it.
+  const simulator = createEpgSimulator({
+    clock,
+    publicUrl: config.publicUrl,
+    callbackUrl: `${config.publicUrl}/checkout/callback`,
+    logger: logger.child({ service: "epg-simulator" }),
+  });
+  const demoTerminal = { baseUrl: simulatorTerminalBaseUrl(config.publicUrl), ...DEFAULT_SIMULATOR_CREDENTIALS[0]! };
 
+  const demo = config.demo ? await seedDemoMerchant(accountsRepos, clock, { testKey: config.demoTestKey, testTerminal: demoTerminal }) : undefined;
+
+  const edgeLogger = logger.child({ service: "edge" });
+  // In-memory budgets: one process is one replica.
+  const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, clock, logger: edgeLogger });
   const app = createEdgeApp({
     accounts,
     sessions,
-    logger: logger.child({ service: "edge" }),
+    webhooks,
+    rateLimiter: rateLimiting.limiter,
+    epgSimulator: simulator,
+    logger: edgeLogger,
     clock,
     config: {
       errorsUrl: config.errorsUrl ?? `${config.publicUrl}/errors`,
       adminToken: config.adminToken,
       maxBodyBytes: config.maxBodyBytes,
       authCacheTtlMs: config.authCacheTtlMs,
+      checkout: { publicUrl: config.publicUrl, csrfSecret: config.csrfSecret },
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  await webhooksRuntime.start();
+  sessionsModule.relay.start();
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
-    close: () => app.close(),
+    close: async () => {
+      await sessionsModule.relay.stop();
+      await app.close();
+      await webhooksRuntime.stop({ graceMs: 2_000 });
+      deliverer.close();
+      await rateLimiting.close();
+      await simulator.stop();
+      await eventBus.close();
+    },
   };
 }

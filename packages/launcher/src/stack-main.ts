@@ -28,7 +28,8 @@ async function main(): Promise<void> {
     edgePort: config.port,
     mongodbUrl: config.mongodbUrl,
     natsUrl: config.natsUrl,
-    env: passThrough,
+    // The spec's rate limits unless GATEWAY_RATE_LIMITS says otherwise.
+    env: { GATEWAY_RATE_LIMITS: "", ...passThrough },
     echo: true,
   });
   process.stdout.write(`\nPayment gateway (distributed mode) listening on ${gateway.edgeUrl}\n`);

@@ -9,10 +9,16 @@ import type { EdgeDeps } from "./edge-deps.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
 import { createClientErrorHandler } from "./problem/client-error-handler.js";
 import { frameworkErrorHandler, installProblemHandling } from "./problem/install-problem-handling.js";
+import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
+import { registerCheckoutPages } from "./checkout/checkout-pages.js";
+import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
 import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
 import { registerSessionsRoutes } from "./routes/sessions-routes.js";
+import { registerAdminWebhookRoutes } from "./routes/admin-webhook-routes.js";
+import { registerWebhookRoutes } from "./routes/webhook-routes.js";
 
 /**
  * The edge: the only public HTTP surface. It authenticates, maps JSON <-> proto and errors to
@@ -52,6 +58,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   registerHealthRoutes(app, deps.readiness ?? [], () => closing);
   registerErrorPagesRoutes(app);
+  registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout });
+  if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
 
   const authenticator = new ApiKeyAuthenticator(deps.accounts, new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs));
   app.register(
@@ -59,7 +67,11 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
       api.addHook("onRequest", async (request) => {
         setCaller(request, await authenticator.authenticate(readBearerToken(request.headers.authorization)));
       });
+      // After the API key hook: budgets belong to the caller's account and mode.
+      if (deps.rateLimiter) installRateLimiting(api, deps.rateLimiter);
       registerSessionsRoutes(api, deps.sessions);
+      registerCheckoutApiRoutes(api, deps.sessions);
+      if (deps.webhooks) registerWebhookRoutes(api, { sessions: deps.sessions, webhooks: deps.webhooks });
     },
     { prefix: "/api/v1" },
   );
@@ -67,8 +79,11 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   const adminToken = config.adminToken;
   if (adminToken !== undefined && adminToken !== "") {
     app.register(
-      async (admin) =>
-        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => authenticator.forgetKey(keyId) }),
+      async (admin) => {
+        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => authenticator.forgetKey(keyId) });
+        // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
+        if (deps.webhooks) registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
+      },
       { prefix: "/admin/v1" },
     );
   }

@@ -1,4 +1,6 @@
 import { parse, readConfig, type ConfigOf } from "@gateway/platform";
+import { parseRateLimitConfig } from "@gateway/rate-limiter";
+import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -14,6 +16,7 @@ export const edgeConfigSpec = {
   host: { env: "HOST", description: "interface to bind", default: "127.0.0.1", parse: parse.string },
   accountsUrl: { env: "ACCOUNTS_URL", description: "accounts service (gRPC)", default: "http://127.0.0.1:50051", parse: parse.url },
   sessionsUrl: { env: "SESSIONS_URL", description: "sessions service (gRPC)", default: "http://127.0.0.1:50052", parse: parse.url },
+  webhooksUrl: { env: "WEBHOOKS_URL", description: "webhooks service (gRPC)", default: "http://127.0.0.1:50054", parse: parse.url },
   publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "public base URL of the gateway", default: "http://localhost:8080", parse: parse.url },
   errorsUrl: {
     env: "GATEWAY_ERRORS_URL",
@@ -36,6 +39,33 @@ export const edgeConfigSpec = {
     parse: parse.duration,
   },
   logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  csrfSecret: {
+    env: "GATEWAY_CSRF_SECRET",
+    description: "key (32+ characters) of the checkout forms' CSRF tokens; unset: random at start (then set it when running several edge replicas)",
+    optional: true,
+    secret: true,
+    parse: parseCsrfSecret,
+  },
+  checkoutFormActionOrigins: {
+    env: "GATEWAY_CHECKOUT_FORM_ACTION_ORIGINS",
+    description: "comma-separated origins of acquirer card pages the checkout Pay form redirects to (CSP form-action); unset: the public URL's origin",
+    optional: true,
+    parse: parseOriginList,
+  },
+  rateLimits: {
+    env: "GATEWAY_RATE_LIMITS",
+    description:
+      "rate limits per merchant account and key mode; unset: the spec's (req/s live 25 account-wide, 10 create, 5 refund; test 10, 5, 2), " +
+      "`off`: no limits, or overrides like `live.account=50,test.create=5/10` (<rate>[/<burst>])",
+    optional: true,
+    parse: parseRateLimitConfig,
+  },
+  natsUrl: {
+    env: "NATS_URL",
+    description: "NATS server(s) with JetStream; the edge keeps its rate limit state there, shared by every replica (unset on the edge: per replica, in memory)",
+    optional: true,
+    parse: parse.string,
+  },
 } as const;
 
 export type EdgeConfig = Omit<ConfigOf<typeof edgeConfigSpec>, "errorsUrl"> & { errorsUrl: string };

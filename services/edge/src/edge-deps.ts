@@ -1,6 +1,9 @@
 import type { Client } from "@connectrpc/connect";
 import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
-import type { AccountsService, SessionService } from "@gateway/proto";
+import type { AccountsService, SessionService, WebhookService } from "@gateway/proto";
+import type { RateLimiter } from "@gateway/rate-limiter";
+import type { CheckoutPagesConfig } from "./checkout/checkout-config.js";
+import type { MountableEpgSimulator } from "./checkout/epg-simulator-mount.js";
 
 export interface EdgeAppConfig {
   /** `{errors_url}`: problem types are `<errorsUrl>/<suffix>`. */
@@ -10,6 +13,8 @@ export interface EdgeAppConfig {
   maxBodyBytes: number;
   /** How long a successful API key lookup is reused (a revocation takes at most this long). */
   authCacheTtlMs: number;
+  /** Hosted checkout pages (public URL, CSRF secret, form-action origins); defaults in checkout/README.md. */
+  checkout?: CheckoutPagesConfig;
 }
 
 export interface EdgeDeps {
@@ -19,4 +24,10 @@ export interface EdgeDeps {
   clock?: Clock;
   config: EdgeAppConfig;
   readiness?: ReadinessCheck[];
+  /** Spec section 8 limits on /api/v1/gateway/*; absent = not limited (GATEWAY_RATE_LIMITS=off). */
+  rateLimiter?: RateLimiter;
+  /** Embedded mode: the EPG simulator served at /epg/* (raw request, before body parsing). */
+  epgSimulator?: MountableEpgSimulator;
+  /** Delivery history (4.7, 4.8) and the admin webhook routes; absent = those routes are not served. */
+  webhooks?: Client<typeof WebhookService>;
 }

@@ -1,7 +1,7 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { tracingClientInterceptor, type ReadinessCheck } from "@gateway/platform";
-import { AccountsService, Health, HealthCheckResponse_ServingStatus, SessionService } from "@gateway/proto";
+import { AccountsService, Health, HealthCheckResponse_ServingStatus, SessionService, WebhookService } from "@gateway/proto";
 
 /**
  * A call that gets no answer within this time fails with DEADLINE_EXCEEDED, which the edge
@@ -12,6 +12,11 @@ const RPC_TIMEOUT_MS = 15_000;
 export interface ServiceClients {
   accounts: Client<typeof AccountsService>;
   sessions: Client<typeof SessionService>;
+  /**
+   * Present when a webhooks address is given. Not a readiness check: without it only the
+   * delivery-history and admin webhook routes fail (503), payments go on.
+   */
+  webhooks?: Client<typeof WebhookService>;
   /** The standard gRPC health Check of each dependency, for /readyz. */
   readiness: ReadinessCheck[];
 }
@@ -20,7 +25,7 @@ export interface ServiceClients {
  * gRPC clients of the services the edge calls (distributed mode). createGrpcTransport always
  * speaks HTTP/2; the tracing interceptor carries the trace context to the services.
  */
-export function createServiceClients(config: { accountsUrl: string; sessionsUrl: string }): ServiceClients {
+export function createServiceClients(config: { accountsUrl: string; sessionsUrl: string; webhooksUrl?: string }): ServiceClients {
   const transport = (baseUrl: string): Transport =>
     createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()], defaultTimeoutMs: RPC_TIMEOUT_MS });
   const accountsTransport = transport(config.accountsUrl);
@@ -28,6 +33,7 @@ export function createServiceClients(config: { accountsUrl: string; sessionsUrl:
   return {
     accounts: createClient(AccountsService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
+    ...(config.webhooksUrl ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl)) } : {}),
     readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
   };
 }

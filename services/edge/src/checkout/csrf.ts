@@ -1,0 +1,43 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Name of the form field and of the cookie holding the browser's random nonce. */
+export const CSRF_FIELD = "csrf";
+export const CSRF_COOKIE = "gw_csrf";
+
+const NONCE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Per-page CSRF tokens for the checkout forms (double-submit, signed): the browser holds a random
+ * nonce in an HttpOnly SameSite=Lax cookie, and each form carries
+ * HMAC-SHA256(secret, link token + nonce). A forged cross-site form can neither read the cookie
+ * nor compute the HMAC, and a token minted for one checkout link is worthless on another.
+ */
+export class CsrfTokens {
+  private readonly key: Buffer;
+
+  constructor(secret: string) {
+    if (secret === "") throw new Error("the CSRF secret must not be empty");
+    this.key = Buffer.from(secret, "utf8");
+  }
+
+  /** A fresh nonce for the cookie: 32 random bytes, base64url. */
+  static newNonce(): string {
+    return randomBytes(32).toString("base64url");
+  }
+
+  static isNonce(value: string | undefined): value is string {
+    return value !== undefined && NONCE.test(value);
+  }
+
+  tokenFor(linkToken: string, nonce: string): string {
+    return createHmac("sha256", this.key).update(`${linkToken}\n${nonce}`).digest("base64url");
+  }
+
+  /** Constant-time check of a submitted token against the cookie's nonce. */
+  verify(linkToken: string, nonce: string | undefined, submitted: string | undefined): boolean {
+    if (!CsrfTokens.isNonce(nonce) || submitted === undefined) return false;
+    const expected = Buffer.from(this.tokenFor(linkToken, nonce), "utf8");
+    const given = Buffer.from(submitted, "utf8");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { parseCookies, serializeCookie } from "./cookies.js";
+import { CSRF_COOKIE, CsrfTokens } from "./csrf.js";
+import { chooseLanguage, messagesFor, type Language } from "./i18n/languages.js";
+import type { Messages } from "./i18n/messages.js";
+
+export const LANGUAGE_COOKIE = "gw_lang";
+const COOKIE_PATH = "/checkout";
+const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600;
+
+/** One checkout request's language, messages and cookies. */
+export class PageRequest {
+  readonly language: Language;
+  readonly m: Messages;
+  private readonly cookies: Map<string, string>;
+  private readonly setCookies: string[] = [];
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly secureCookies: boolean,
+    /** A language the page itself carries (the Pay form's hidden field), after ?lang=. */
+    formLanguage?: string,
+  ) {
+    this.cookies = parseCookies(request.headers.cookie);
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const choice = chooseLanguage({
+      query: query.lang ?? formLanguage,
+      cookie: this.cookies.get(LANGUAGE_COOKIE),
+      acceptLanguage: request.headers["accept-language"],
+    });
+    this.language = choice.language;
+    this.m = messagesFor(choice.language);
+    // An explicit choice is remembered, so the next page (and the return from the bank) keeps it.
+    if (choice.chosenNow && this.cookies.get(LANGUAGE_COOKIE) !== choice.language) {
+      this.setCookies.push(
+        serializeCookie(LANGUAGE_COOKIE, choice.language, { path: COOKIE_PATH, httpOnly: true, secure: secureCookies, maxAge: LANGUAGE_COOKIE_MAX_AGE }),
+      );
+    }
+  }
+
+  /** The nonce the CSRF cookie holds (undefined when absent or malformed). */
+  csrfNonce(): string | undefined {
+    const nonce = this.cookies.get(CSRF_COOKIE);
+    return CsrfTokens.isNonce(nonce) ? nonce : undefined;
+  }
+
+  /** The cookie's nonce, or a new one set on this answer: pages with forms need one. */
+  ensureCsrfNonce(): string {
+    const existing = this.csrfNonce();
+    if (existing !== undefined) return existing;
+    const nonce = CsrfTokens.newNonce();
+    this.setCookies.push(serializeCookie(CSRF_COOKIE, nonce, { path: COOKIE_PATH, httpOnly: true, secure: this.secureCookies }));
+    return nonce;
+  }
+
+  /** This request's path with `lang` replaced: the switcher's link to each language. */
+  languageHrefFor(basePath?: string): (language: Language) => string {
+    const raw = this.request.raw.url ?? this.request.url;
+    const queryAt = raw.indexOf("?");
+    const path = basePath ?? (queryAt === -1 ? raw : raw.slice(0, queryAt));
+    const params = new URLSearchParams(basePath === undefined && queryAt !== -1 ? raw.slice(queryAt + 1) : "");
+    return (language) => {
+      params.set("lang", language);
+      return `${path}?${params.toString()}`;
+    };
+  }
+
+  /** Writes the cookies this request decided on; call before sending. */
+  applyCookies(reply: FastifyReply): void {
+    if (this.setCookies.length > 0) reply.header("set-cookie", this.setCookies);
+  }
+}

@@ -1,0 +1,152 @@
+import { create } from "@bufbuild/protobuf";
+import type { Client } from "@connectrpc/connect";
+import { GatewayError, type FieldViolation } from "@gateway/platform";
+import {
+  DeliveryStatus,
+  ListDeliveriesRequestSchema,
+  PageRequestSchema,
+  type AccountScope,
+  type Delivery,
+  type ListDeliveriesRequest,
+  type SessionService,
+  type WebhookService,
+} from "@gateway/proto";
+import type { FastifyInstance } from "fastify";
+import { requireCaller } from "../auth/authenticated-caller.js";
+import { sendJson } from "../http/send-json.js";
+import type { JsonOutput } from "../json/raw-json-stringify.js";
+import { violation } from "../mapping/field-violations.js";
+import { formatTimestamp } from "../mapping/rfc3339.js";
+
+export interface WebhookRoutesDeps {
+  sessions: Client<typeof SessionService>;
+  webhooks: Client<typeof WebhookService>;
+}
+
+export const DEFAULT_DELIVERY_LIMIT = 20;
+export const MAX_DELIVERY_LIMIT = 100;
+const MAX_EVENT_ID_LENGTH = 64;
+/** The event types of spec 6.1: a filter on anything else is a typo, answered 422. */
+export const WEBHOOK_EVENT_NAMES = ["session.succeeded", "session.failed", "session.expired", "checkout.session.expired"];
+
+/** Delivery status names of the API ("PENDING", …) and their proto values. */
+export const DELIVERY_STATUS_BY_NAME = new Map(
+  Object.values(DeliveryStatus)
+    .filter((value): value is DeliveryStatus => typeof value === "number" && value !== DeliveryStatus.UNSPECIFIED)
+    .map((value) => [DeliveryStatus[value], value] as const),
+);
+
+const text = (value: string): string | null => (value === "" ? null : value);
+
+/**
+ * A delivery record as spec 2.3 lists it, in its field order; unset optional figures are null
+ * (and `url` is null when no endpoint was configured).
+ */
+export function deliveryToJson(d: Delivery | undefined): JsonOutput {
+  if (!d) throw new Error("webhooks service answered without a delivery");
+  return {
+    id: d.id,
+    session_id: d.sessionId,
+    event: d.event,
+    event_id: text(d.eventId),
+    url: text(d.url),
+    attempt_number: d.attemptNumber,
+    status: d.status === DeliveryStatus.UNSPECIFIED ? null : (DeliveryStatus[d.status] ?? null),
+    http_status_code: d.httpStatusCode ?? null,
+    response_time_ms: d.responseTimeMs ?? null,
+    error_message: text(d.errorMessage),
+    next_retry_at: formatTimestamp(d.nextRetryAt),
+    created_at: formatTimestamp(d.createdAt),
+  };
+}
+
+/** Sets one filter; returns why the value is refused, if it is. */
+function applyParam(request: ListDeliveriesRequest, name: string, raw: string): string | undefined {
+  switch (name) {
+    case "limit": {
+      const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!(limit >= 1 && limit <= MAX_DELIVERY_LIMIT)) return `Must be an integer from 1 to ${MAX_DELIVERY_LIMIT}.`;
+      request.page!.limit = limit;
+      return undefined;
+    }
+    case "starting_after":
+      if (raw === "") return "Must be the next_cursor of a previous page.";
+      request.page!.startingAfter = raw;
+      return undefined;
+    case "status": {
+      const status = DELIVERY_STATUS_BY_NAME.get(raw);
+      if (status === undefined) return `Must be one of ${[...DELIVERY_STATUS_BY_NAME.keys()].join(", ")}.`;
+      request.status = status;
+      return undefined;
+    }
+    case "event":
+      if (!WEBHOOK_EVENT_NAMES.includes(raw)) return `Must be one of ${WEBHOOK_EVENT_NAMES.join(", ")}.`;
+      request.event = raw;
+      return undefined;
+    case "session_id":
+      if (raw === "") return "Must not be empty.";
+      request.sessionId = raw;
+      return undefined;
+    case "event_id":
+      if (raw === "" || raw.length > MAX_EVENT_ID_LENGTH) return `Must be an event id of 1 to ${MAX_EVENT_ID_LENGTH} characters.`;
+      request.eventId = raw;
+      return undefined;
+    default:
+      return "Unknown query parameter.";
+  }
+}
+
+/**
+ * Maps a deliveries list query (API-DECISIONS "Deliveries list (4.8)") to ListDeliveriesRequest.
+ * Every bad value, repeated parameter and unknown parameter is a 422 on that parameter.
+ */
+export function mapListDeliveriesQuery(query: Record<string, unknown>, scope: AccountScope, known: readonly string[]): ListDeliveriesRequest {
+  const violations: FieldViolation[] = [];
+  const request = create(ListDeliveriesRequestSchema, { scope, page: create(PageRequestSchema, { limit: DEFAULT_DELIVERY_LIMIT }) });
+  for (const [name, raw] of Object.entries(query)) {
+    if (!known.includes(name)) violations.push(violation.invalid(name, "Unknown query parameter."));
+    else if (typeof raw !== "string") violations.push(violation.invalid(name, "Give this parameter once."));
+    else {
+      const problem = applyParam(request, name, raw);
+      if (problem) violations.push(violation.invalid(name, problem));
+    }
+  }
+  if (violations.length > 0) throw GatewayError.validation(violations);
+  return request;
+}
+
+const ACCOUNT_PARAMS = ["limit", "starting_after", "status", "event", "session_id", "event_id"];
+// The session is the path's: a session_id parameter would only contradict it.
+const SESSION_PARAMS = ["limit", "starting_after", "status", "event", "event_id"];
+
+async function listPage(webhooks: Client<typeof WebhookService>, request: ListDeliveriesRequest): Promise<JsonOutput> {
+  const response = await webhooks.listDeliveries(request);
+  const hasMore = response.pageInfo?.hasMore ?? false;
+  const nextCursor = response.pageInfo?.nextCursor ?? "";
+  return {
+    data: response.deliveries.map(deliveryToJson),
+    has_more: hasMore,
+    next_cursor: hasMore && nextCursor !== "" ? nextCursor : null,
+  };
+}
+
+/**
+ * Delivery history (spec 4.7, 4.8; API-DECISIONS REST table), registered under /api/v1 behind
+ * the API key hook: `{data, has_more, next_cursor}`, most recent first.
+ */
+export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRoutesDeps): void {
+  api.get<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/webhooks/", async (request, reply) => {
+    const { scope } = requireCaller(request);
+    const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, SESSION_PARAMS);
+    // 404 for a session that is not this account's (spec 4.7), before any history is read.
+    await deps.sessions.getSession({ scope, sessionId: request.params.session_id });
+    listRequest.sessionId = request.params.session_id;
+    return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
+  });
+
+  api.get("/gateway/webhooks/", async (request, reply) => {
+    const { scope } = requireCaller(request);
+    const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, ACCOUNT_PARAMS);
+    return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
+  });
+}

@@ -1,0 +1,50 @@
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
+import { AccountsService, SessionService, WebhookService } from "@gateway/proto";
+import type { FastifyInstance } from "fastify";
+import { createEdgeApp } from "../../src/index.js";
+import { ADMIN_TOKEN, ERRORS_URL } from "../fakes/edge-test-harness.js";
+import { FakeAccountsService } from "../fakes/fake-accounts-service.js";
+import { FakeSessionsService } from "../fakes/fake-sessions-service.js";
+import { FakeWebhooksService } from "../fakes/fake-webhooks-service.js";
+
+export interface WebhooksTestEdge {
+  app: FastifyInstance;
+  clock: ManualClock;
+  accounts: FakeAccountsService;
+  sessions: FakeSessionsService;
+  webhooks: FakeWebhooksService;
+  /** Set to make calls to the webhooks service fail at the transport, as when it is down. */
+  outage: { webhooks: boolean };
+}
+
+/** The edge wired to fakes of accounts, sessions and webhooks through Connect's router transport. */
+export function createWebhooksTestEdge(options: { withWebhooks?: boolean } = {}): WebhooksTestEdge {
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
+  const accounts = new FakeAccountsService(clock);
+  const sessions = new FakeSessionsService(clock);
+  const webhooks = new FakeWebhooksService(clock);
+  const outage = { webhooks: false };
+  const transport = <S extends typeof AccountsService | typeof SessionService | typeof WebhookService>(service: S, impl: object, domain: string) =>
+    createRouterTransport((router) => router.service(service, impl as never), {
+      router: { interceptors: [errorDetailInterceptor(domain)] },
+      transport: {
+        interceptors: [
+          (next) => async (req) => {
+            if (domain === "webhooks.gateway" && outage.webhooks) throw new ConnectError("connect ECONNREFUSED 10.0.0.9:50054", Code.Unavailable);
+            return next(req);
+          },
+        ],
+      },
+    });
+  const logger = createLogger({ service: "edge", level: "silent" });
+  const app = createEdgeApp({
+    accounts: createClient(AccountsService, transport(AccountsService, accounts, "accounts.gateway")),
+    sessions: createClient(SessionService, transport(SessionService, sessions, "sessions.gateway")),
+    ...(options.withWebhooks === false ? {} : { webhooks: createClient(WebhookService, transport(WebhookService, webhooks, "webhooks.gateway")) }),
+    logger,
+    clock,
+    config: { errorsUrl: ERRORS_URL, adminToken: ADMIN_TOKEN, maxBodyBytes: 4096, authCacheTtlMs: 5000 },
+  });
+  return { app, clock, accounts, sessions, webhooks, outage };
+}

@@ -1,0 +1,88 @@
+import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
+import { sameScope, type AccountScope } from "../../domain/account-scope.js";
+import type { Delivery, DeliveryResult } from "../../domain/delivery.js";
+
+const copy = (d: Delivery): Delivery => structuredClone(d);
+
+/** Newest first: createdAt desc, then id desc. */
+function newestFirst(a: Delivery, b: Delivery): number {
+  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+function isAfter(d: Delivery, position: ListPosition): boolean {
+  const t = d.createdAt.getTime();
+  const at = position.createdAt.getTime();
+  return t < at || (t === at && d.id < position.id);
+}
+
+function matches(d: Delivery, f: DeliveryFilter): boolean {
+  return (
+    (f.status === undefined || d.status === f.status) &&
+    (f.event === undefined || d.event === f.event) &&
+    (f.sessionId === undefined || d.sessionId === f.sessionId) &&
+    (f.eventId === undefined || d.eventId === f.eventId) &&
+    (f.createdGte === undefined || d.createdAt.getTime() >= f.createdGte.getTime()) &&
+    (f.createdLte === undefined || d.createdAt.getTime() <= f.createdLte.getTime())
+  );
+}
+
+/** Delivery attempts in this process (embedded mode, unit tests); each call is atomic. */
+export class InMemoryDeliveryRepository implements DeliveryRepository {
+  private readonly byId = new Map<string, Delivery>();
+
+  async insert(delivery: Delivery): Promise<InsertOutcome> {
+    if (this.byId.has(delivery.id)) return "already_exists";
+    for (const d of this.byId.values()) {
+      if (d.eventId === delivery.eventId && d.attemptNumber === delivery.attemptNumber) return "already_exists";
+    }
+    this.byId.set(delivery.id, copy(delivery));
+    return "inserted";
+  }
+
+  async findById(id: string): Promise<Delivery | undefined> {
+    const d = this.byId.get(id);
+    return d ? copy(d) : undefined;
+  }
+
+  async findInScope(scope: AccountScope, id: string): Promise<Delivery | undefined> {
+    const d = this.byId.get(id);
+    return d && sameScope(d.scope, scope) ? copy(d) : undefined;
+  }
+
+  async latestForEvent(eventId: string): Promise<Delivery | undefined> {
+    let latest: Delivery | undefined;
+    for (const d of this.byId.values()) {
+      if (d.eventId === eventId && (!latest || d.attemptNumber > latest.attemptNumber)) latest = d;
+    }
+    return latest ? copy(latest) : undefined;
+  }
+
+  async claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
+    let next: Delivery | undefined;
+    for (const d of this.byId.values()) {
+      if (d.status !== "PENDING" || d.dueAt.getTime() > now.getTime()) continue;
+      if (d.claim && d.claim.until.getTime() > now.getTime()) continue;
+      if (!next || d.dueAt.getTime() < next.dueAt.getTime()) next = d;
+    }
+    if (!next) return undefined;
+    next.claim = { token, until: new Date(leaseUntil) };
+    return copy(next);
+  }
+
+  async complete(id: string, token: string, result: DeliveryResult): Promise<boolean> {
+    const d = this.byId.get(id);
+    if (!d || d.status !== "PENDING" || d.claim?.token !== token) return false;
+    const { claim: _released, httpStatusCode: _h, responseTimeMs: _r, errorMessage: _e, nextRetryAt: _n, ...kept } = d;
+    this.byId.set(id, { ...kept, ...structuredClone(result) });
+    return true;
+  }
+
+  async list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage> {
+    const rows = [...this.byId.values()]
+      .filter((d) => sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfter(d, page.after)))
+      .sort(newestFirst);
+    return { deliveries: rows.slice(0, page.limit).map(copy), hasMore: rows.length > page.limit };
+  }
+}

@@ -1,0 +1,257 @@
+import { isDuplicateKeyError } from "@gateway/platform";
+import type { Collection, Db, Filter } from "mongodb";
+import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
+import type { AccountScope } from "../../domain/account-scope.js";
+import type { Delivery, DeliveryResult, DeliveryStatus, DeliveryTrigger } from "../../domain/delivery.js";
+import { ensureIndexes, type IndexDeclaration } from "./ensure-indexes.js";
+import { runMongo } from "./mongo-errors.js";
+
+export const DELIVERIES_COLLECTION = "deliveries";
+export const LEASES_COLLECTION = "delivery_leases";
+
+/** Candidates read per claim; racing dispatchers that lose one move on to the next. */
+const CLAIM_CANDIDATES = 16;
+
+/** One attempt per document; optional values are stored as null so every field can be filtered on. */
+export interface DeliveryDocument {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  sessionId: string;
+  event: string;
+  eventId: string;
+  url: string;
+  attemptNumber: number;
+  chainAttempt: number;
+  trigger: DeliveryTrigger;
+  status: DeliveryStatus;
+  httpStatusCode: number | null;
+  responseTimeMs: number | null;
+  errorMessage: string | null;
+  nextRetryAt: Date | null;
+  createdAt: Date;
+  dueAt: Date;
+  completedAt: Date | null;
+  claimToken: string | null;
+  claimedUntil: Date | null;
+}
+
+/**
+ * A lease ticket: who won the attempt whose lease was `previousUntil` (or none). Its unique key
+ * decides between racing claimers; the ticket is removed once the attempt is complete.
+ */
+interface LeaseDocument {
+  key: string;
+  deliveryId: string;
+  token: string;
+  /** The lease the winner was to record; a ticket still here after it ran out belongs to a crashed winner. */
+  until: Date;
+  createdAt: Date;
+}
+
+const LEASE_INDEXES: readonly IndexDeclaration[] = [
+  { key: { key: 1 }, options: { name: "key_unique", unique: true } },
+  { key: { deliveryId: 1 }, options: { name: "by_delivery" } },
+];
+
+const INDEXES: readonly IndexDeclaration[] = [
+  { key: { id: 1 }, options: { name: "id_unique", unique: true } },
+  // Attempt numbers are handed out by the event document; this keeps a slip from ever doubling one.
+  { key: { eventId: 1, attemptNumber: 1 }, options: { name: "event_attempt_unique", unique: true } },
+  // The work queue: PENDING attempts by due time.
+  { key: { status: 1, dueAt: 1 }, options: { name: "due_pending" } },
+  { key: { merchantId: 1, livemode: 1, createdAt: -1, id: -1 }, options: { name: "list_newest_first" } },
+  { key: { merchantId: 1, livemode: 1, sessionId: 1, createdAt: -1, id: -1 }, options: { name: "list_by_session" } },
+];
+
+function toDocument(d: Delivery): DeliveryDocument {
+  return {
+    id: d.id,
+    merchantId: d.scope.merchantId,
+    livemode: d.scope.livemode,
+    sessionId: d.sessionId,
+    event: d.event,
+    eventId: d.eventId,
+    url: d.url,
+    attemptNumber: d.attemptNumber,
+    chainAttempt: d.chainAttempt,
+    trigger: d.trigger,
+    status: d.status,
+    httpStatusCode: d.httpStatusCode ?? null,
+    responseTimeMs: d.responseTimeMs ?? null,
+    errorMessage: d.errorMessage ?? null,
+    nextRetryAt: d.nextRetryAt ?? null,
+    createdAt: d.createdAt,
+    dueAt: d.dueAt,
+    completedAt: d.completedAt ?? null,
+    claimToken: d.claim?.token ?? null,
+    claimedUntil: d.claim?.until ?? null,
+  };
+}
+
+function fromDocument(doc: DeliveryDocument): Delivery {
+  return {
+    id: doc.id,
+    scope: { merchantId: doc.merchantId, livemode: doc.livemode },
+    sessionId: doc.sessionId,
+    event: doc.event,
+    eventId: doc.eventId,
+    url: doc.url,
+    attemptNumber: doc.attemptNumber,
+    chainAttempt: doc.chainAttempt,
+    trigger: doc.trigger,
+    status: doc.status,
+    ...(doc.httpStatusCode != null ? { httpStatusCode: doc.httpStatusCode } : {}),
+    ...(doc.responseTimeMs != null ? { responseTimeMs: doc.responseTimeMs } : {}),
+    ...(doc.errorMessage != null ? { errorMessage: doc.errorMessage } : {}),
+    ...(doc.nextRetryAt != null ? { nextRetryAt: doc.nextRetryAt } : {}),
+    createdAt: doc.createdAt,
+    dueAt: doc.dueAt,
+    ...(doc.completedAt != null ? { completedAt: doc.completedAt } : {}),
+    ...(doc.claimToken != null && doc.claimedUntil != null ? { claim: { token: doc.claimToken, until: doc.claimedUntil } } : {}),
+  };
+}
+
+const scopeFilter = (scope: AccountScope) => ({ merchantId: scope.merchantId, livemode: scope.livemode });
+
+/**
+ * Delivery attempts in MongoDB (or FerretDB). Claiming a due attempt is decided by inserting a
+ * lease ticket keyed by (attempt, the lease it replaces) under a unique index: of all the
+ * dispatchers that saw the attempt free, exactly one inserts it, then records its lease on the
+ * attempt. (A findOneAndUpdate would do on MongoDB, but FerretDB 1.24 does not apply concurrent
+ * conditional updates atomically; unique inserts hold on both.) An outcome is written only by
+ * the lease holder, so replicas never send one attempt twice while its lease lasts.
+ */
+export class MongoDeliveryRepository implements DeliveryRepository {
+  constructor(
+    private readonly collection: Collection<DeliveryDocument>,
+    private readonly leases: Collection<LeaseDocument>,
+  ) {}
+
+  async insert(delivery: Delivery): Promise<InsertOutcome> {
+    try {
+      await runMongo(() => this.collection.insertOne(toDocument(delivery)));
+      return "inserted";
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return "already_exists";
+      throw err;
+    }
+  }
+
+  async findById(id: string): Promise<Delivery | undefined> {
+    const doc = await runMongo(() => this.collection.findOne({ id }));
+    return doc ? fromDocument(doc) : undefined;
+  }
+
+  async findInScope(scope: AccountScope, id: string): Promise<Delivery | undefined> {
+    const doc = await runMongo(() => this.collection.findOne({ ...scopeFilter(scope), id }));
+    return doc ? fromDocument(doc) : undefined;
+  }
+
+  async latestForEvent(eventId: string): Promise<Delivery | undefined> {
+    const doc = await runMongo(() => this.collection.find({ eventId }).sort({ attemptNumber: -1 }).limit(1).next());
+    return doc ? fromDocument(doc) : undefined;
+  }
+
+  async claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
+    const candidates = await runMongo(() =>
+      this.collection
+        .find({ status: "PENDING", dueAt: { $lte: now }, $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }] })
+        .sort({ dueAt: 1 })
+        .limit(CLAIM_CANDIDATES)
+        .toArray(),
+    );
+    for (const candidate of candidates) {
+      const previousUntil = candidate.claimedUntil ?? null;
+      const key = `${candidate.id}|${previousUntil ? previousUntil.getTime() : "free"}`;
+      if (!(await this.takeTicket({ key, deliveryId: candidate.id, token, until: leaseUntil, createdAt: now }, now))) continue;
+      const taken = await runMongo(() =>
+        this.collection.updateOne(
+          { id: candidate.id, status: "PENDING", claimedUntil: previousUntil },
+          { $set: { claimToken: token, claimedUntil: leaseUntil } },
+        ),
+      );
+      if (taken.modifiedCount === 1) return fromDocument({ ...candidate, claimToken: token, claimedUntil: leaseUntil });
+      // Completed between our read and our ticket: nothing to send.
+    }
+    return undefined;
+  }
+
+  /** Inserts the ticket; false when another dispatcher holds it. */
+  private async takeTicket(ticket: LeaseDocument, now: Date): Promise<boolean> {
+    const insert = async () => {
+      try {
+        await runMongo(() => this.leases.insertOne({ ...ticket }));
+        return true;
+      } catch (err) {
+        if (isDuplicateKeyError(err)) return false;
+        throw err;
+      }
+    };
+    if (await insert()) return true;
+    // A winner that died between its ticket and its lease would block the attempt for good:
+    // once the lease it was to take has run out, its ticket is removed and the race runs again.
+    const held = await runMongo(() => this.leases.findOne({ key: ticket.key }));
+    if (!held || held.until.getTime() > now.getTime()) return false;
+    await runMongo(() => this.leases.deleteOne({ key: ticket.key, token: held.token }));
+    return insert();
+  }
+
+  async complete(id: string, token: string, result: DeliveryResult): Promise<boolean> {
+    const outcome = await runMongo(() =>
+      this.collection.updateOne(
+        { id, status: "PENDING", claimToken: token },
+        {
+          $set: {
+            status: result.status,
+            url: result.url,
+            httpStatusCode: result.httpStatusCode ?? null,
+            responseTimeMs: result.responseTimeMs ?? null,
+            errorMessage: result.errorMessage ?? null,
+            nextRetryAt: result.nextRetryAt ?? null,
+            completedAt: result.completedAt,
+            claimToken: null,
+            claimedUntil: null,
+          },
+        },
+      ),
+    );
+    if (outcome.matchedCount !== 1) return false;
+    // The tickets only ever decided races over a PENDING attempt: this one is over.
+    await runMongo(() => this.leases.deleteMany({ deliveryId: id })).catch(() => undefined);
+    return true;
+  }
+
+  async list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage> {
+    const query: Filter<DeliveryDocument> = { ...scopeFilter(scope) };
+    if (filter.status !== undefined) query.status = filter.status;
+    if (filter.event !== undefined) query.event = filter.event;
+    if (filter.sessionId !== undefined) query.sessionId = filter.sessionId;
+    if (filter.eventId !== undefined) query.eventId = filter.eventId;
+    if (filter.createdGte !== undefined || filter.createdLte !== undefined) {
+      query.createdAt = {
+        ...(filter.createdGte !== undefined ? { $gte: filter.createdGte } : {}),
+        ...(filter.createdLte !== undefined ? { $lte: filter.createdLte } : {}),
+      };
+    }
+    if (page.after !== undefined) {
+      query.$or = [{ createdAt: { $lt: page.after.createdAt } }, { createdAt: page.after.createdAt, id: { $lt: page.after.id } }];
+    }
+    const docs = await runMongo(() =>
+      this.collection
+        .find(query)
+        .sort({ createdAt: -1, id: -1 })
+        .limit(page.limit + 1)
+        .toArray(),
+    );
+    return { deliveries: docs.slice(0, page.limit).map(fromDocument), hasMore: docs.length > page.limit };
+  }
+}
+
+export async function createMongoDeliveryRepository(db: Db): Promise<MongoDeliveryRepository> {
+  const collection = db.collection<DeliveryDocument>(DELIVERIES_COLLECTION);
+  const leases = db.collection<LeaseDocument>(LEASES_COLLECTION);
+  await ensureIndexes(collection, INDEXES);
+  await ensureIndexes(leases, LEASE_INDEXES);
+  return new MongoDeliveryRepository(collection, leases);
+}

@@ -1,0 +1,124 @@
+import type { AccountScope } from "../domain/account-scope.js";
+import type { Delivery, DeliveryResult, DeliveryStatus } from "../domain/delivery.js";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint.js";
+import type { WebhookEvent } from "../domain/webhook-event.js";
+
+/** Result of an insert that must not overwrite: adapters turn duplicate-key errors into this. */
+export type InsertOutcome = "inserted" | "already_exists";
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  event?: string;
+  sessionId?: string;
+  eventId?: string;
+  createdGte?: Date;
+  createdLte?: Date;
+}
+
+/** Where a page starts: strictly after this (createdAt, id) in newest-first order. */
+export interface ListPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export interface DeliveryPage {
+  deliveries: Delivery[];
+  hasMore: boolean;
+}
+
+/**
+ * Delivery attempts. PENDING attempts are the work queue: `claimNextDue` hands each due attempt
+ * to one caller at a time (a lease), so any number of dispatchers share it, and an attempt whose
+ * lease ran out (its dispatcher died) is handed out again.
+ */
+export interface DeliveryRepository {
+  /**
+   * Stores a new attempt; "already_exists" when its id or (eventId, attemptNumber) is taken.
+   * The unique (eventId, attemptNumber) is what hands out attempt numbers safely (insertNextAttempt).
+   */
+  insert(delivery: Delivery): Promise<InsertOutcome>;
+  findById(id: string): Promise<Delivery | undefined>;
+  /** Confined to `scope`: another account's attempt is never found. */
+  findInScope(scope: AccountScope, id: string): Promise<Delivery | undefined>;
+  /** The attempt of the event with the highest attempt number. */
+  latestForEvent(eventId: string): Promise<Delivery | undefined>;
+  /**
+   * Atomically takes the PENDING attempt due the longest (dueAt <= now) whose lease is absent or
+   * expired, setting the lease to (token, leaseUntil). Undefined when nothing is due.
+   */
+  claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined>;
+  /**
+   * Records the outcome of a claimed attempt and drops the lease, only if it is still PENDING
+   * and the lease is still `token`'s. False when someone else took it over (nothing changed).
+   */
+  complete(id: string, token: string, result: DeliveryResult): Promise<boolean>;
+  /** Newest first by (createdAt desc, id desc), confined to `scope`; at most `limit` after `after`. */
+  list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage>;
+}
+
+/** Events as received, with their envelope bytes. */
+export interface WebhookEventRepository {
+  /** Stores the event unless its id is known ("already_exists": the stored one, and its body, win). */
+  insert(event: WebhookEvent): Promise<InsertOutcome>;
+  findById(id: string): Promise<WebhookEvent | undefined>;
+}
+
+/**
+ * Webhook endpoints, one per (account, mode). Secrets are handled in plaintext here; the Mongo
+ * adapter stores them encrypted.
+ */
+export interface EndpointRepository {
+  find(scope: AccountScope): Promise<WebhookEndpoint | undefined>;
+  /**
+   * Sets the URL and re-enables the endpoint. When the scope has no endpoint yet it is created
+   * with `newSecret` and `secretCreated` is true; otherwise the stored secret stays.
+   */
+  setUrl(scope: AccountScope, url: string, newSecret: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }>;
+  /**
+   * Makes `newSecret` current; the replaced one stays valid until `previousExpiresAt` (only one
+   * previous secret is kept). Creates the endpoint (without a URL) when there is none:
+   * `rotated` is false then and there is no previous secret.
+   */
+  rotateSecret(scope: AccountScope, newSecret: string, previousExpiresAt: Date, now: Date): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }>;
+  /** Disables the endpoint if its URL is still `url` and it is enabled; true when it did. */
+  disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean>;
+}
+
+export interface WebhooksStores {
+  deliveries: DeliveryRepository;
+  events: WebhookEventRepository;
+  endpoints: EndpointRepository;
+}
+
+/** One POST of an event's body, signed with `secrets` at `timestamp` by the sender. */
+export interface SignedSendRequest {
+  url: string;
+  /** The stored envelope bytes, sent unchanged. */
+  body: Uint8Array;
+  /** The event id: X-Service-Webhook-Id. */
+  webhookId: string;
+  event: string;
+  /** Current secret first, then the previous one while its rotation overlap lasts. */
+  secrets: string[];
+  /** Unix seconds of this attempt. */
+  timestamp: number;
+  timeoutMs: number;
+  /** The event's W3C trace context: the send is traced as part of the publisher's trace. */
+  traceContext?: Record<string, string>;
+}
+
+export interface WebhookSendOutcome {
+  ok: boolean;
+  httpStatus?: number;
+  responseTimeMs: number;
+  errorMessage?: string;
+  /** The receiver's Retry-After, in ms. */
+  retryAfterMs?: number;
+  /** 410 Gone. */
+  gone: boolean;
+}
+
+/** Signs and sends one attempt (adapters/delivery: the spec headers plus Standard Webhooks over HTTP). */
+export interface WebhookSender {
+  send(request: SignedSendRequest): Promise<WebhookSendOutcome>;
+}

@@ -1,0 +1,48 @@
+import { GatewayError, type Clock } from "@gateway/platform";
+import { generateWebhookSecret } from "@gateway/webhook-signature";
+import type { AccountScope } from "../domain/account-scope.js";
+import { validateEndpointUrl } from "../domain/endpoint-url.js";
+import type { EndpointRepository } from "./ports.js";
+
+export interface EndpointDeps {
+  endpoints: EndpointRepository;
+  clock: Clock;
+}
+
+export interface SetEndpointResult {
+  url: string;
+  /** The new secret, only when this call created it (first set); never shown again. */
+  secret?: string;
+}
+
+/**
+ * Sets the account's webhook URL for a mode (and re-enables an endpoint disabled after 410
+ * Gone). The first set creates the endpoint's secret and returns it, like an API key: it is
+ * never returned again (rotate it to get a new one).
+ */
+export async function setEndpoint(deps: EndpointDeps, scope: AccountScope, rawUrl: string): Promise<SetEndpointResult> {
+  const url = validateEndpointUrl(rawUrl, scope.livemode);
+  const candidate = generateWebhookSecret();
+  const { endpoint, secretCreated } = await deps.endpoints.setUrl(scope, url, candidate, deps.clock.now());
+  return { url: endpoint.url ?? url, ...(secretCreated ? { secret: endpoint.secret } : {}) };
+}
+
+export interface RotateSecretResult {
+  secret: string;
+  /** Until when the replaced secret still signs; absent when there was none (first secret). */
+  previousSecretExpiresAt?: Date;
+}
+
+/**
+ * Replaces the signing secret. For `overlapMs` afterwards every delivery carries two `v1`
+ * signatures (new and old), so receivers can switch at their pace. Creates the first secret
+ * when the account has none yet (a merchant using only per-session webhook URLs).
+ */
+export async function rotateSecret(deps: EndpointDeps, scope: AccountScope, overlapMs: number): Promise<RotateSecretResult> {
+  if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) throw new GatewayError("INTERNAL", "The secret overlap is misconfigured.");
+  const now = deps.clock.now();
+  const previousExpiresAt = new Date(now.getTime() + overlapMs);
+  const secret = generateWebhookSecret();
+  const { rotated } = await deps.endpoints.rotateSecret(scope, secret, previousExpiresAt, now);
+  return { secret, ...(rotated ? { previousSecretExpiresAt: previousExpiresAt } : {}) };
+}

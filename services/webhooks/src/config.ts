@@ -1,0 +1,130 @@
+import { parse, type ConfigOf } from "@gateway/platform";
+import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
+import type { WebhooksSettings } from "./app/webhooks-settings.js";
+import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function mongoUrl(raw: string): string {
+  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
+  return raw;
+}
+
+function natsUrl(raw: string): string {
+  for (const server of raw.split(",")) {
+    if (!/^(nats|tls|wss?):\/\/\S+$/.test(server.trim())) throw new Error("must be nats:// URLs, comma-separated");
+  }
+  return raw;
+}
+
+function positiveDuration(raw: string): number {
+  const ms = parse.duration(raw);
+  if (ms <= 0) throw new Error("must be longer than zero");
+  return ms;
+}
+
+function positiveInt(raw: string): number {
+  const n = parse.int(raw);
+  if (n < 1) throw new Error(`${n} must be at least 1`);
+  return n;
+}
+
+/** "1m,2h,24h" (the waits before retry 1, 2, 3); "" or "none" for no retries. */
+function retrySchedule(raw: string): number[] {
+  if (/^\s*none\s*$/i.test(raw)) return [];
+  return parse.durationList(raw);
+}
+
+function cidrList(raw: string): string[] {
+  const cidrs = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  assertAddressPolicy({ allowPrivate: false, allowCidrs: cidrs });
+  return cidrs;
+}
+
+/**
+ * The delivery settings, shared by the webhooks process and embedded mode (spread this spec into
+ * the embedded launcher's, then `webhooksSettingsFromConfig`).
+ */
+export const webhookDeliveryConfigSpec = {
+  timeoutMs: { env: "GATEWAY_WEBHOOK_TIMEOUT", description: "timeout of one webhook POST", default: "10s", parse: positiveDuration },
+  retryScheduleMs: {
+    env: "GATEWAY_WEBHOOK_RETRY_SCHEDULE",
+    description: "waits before each webhook retry after a failure, comma-separated (none: no retries)",
+    default: "1m,2h,24h",
+    parse: retrySchedule,
+  },
+  secretOverlapMs: {
+    env: "GATEWAY_WEBHOOK_SECRET_OVERLAP",
+    description: "how long a rotated-out webhook secret keeps signing deliveries",
+    default: "24h",
+    parse: parse.duration,
+  },
+  allowPrivate: {
+    env: "GATEWAY_WEBHOOK_ALLOW_PRIVATE",
+    description: "deliver webhooks to private, loopback and reserved addresses (test/development only)",
+    default: "false",
+    parse: parse.boolean,
+  },
+  allowedCidrs: {
+    env: "GATEWAY_WEBHOOK_ALLOWED_CIDRS",
+    description: "private networks webhooks may still reach, comma-separated CIDRs (e.g. 10.20.0.0/16)",
+    default: "",
+    parse: cidrList,
+  },
+  pollIntervalMs: {
+    env: "GATEWAY_WEBHOOK_POLL_INTERVAL",
+    description: "how often an idle webhooks dispatcher looks for due retries",
+    default: "1s",
+    parse: positiveDuration,
+  },
+  concurrency: { env: "GATEWAY_WEBHOOK_CONCURRENCY", description: "webhook POSTs in flight at once per process", default: "16", parse: positiveInt },
+};
+
+/** Environment of the webhooks process (distributed mode). */
+export const webhooksConfigSpec = {
+  port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
+  host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  // May embed database credentials: never echoed in errors.
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
+  mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the webhooks service", default: "gateway_webhooks", parse: parse.string },
+  // May embed credentials too.
+  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: natsUrl },
+  ...webhookDeliveryConfigSpec,
+  secretsKey: {
+    env: "GATEWAY_SECRETS_KEY",
+    description: "key encrypting stored secrets: base64 of 32 random bytes (openssl rand -base64 32)",
+    secret: true,
+    parse: (raw: string) => parseSecretsKey(raw),
+  },
+  previousSecretsKeys: {
+    env: "GATEWAY_SECRETS_PREVIOUS_KEYS",
+    description: "earlier GATEWAY_SECRETS_KEY values still able to decrypt, comma-separated",
+    optional: true as const,
+    secret: true,
+    parse: (raw: string) => parseSecretsKeyList(raw),
+  },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+};
+
+export type WebhooksConfig = ConfigOf<typeof webhooksConfigSpec>;
+
+export type WebhookDeliveryConfig = ConfigOf<typeof webhookDeliveryConfigSpec>;
+
+/** The runtime's settings from the delivery configuration. */
+export function webhooksSettingsFromConfig(config: WebhookDeliveryConfig): WebhooksSettings {
+  return {
+    timeoutMs: config.timeoutMs,
+    retryScheduleMs: config.retryScheduleMs,
+    secretOverlapMs: config.secretOverlapMs,
+    pollIntervalMs: config.pollIntervalMs,
+    concurrency: config.concurrency,
+  };
+}
+
+/** The SSRF policy of the HTTP deliverer from the delivery configuration. */
+export function addressPolicyFromConfig(config: WebhookDeliveryConfig): AddressPolicy {
+  return { allowPrivate: config.allowPrivate, allowCidrs: config.allowedCidrs };
+}

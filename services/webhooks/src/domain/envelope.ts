@@ -1,0 +1,112 @@
+import { RawJson, stringifyJson, type JsonValue } from "./raw-json.js";
+import type { EventSession, SessionEventFacts } from "./webhook-event.js";
+
+/** The metadata could not be spliced; the envelope carries null instead and the caller logs it. */
+export interface EnvelopeWarning {
+  metadataUnreadable: boolean;
+}
+
+const PAYABLE_STATUSES = new Set(["CREATED", "PENDING", "PROCESSING"]);
+
+const orNull = (value: string | undefined): string | null => (value === undefined || value === "" ? null : value);
+
+/** The stored metadata text, spliced verbatim when it is a JSON object; null otherwise. */
+function metadataValue(text: string | undefined, warning: EnvelopeWarning): JsonValue {
+  if (text === undefined || text.trim() === "") return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return new RawJson(text.trim());
+  } catch {
+    // Falls through: corrupt text must not make the whole body invalid JSON.
+  }
+  warning.metadataUnreadable = true;
+  return null;
+}
+
+/** The `data` members every event carries, in the order of spec 6.2. */
+function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, JsonValue> {
+  return {
+    id: s.id,
+    order_number: s.orderNumber,
+    merchant_reference: s.merchantReference,
+    order_id: orNull(s.orderId),
+    amount: s.amount,
+    currency: s.currency,
+    description: orNull(s.description),
+    status: s.status,
+    buyer: {
+      first_name: orNull(s.buyer.firstName),
+      last_name: orNull(s.buyer.lastName),
+      email: orNull(s.buyer.email),
+      phone: orNull(s.buyer.phone),
+    },
+    items: s.items.map((item) => ({
+      name: item.name,
+      quantity: item.quantity,
+      unit_price: item.unitPrice,
+      description: orNull(item.description),
+    })),
+    metadata: metadataValue(s.metadataJson, warning),
+  };
+}
+
+/**
+ * The members each event type adds (spec 6.2; the expired events' members are our decision,
+ * see the service README): session.succeeded `paid_at`, `payment`; session.failed the failure
+ * figures; session.expired `expired_at`; checkout.session.expired `checkout_expired_at` and
+ * `session_still_payable`.
+ */
+function eventSpecificData(facts: SessionEventFacts): Record<string, JsonValue> {
+  switch (facts.eventType) {
+    case "session.succeeded": {
+      const p = facts.payment;
+      if (!p) throw new Error("a session.succeeded event needs its payment facts");
+      return {
+        paid_at: p.paidAt.toISOString(),
+        payment: {
+          method: p.method,
+          card_brand: orNull(p.cardBrand),
+          card_last_four: orNull(p.cardLastFour),
+          card_country: orNull(p.cardCountry),
+          fee_amount: orNull(p.feeAmount),
+          net_amount: orNull(p.netAmount),
+        },
+      };
+    }
+    case "session.failed": {
+      const f = facts.failure;
+      if (!f) throw new Error("a session.failed event needs its failure facts");
+      return {
+        last_failure_code: orNull(f.lastFailureCode),
+        last_failure_message: orNull(f.lastFailureMessage),
+        attempts_count: f.attemptsCount,
+        can_retry: f.canRetry,
+      };
+    }
+    case "session.expired":
+      return { expired_at: (facts.session.completedAt ?? facts.occurredAt).toISOString() };
+    case "checkout.session.expired":
+      return {
+        checkout_expired_at: facts.occurredAt.toISOString(),
+        session_still_payable: PAYABLE_STATUSES.has(facts.session.status),
+      };
+  }
+}
+
+/**
+ * The webhook body of spec 6.2 as its exact JSON text, plus `sequence` (beyond the spec: the
+ * per-session order of events, so a receiver can ignore one older than what it already has).
+ * Amounts stay the decimal strings they were; `data.metadata` is the merchant's stored JSON
+ * text spliced in unchanged.
+ */
+export function buildEnvelope(facts: SessionEventFacts): { body: string; warning: EnvelopeWarning } {
+  const warning: EnvelopeWarning = { metadataUnreadable: false };
+  const envelope: JsonValue = {
+    id: facts.eventId,
+    event: facts.eventType,
+    created_at: facts.occurredAt.toISOString(),
+    sequence: facts.sequence,
+    data: { ...sessionData(facts.session, warning), ...eventSpecificData(facts) },
+  };
+  return { body: stringifyJson(envelope), warning };
+}

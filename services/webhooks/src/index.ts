@@ -1,0 +1,33 @@
+// Public surface of the webhooks service, used by the launcher (embedded and distributed) and tests.
+export {
+  WEBHOOKS_ERROR_DOMAIN,
+  createWebhooksRoutes,
+  createWebhooksRuntime,
+  type WebhooksRoutesDeps,
+  type WebhooksRuntime,
+  type WebhooksRuntimeDeps,
+} from "./webhooks-module.js";
+export {
+  addressPolicyFromConfig,
+  webhookDeliveryConfigSpec,
+  webhooksConfigSpec,
+  webhooksSettingsFromConfig,
+  type WebhookDeliveryConfig,
+  type WebhooksConfig,
+} from "./config.js";
+export type { WebhooksSettings } from "./app/webhooks-settings.js";
+export type {
+  DeliveryRepository,
+  EndpointRepository,
+  WebhookEventRepository,
+  WebhookSender,
+  WebhooksStores,
+} from "./app/ports.js";
+export type { StopOptions } from "./app/delivery-dispatcher.js";
+export { createMemoryWebhooksStores } from "./adapters/memory/create-memory-webhooks-stores.js";
+export { createMongoWebhooksStores } from "./adapters/mongo/create-mongo-webhooks-stores.js";
+export { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
+export { DEFAULT_EVENTS_SUBJECT_PREFIX, DEFAULT_WEBHOOKS_DURABLE, webhookEventSubjects } from "./adapters/events/session-event-consumer.js";
+export { createHttpDeliverer, type HttpDeliverer, type AddressPolicy } from "./adapters/http/index.js";
+export { createSecretBox, parseSecretsKey, parseSecretsKeyList, type SecretBox } from "./domain/secret-box.js";
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./domain/event-types.js";

@@ -1,0 +1,34 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { DeliverySchema, DeliveryStatus as ProtoDeliveryStatus, type Delivery as ProtoDelivery } from "@gateway/proto";
+import type { Delivery, DeliveryStatus } from "../domain/delivery.js";
+
+export const STATUS_TO_PROTO: { readonly [S in DeliveryStatus]: ProtoDeliveryStatus } = {
+  PENDING: ProtoDeliveryStatus.PENDING,
+  SUCCEEDED: ProtoDeliveryStatus.SUCCEEDED,
+  FAILED: ProtoDeliveryStatus.FAILED,
+};
+
+/** The filter status, or undefined for UNSPECIFIED (no filter). */
+export function statusFromProto(status: ProtoDeliveryStatus): DeliveryStatus | undefined {
+  for (const [name, value] of Object.entries(STATUS_TO_PROTO)) if (value === status) return name as DeliveryStatus;
+  return undefined;
+}
+
+/** The wire form of a delivery record (spec 2.3); unset optional figures stay unset. */
+export function deliveryToProto(d: Delivery): ProtoDelivery {
+  return create(DeliverySchema, {
+    id: d.id,
+    sessionId: d.sessionId,
+    event: d.event,
+    eventId: d.eventId,
+    url: d.url,
+    attemptNumber: d.attemptNumber,
+    status: STATUS_TO_PROTO[d.status],
+    ...(d.httpStatusCode !== undefined ? { httpStatusCode: d.httpStatusCode } : {}),
+    ...(d.responseTimeMs !== undefined ? { responseTimeMs: d.responseTimeMs } : {}),
+    errorMessage: d.errorMessage ?? "",
+    ...(d.nextRetryAt ? { nextRetryAt: timestampFromDate(d.nextRetryAt) } : {}),
+    createdAt: timestampFromDate(d.createdAt),
+  });
+}

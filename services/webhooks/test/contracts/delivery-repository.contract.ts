@@ -1,0 +1,230 @@
+import { newId } from "@gateway/platform";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DeliveryRepository } from "../../src/app/ports.js";
+import type { AccountScope } from "../../src/domain/account-scope.js";
+import type { Delivery } from "../../src/domain/delivery.js";
+import { newScope } from "../support/fixtures.js";
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+const at = (ms: number) => new Date(T0 + ms);
+
+function attempt(scope: AccountScope, o: Partial<Delivery> = {}): Delivery {
+  return {
+    id: newId("whd"),
+    scope,
+    sessionId: "ps_session_1",
+    event: "session.succeeded",
+    eventId: newId("evt"),
+    url: "https://shop.example.tn/hooks",
+    attemptNumber: 1,
+    chainAttempt: 1,
+    trigger: "initial",
+    status: "PENDING",
+    createdAt: at(0),
+    dueAt: at(0),
+    ...o,
+  };
+}
+
+export interface DeliveryRepositoryFixture {
+  repo: DeliveryRepository;
+  close(): Promise<void>;
+}
+
+/**
+ * The one contract every DeliveryRepository adapter meets (in memory, MongoDB/FerretDB). Each
+ * test gets an empty store: the work queue is global, so tests must not see each other's attempts.
+ */
+export function deliveryRepositoryContract(adapter: string, open: () => Promise<DeliveryRepositoryFixture>): void {
+  describe(`DeliveryRepository contract: ${adapter}`, () => {
+    let fixture: DeliveryRepositoryFixture;
+    let repo: DeliveryRepository;
+    beforeEach(async () => {
+      fixture = await open();
+      repo = fixture.repo;
+    });
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    describe("storing and reading", () => {
+      it("when an attempt with every field is inserted, then it reads back field for field", async () => {
+        const scope = newScope(true);
+        const full = attempt(scope, {
+          status: "FAILED",
+          trigger: "retry",
+          attemptNumber: 2,
+          chainAttempt: 2,
+          httpStatusCode: 503,
+          responseTimeMs: 1234,
+          errorMessage: "Receiver answered HTTP 503 Service Unavailable",
+          nextRetryAt: at(7_200_000),
+          completedAt: at(5),
+        });
+        expect(await repo.insert(full)).toBe("inserted");
+        expect(await repo.findById(full.id)).toEqual(full);
+        const bare = attempt(scope, { url: "" });
+        await repo.insert(bare);
+        expect(await repo.findById(bare.id)).toEqual(bare);
+      });
+
+      it("when the id or the (event, attempt number) repeats, then the insert reports it and changes nothing", async () => {
+        const scope = newScope();
+        const first = attempt(scope);
+        await repo.insert(first);
+        expect(await repo.insert({ ...first, url: "https://other.example/" })).toBe("already_exists");
+        expect(await repo.insert(attempt(scope, { eventId: first.eventId, attemptNumber: 1 }))).toBe("already_exists");
+        expect(await repo.insert(attempt(scope, { eventId: first.eventId, attemptNumber: 2 }))).toBe("inserted");
+        expect((await repo.findById(first.id))?.url).toBe("https://shop.example.tn/hooks");
+      });
+
+      it("when another account or the other mode asks for an attempt, then it is not found", async () => {
+        const scope = newScope(false);
+        const d = attempt(scope);
+        await repo.insert(d);
+        expect(await repo.findInScope(scope, d.id)).toEqual(d);
+        expect(await repo.findInScope({ ...scope, livemode: true }, d.id)).toBeUndefined();
+        expect(await repo.findInScope(newScope(false), d.id)).toBeUndefined();
+        expect(await repo.findById("whd_missing")).toBeUndefined();
+      });
+
+      it("when an event has several attempts, then the latest is the one with the highest number", async () => {
+        const scope = newScope();
+        const eventId = newId("evt");
+        for (const n of [1, 3, 2]) await repo.insert(attempt(scope, { eventId, attemptNumber: n, createdAt: at(n) }));
+        expect((await repo.latestForEvent(eventId))?.attemptNumber).toBe(3);
+        expect(await repo.latestForEvent("evt_none")).toBeUndefined();
+      });
+    });
+
+    describe("claiming due attempts", () => {
+      it("when attempts are due, then the one due the longest comes first and future ones wait", async () => {
+        const scope = newScope();
+        const later = attempt(scope, { dueAt: at(2_000) });
+        const older = attempt(scope, { dueAt: at(500) });
+        const future = attempt(scope, { dueAt: at(60_000) });
+        for (const d of [later, older, future]) await repo.insert(d);
+        const first = await repo.claimNextDue(at(3_000), at(13_000), "t1");
+        expect(first?.id).toBe(older.id);
+        expect(first?.claim).toEqual({ token: "t1", until: at(13_000) });
+        expect((await repo.claimNextDue(at(3_000), at(13_000), "t2"))?.id).toBe(later.id);
+        expect(await repo.claimNextDue(at(3_000), at(13_000), "t3")).toBeUndefined();
+      });
+
+      it("when an attempt is claimed, then nobody else gets it until the lease expires, then someone does", async () => {
+        const d = attempt(newScope());
+        await repo.insert(d);
+        expect((await repo.claimNextDue(at(0), at(10_000), "first"))?.id).toBe(d.id);
+        expect(await repo.claimNextDue(at(9_999), at(20_000), "second")).toBeUndefined();
+        const taken = await repo.claimNextDue(at(10_000), at(20_000), "second");
+        expect(taken?.id).toBe(d.id);
+        expect(taken?.claim?.token).toBe("second");
+        // The first holder's outcome no longer counts.
+        expect(await repo.complete(d.id, "first", { status: "SUCCEEDED", url: d.url, completedAt: at(10_001) })).toBe(false);
+        expect(await repo.complete(d.id, "second", { status: "SUCCEEDED", url: d.url, completedAt: at(10_002) })).toBe(true);
+      });
+
+      it("when many claim at once, then every due attempt goes to exactly one of them", async () => {
+        const scope = newScope();
+        const ids = new Set<string>();
+        for (let i = 0; i < 8; i++) {
+          const d = attempt(scope, { dueAt: at(i) });
+          ids.add(d.id);
+          await repo.insert(d);
+        }
+        const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => repo.claimNextDue(at(100), at(60_000), `t${i}`)));
+        const got = claims.filter((c): c is Delivery => c !== undefined).map((c) => c.id);
+        expect(got).toHaveLength(8);
+        expect(new Set(got)).toEqual(ids);
+      });
+
+      it("when completed attempts are due, then they are never claimed", async () => {
+        const d = attempt(newScope(), { status: "FAILED", completedAt: at(0) });
+        await repo.insert(d);
+        expect(await repo.claimNextDue(at(1_000), at(2_000), "t")).toBeUndefined();
+      });
+    });
+
+    describe("completing", () => {
+      it("when the holder records a failure, then the figures are stored, the lease is dropped and it is final", async () => {
+        const d = attempt(newScope(), { trigger: "retry", chainAttempt: 2, attemptNumber: 2, nextRetryAt: at(0) });
+        await repo.insert(d);
+        await repo.claimNextDue(at(0), at(10_000), "tok");
+        const result = {
+          status: "FAILED" as const,
+          url: "https://moved.example.tn/hooks",
+          httpStatusCode: 500,
+          responseTimeMs: 42,
+          errorMessage: "Receiver answered HTTP 500 Internal Server Error",
+          nextRetryAt: at(7_200_000),
+          completedAt: at(50),
+        };
+        expect(await repo.complete(d.id, "tok", result)).toBe(true);
+        const stored = await repo.findById(d.id);
+        expect(stored).toEqual({ ...d, ...result });
+        expect(stored?.claim).toBeUndefined();
+        expect(await repo.complete(d.id, "tok", { status: "SUCCEEDED", url: d.url, completedAt: at(60) })).toBe(false);
+      });
+
+      it("when a success is recorded, then the due time shown on the pending retry is cleared", async () => {
+        const d = attempt(newScope(), { trigger: "retry", chainAttempt: 2, nextRetryAt: at(0) });
+        await repo.insert(d);
+        await repo.claimNextDue(at(0), at(10_000), "tok");
+        expect(await repo.complete(d.id, "tok", { status: "SUCCEEDED", url: d.url, httpStatusCode: 204, responseTimeMs: 3, completedAt: at(9) })).toBe(true);
+        const stored = await repo.findById(d.id);
+        expect(stored?.status).toBe("SUCCEEDED");
+        expect(stored?.nextRetryAt).toBeUndefined();
+        expect(stored?.errorMessage).toBeUndefined();
+      });
+
+      it("when the token is wrong or the attempt was never claimed, then nothing changes", async () => {
+        const d = attempt(newScope());
+        await repo.insert(d);
+        expect(await repo.complete(d.id, "nobody", { status: "SUCCEEDED", url: d.url, completedAt: at(1) })).toBe(false);
+        expect(await repo.findById(d.id)).toEqual(d);
+      });
+    });
+
+    describe("listing", () => {
+      it("when an account lists, then its attempts come newest first, paged by position, and nothing of others", async () => {
+        const scope = newScope();
+        const mine: Delivery[] = [];
+        for (let i = 0; i < 5; i++) {
+          const d = attempt(scope, { createdAt: at(i * 1000) });
+          mine.push(d);
+          await repo.insert(d);
+        }
+        // Same instant: the id breaks the tie.
+        const twin = attempt(scope, { createdAt: at(4000) });
+        await repo.insert(twin);
+        await repo.insert(attempt({ ...scope, livemode: true }));
+        await repo.insert(attempt(newScope()));
+        const expected = [...mine, twin].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((d) => d.id);
+
+        const first = await repo.list(scope, {}, { limit: 4 });
+        expect(first.deliveries.map((d) => d.id)).toEqual(expected.slice(0, 4));
+        expect(first.hasMore).toBe(true);
+        const last = first.deliveries[3]!;
+        const rest = await repo.list(scope, {}, { limit: 4, after: { createdAt: last.createdAt, id: last.id } });
+        expect(rest.deliveries.map((d) => d.id)).toEqual(expected.slice(4));
+        expect(rest.hasMore).toBe(false);
+      });
+
+      it("when filters are given, then only matching attempts are listed", async () => {
+        const scope = newScope();
+        const a = attempt(scope, { status: "FAILED", event: "session.failed", sessionId: "ps_a", createdAt: at(1000) });
+        const b = attempt(scope, { status: "SUCCEEDED", event: "session.succeeded", sessionId: "ps_b", createdAt: at(2000) });
+        const c = attempt(scope, { status: "FAILED", event: "session.succeeded", sessionId: "ps_a", createdAt: at(3000), eventId: b.eventId, attemptNumber: 2 });
+        for (const d of [a, b, c]) await repo.insert(d);
+        const ids = async (filter: Parameters<DeliveryRepository["list"]>[1]) => (await repo.list(scope, filter, { limit: 10 })).deliveries.map((d) => d.id);
+        expect(await ids({ status: "FAILED" })).toEqual([c.id, a.id]);
+        expect(await ids({ event: "session.succeeded" })).toEqual([c.id, b.id]);
+        expect(await ids({ sessionId: "ps_a" })).toEqual([c.id, a.id]);
+        expect(await ids({ eventId: b.eventId })).toEqual([c.id, b.id]);
+        expect(await ids({ createdGte: at(2000), createdLte: at(2000) })).toEqual([b.id]);
+        expect(await ids({ status: "FAILED", sessionId: "ps_a", event: "session.failed" })).toEqual([a.id]);
+        expect(await ids({ status: "PENDING" })).toEqual([]);
+      });
+    });
+  });
+}

@@ -1,0 +1,246 @@
+import { systemClock, type EventBus } from "@gateway/platform";
+import { waitFor } from "@gateway/testkit";
+import { verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { WebhooksStores } from "../../src/app/ports.js";
+import { firstAttemptId } from "../../src/app/record-session-event.js";
+import { setEndpoint } from "../../src/app/webhook-endpoints.js";
+import type { WebhooksSettings } from "../../src/app/webhooks-settings.js";
+import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
+import { createHttpDeliverer, type AddressPolicy, type HttpDeliverer } from "../../src/adapters/http/index.js";
+import type { Delivery } from "../../src/domain/delivery.js";
+import type { SessionEventFacts } from "../../src/domain/webhook-event.js";
+import { createWebhooksRuntime, type WebhooksRuntime } from "../../src/webhooks-module.js";
+import { type TestReceiver, startReceiver } from "../http/test-receiver.js";
+import { eventFacts, newScope, publishedEvent } from "../support/fixtures.js";
+import { captureLogger } from "../support/silent-logger.js";
+
+/** Where the runtime runs: an event bus, stores, and the subject space the test publishes in. */
+export interface RuntimeEnvironment {
+  bus: EventBus;
+  stores: WebhooksStores;
+  subjectPrefix: string;
+  durable: string;
+  close(): Promise<void>;
+}
+
+const SCHEDULE = [50, 100, 200];
+const SETTINGS: WebhooksSettings = {
+  timeoutMs: 300,
+  retryScheduleMs: SCHEDULE,
+  secretOverlapMs: 24 * 3600_000,
+  pollIntervalMs: 25,
+  concurrency: 4,
+  leaseMs: 1_000,
+};
+
+/**
+ * The webhooks runtime end to end: a SessionEvent published on the bus becomes signed POSTs to
+ * a real local receiver, with the history to show for it. Run over the in-memory bus and stores
+ * (unit) and over JetStream and the MongoDB wire server (integration).
+ */
+export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnvironment>): void {
+  describe(`webhooks runtime: ${name}`, () => {
+    let env: RuntimeEnvironment;
+    let receiver: TestReceiver;
+    const running: Array<{ runtime: WebhooksRuntime; deliverer: HttpDeliverer }> = [];
+
+    beforeEach(async () => {
+      env = await open();
+      receiver = await startReceiver();
+    });
+    afterEach(async () => {
+      for (const { runtime, deliverer } of running.splice(0)) {
+        await runtime.stop({ graceMs: 1_000 });
+        deliverer.close();
+      }
+      await receiver.close();
+      await env.close();
+    });
+
+    async function startRuntime(policy: AddressPolicy = { allowPrivate: true, allowCidrs: [] }) {
+      const deliverer = createHttpDeliverer(policy);
+      const { logger, lines } = captureLogger();
+      const runtime = createWebhooksRuntime({
+        stores: env.stores,
+        bus: env.bus,
+        sender: createSigningWebhookSender(deliverer),
+        clock: systemClock,
+        logger,
+        settings: SETTINGS,
+        subjectPrefix: env.subjectPrefix,
+        durable: env.durable,
+      });
+      await runtime.start();
+      const handle = { runtime, deliverer, lines };
+      running.push(handle);
+      return handle;
+    }
+
+    const publish = (facts: SessionEventFacts, messageId?: string) => {
+      const message = publishedEvent(facts, env.subjectPrefix);
+      return env.bus.publish({ ...message, id: messageId ?? message.id });
+    };
+
+    const history = async (facts: SessionEventFacts): Promise<Delivery[]> =>
+      (await env.stores.deliveries.list(facts.session.scope, { eventId: facts.eventId }, { limit: 100 })).deliveries.sort((a, b) => a.attemptNumber - b.attemptNumber);
+
+    const settled = (facts: SessionEventFacts, attempts: number) =>
+      waitFor(
+        async () => {
+          const rows = await history(facts);
+          return rows.length === attempts && rows.every((r) => r.status !== "PENDING") ? rows : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 25, message: `${attempts} settled attempts of ${facts.eventId}` },
+      );
+
+    async function endpointFor(facts: SessionEventFacts): Promise<string> {
+      const result = await setEndpoint({ endpoints: env.stores.endpoints, clock: systemClock }, facts.session.scope, receiver.url);
+      return result.secret!;
+    }
+
+    it("when a SessionEvent is published, then the endpoint gets exactly one POST with the spec headers, a valid signature and the envelope", async () => {
+      await startRuntime();
+      const facts = eventFacts("session.succeeded", { scope: newScope(), occurredAt: new Date() });
+      const secret = await endpointFor(facts);
+      await publish(facts);
+      const [attempt] = await settled(facts, 1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.requests).toHaveLength(1);
+      const request = receiver.requests[0]!;
+      expect(request.headers).toMatchObject({
+        "content-type": "application/json",
+        "x-service-webhook-id": facts.eventId,
+        "x-service-event": "session.succeeded",
+        "webhook-id": facts.eventId,
+      });
+      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({ ok: true, webhookId: facts.eventId });
+      expect(verifyStandardWebhook(request.body, request.headers, secret).ok).toBe(true);
+      const envelope = JSON.parse(request.body.toString("utf8"));
+      expect(envelope).toMatchObject({ id: facts.eventId, event: "session.succeeded", sequence: facts.sequence, data: { id: facts.session.id, amount: "34.000" } });
+      expect(attempt).toMatchObject({ status: "SUCCEEDED", httpStatusCode: 200, attemptNumber: 1, url: receiver.url });
+    });
+
+    it.each([
+      ["500", (res: import("node:http").ServerResponse) => ((res.statusCode = 500), res.end()), 500, "Receiver answered HTTP 500 Internal Server Error"],
+      ["timeout", () => undefined, undefined, "Request timed out after 300 ms"],
+      ["connection reset", (res: import("node:http").ServerResponse) => res.socket?.destroy(), undefined, "Connection reset by the receiver"],
+      [
+        "302",
+        (res: import("node:http").ServerResponse) => (res.writeHead(302, { location: "https://elsewhere.example/hooks" }), res.end()),
+        302,
+        "Redirects are not followed (302 to https://elsewhere.example/hooks)",
+      ],
+    ])("when the receiver fails with %s, then it is retried on the schedule and the history shows every attempt", async (_kind, answer, status, message) => {
+      await startRuntime();
+      receiver.handle((_req, res) => answer(res));
+      const facts = eventFacts("session.failed", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      const attempts = await settled(facts, 4);
+      expect(receiver.requests).toHaveLength(4);
+      expect(attempts.map((a) => [a.attemptNumber, a.status, a.httpStatusCode, a.errorMessage])).toEqual(
+        [1, 2, 3, 4].map((n) => [n, "FAILED", status, message]),
+      );
+      for (const a of attempts) expect(a.responseTimeMs).toEqual(expect.any(Number));
+      expect(attempts.slice(0, 3).every((a) => a.nextRetryAt instanceof Date)).toBe(true);
+      expect(attempts[3]?.nextRetryAt).toBeUndefined();
+      // Each retry waited at least its scheduled time after the failure before it.
+      attempts.slice(1).forEach((a, i) => {
+        const failedAt = attempts[i]!.completedAt!.getTime();
+        expect(a.completedAt!.getTime() - failedAt).toBeGreaterThanOrEqual(SCHEDULE[i]!);
+      });
+    });
+
+    it("when the same event is published twice, even under another message id, then there is one delivery chain", async () => {
+      await startRuntime();
+      const facts = eventFacts("session.expired", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      await publish(facts);
+      await publish(facts, `${facts.eventId}-replayed`);
+      await settled(facts, 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.requests).toHaveLength(1);
+      expect(await history(facts)).toHaveLength(1);
+    });
+
+    it("when the SSRF guard is on, then a delivery to 127.0.0.1 is recorded FAILED with a clear message", async () => {
+      await startRuntime({ allowPrivate: false, allowCidrs: [] });
+      const facts = eventFacts("session.succeeded", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      const [first] = await waitFor(async () => {
+        const rows = await history(facts);
+        return rows[0]?.status === "FAILED" ? rows : undefined;
+      });
+      expect(first).toMatchObject({ status: "FAILED", errorMessage: "Refused to deliver to a private or reserved address (127.0.0.1)" });
+      expect(first?.httpStatusCode).toBeUndefined();
+      expect(receiver.requests).toHaveLength(0);
+    });
+
+    it("when two runtimes share the store and the consumer, then each event is delivered once", async () => {
+      await startRuntime();
+      await startRuntime();
+      receiver.handle((_req, res) => setTimeout(() => res.end("ok"), 15));
+      const scope = newScope();
+      const events = Array.from({ length: 16 }, () => eventFacts("session.succeeded", { scope }));
+      await endpointFor(events[0]!);
+      for (const e of events) await publish(e);
+      for (const e of events) await settled(e, 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.requests).toHaveLength(16);
+      expect(new Set(receiver.requests.map((r) => r.headers["x-service-webhook-id"]))).toEqual(new Set(events.map((e) => e.eventId)));
+    });
+
+    it("when a runtime stops in the middle of a delivery, then a new one sends it again once the lease runs out and nothing is lost", async () => {
+      const first = await startRuntime();
+      let hang = true;
+      receiver.handle((_req, res) => {
+        if (!hang) res.end("ok");
+      });
+      const facts = eventFacts("session.succeeded", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      await waitFor(() => receiver.requests.length === 1, { message: "the first POST to arrive" });
+      // Killed mid-delivery: nothing more is written, the socket goes away.
+      await first.runtime.stop({ graceMs: 0 });
+      first.deliverer.close();
+      expect((await env.stores.deliveries.findById(firstAttemptId(facts.eventId)))?.status).toBe("PENDING");
+
+      hang = false;
+      await startRuntime();
+      const [attempt] = await settled(facts, 1);
+      expect(attempt).toMatchObject({ status: "SUCCEEDED", attemptNumber: 1, httpStatusCode: 200 });
+      expect(receiver.requests).toHaveLength(2);
+      expect(receiver.requests[1]?.headers["x-service-webhook-id"]).toBe(facts.eventId);
+      expect(receiver.requests[1]?.body.equals(receiver.requests[0]!.body)).toBe(true);
+    });
+
+    it("when a runtime is stopped with time to finish, then the delivery in flight is completed first", async () => {
+      const handle = await startRuntime();
+      receiver.handle((_req, res) => setTimeout(() => res.end("ok"), 150));
+      const facts = eventFacts("session.succeeded", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      await waitFor(() => receiver.requests.length === 1, { message: "the POST to arrive" });
+      await handle.runtime.stop({ graceMs: 5_000 });
+      expect((await env.stores.deliveries.findById(firstAttemptId(facts.eventId)))?.status).toBe("SUCCEEDED");
+    });
+
+    it("when a payload is not a SessionEvent or has no webhook, then it is never acknowledged as delivered or skipped with a warning, and other events still flow", async () => {
+      const handle = await startRuntime();
+      await env.bus.publish({ id: "garbage-1", subject: `${env.subjectPrefix}.session.succeeded`, data: new Uint8Array([0xff, 0xff, 0xff]) });
+      const other = eventFacts("session.failed", { scope: newScope() });
+      const canceled = { ...publishedEvent({ ...other, eventId: "evt_canceled", eventType: "session.canceled" as never }, env.subjectPrefix) };
+      await env.bus.publish({ ...canceled, subject: `${env.subjectPrefix}.session.canceled` });
+      const facts = eventFacts("session.succeeded", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      await settled(facts, 1);
+      await waitFor(() => handle.lines.some((l) => l.includes("cannot be turned into a webhook")), { message: "the malformed event to be logged" });
+      await waitFor(() => handle.lines.some((l) => l.includes("no webhook is defined for this event type")), { message: "the skipped event to be logged" });
+      expect(await env.stores.events.findById("evt_canceled")).toBeUndefined();
+    });
+  });
+}
