@@ -1,19 +1,10 @@
 // `npm start`: the whole gateway in one process, no external services.
-import { ConfigError, createLogger, installGracefulShutdown, readConfig } from "@gateway/platform";
+import { createLogger, installGracefulShutdown, readConfigOrExit } from "@gateway/platform";
 import { embeddedConfigSpec } from "./embedded-config.js";
 import { startEmbeddedGateway } from "./embedded-gateway.js";
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = readConfig(embeddedConfigSpec);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = readConfigOrExit(embeddedConfigSpec);
   const logger = createLogger({ service: "gateway", level: config.logLevel });
   const gateway = await startEmbeddedGateway(config, logger);
   installGracefulShutdown(logger, [{ name: "http", run: () => gateway.close() }]);

@@ -1,6 +1,6 @@
 // `npm run stack`: distributed mode on this machine. Every service is its own process talking
 // gRPC; MongoDB wire server and NATS are started locally unless MONGODB_URL / NATS_URL are given.
-import { parse, readConfig, ConfigError } from "@gateway/platform";
+import { parse, readConfigOrExit } from "@gateway/platform";
 import { startDistributedGateway } from "./distributed-gateway.js";
 
 const stackConfigSpec = {
@@ -10,16 +10,7 @@ const stackConfigSpec = {
 } as const;
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = readConfig(stackConfigSpec);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = readConfigOrExit(stackConfigSpec);
   // Every GATEWAY_*, LOG_LEVEL and OTEL_* variable reaches every service.
   const passThrough = Object.fromEntries(
     Object.entries(process.env).filter(([k, v]) => v !== undefined && /^(GATEWAY_|LOG_LEVEL$|OTEL_)/.test(k)),

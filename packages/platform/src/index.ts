@@ -20,3 +20,4 @@ export * from "./server/readiness.js";
 export * from "./server/service-server.js";
 export * from "./server/server-interceptors.js";
 export * from "./server/in-process-transport.js";
+export * from "./secret-box.js";

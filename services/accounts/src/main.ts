@@ -1,11 +1,10 @@
 import {
-  ConfigError,
   connectMongo,
   createLogger,
   initTelemetry,
   installGracefulShutdown,
   pingMongo,
-  readConfig,
+  readConfigOrExit,
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
@@ -17,18 +16,9 @@ import { secretBoxFromConfig } from "./secret-box-from-config.js";
 
 const SERVICE_NAME = "accounts";
 
-function loadConfig(): AccountsConfig {
-  try {
-    return readConfig(accountsConfigSpec);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-}
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = readConfigOrExit(accountsConfigSpec);
   const telemetry = initTelemetry({ serviceName: SERVICE_NAME });
   const logger = createLogger({ service: SERVICE_NAME, level: config.logLevel });
 

@@ -2,7 +2,6 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createEpgAcquirer } from "@gateway/acquirer";
 import {
-  ConfigError,
   connectMongo,
   connectNats,
   createJetStreamEventBus,
@@ -12,7 +11,7 @@ import {
   installGracefulShutdown,
   pingMongo,
   pingNats,
-  readConfig,
+  readConfigOrExit,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -28,18 +27,9 @@ import { createSessionsModule } from "./sessions-module.js";
 
 const SERVICE_NAME = "sessions";
 
-function loadConfig(): SessionsConfig {
-  try {
-    return readConfig(sessionsConfigSpec);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-}
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = readConfigOrExit(sessionsConfigSpec);
   const telemetry = initTelemetry({ serviceName: SERVICE_NAME });
   const logger = createLogger({ service: SERVICE_NAME, level: config.logLevel });
 

@@ -1,5 +1,4 @@
 import {
-  ConfigError,
   connectMongo,
   connectNats,
   createJetStreamEventBus,
@@ -9,7 +8,7 @@ import {
   installGracefulShutdown,
   pingMongo,
   pingNats,
-  readConfig,
+  readConfigOrExit,
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
@@ -24,18 +23,9 @@ const SERVICE_NAME = "webhooks";
 /** In-flight POSTs get this long at shutdown (bounded below the platform's 15 s per step). */
 const MAX_DRAIN_MS = 12_000;
 
-function loadConfig(): WebhooksConfig {
-  try {
-    return readConfig(webhooksConfigSpec);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-}
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = readConfigOrExit(webhooksConfigSpec);
   const telemetry = initTelemetry({ serviceName: SERVICE_NAME });
   const logger = createLogger({ service: SERVICE_NAME, level: config.logLevel });
 

@@ -1,22 +1,13 @@
-import { ConfigError, createLogger, installGracefulShutdown, readConfig } from "@gateway/platform";
+import { createLogger, installGracefulShutdown, readConfigOrExit } from "@gateway/platform";
 import { createEpgSimulator, simulatorTerminalBaseUrl } from "./epg-simulator.js";
 import { simulatorConfigSpec, type SimulatorConfig } from "./simulator-config.js";
 
 // The EPG simulator as its own process (distributed mode, Helm component `epg-simulator`).
 // Test terminals point their base URL at `{public URL}/epg/rest`.
 
-function loadConfig(): SimulatorConfig {
-  try {
-    return readConfig(simulatorConfigSpec);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-}
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = readConfigOrExit(simulatorConfigSpec);
   const logger = createLogger({ service: "epg-simulator", level: config.logLevel });
   const simulator = createEpgSimulator({
     credentials: [{ username: config.username, password: config.password }],

@@ -89,3 +89,17 @@ export const parse = {
       return raw as T;
     },
 };
+
+/**
+ * For a process's entry point: reads the config or, when it is invalid, prints the message
+ * (which names every bad variable and never echoes a secret) and exits with status 1.
+ */
+export function readConfigOrExit<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  try {
+    return readConfig(spec, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

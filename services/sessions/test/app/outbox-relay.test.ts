@@ -86,7 +86,7 @@ describe("the outbox relay", () => {
     const session = await sessionWithEvents(repo, [stored]);
 
     expect(await relay.runOnce()).toBe(1);
-    await waitFor(() => received.length === 1 || undefined, { timeoutMs: 2_000 });
+    await waitFor(() => received.length === 1 || undefined, { timeoutMs: 10_000 });
     expect(received[0]).toMatchObject({ id: stored.eventId, subject: "gateway.events.session.succeeded", deliveryCount: 1 });
     expect(received[0]!.data).toEqual(stored.payload);
     expect(received[0]!.headers["x-test"]).toBe("h1");
@@ -109,7 +109,7 @@ describe("the outbox relay", () => {
     expect(await relay.runOnce()).toBe(0);
     expect((await repo.findPendingOutbox(10)).map((e) => e.eventId)).toEqual([stored.eventId]);
     expect(await relay.runOnce()).toBe(1);
-    await waitFor(() => received.length === 1 || undefined, { timeoutMs: 2_000 });
+    await waitFor(() => received.length === 1 || undefined, { timeoutMs: 10_000 });
     expect(received.map((e) => e.id)).toEqual([stored.eventId]);
   });
 
@@ -150,7 +150,7 @@ describe("the outbox relay", () => {
     expect(await relay.runOnce()).toBe(0);
     expect(await repo.findPendingOutbox(10)).toHaveLength(2);
     expect(await relay.runOnce()).toBe(2);
-    await waitFor(() => received.length === 2 || undefined, { timeoutMs: 2_000 });
+    await waitFor(() => received.length === 2 || undefined, { timeoutMs: 10_000 });
     expect(received.map((e) => e.id)).toEqual([first!.eventId, second!.eventId]);
   });
 
@@ -163,7 +163,7 @@ describe("the outbox relay", () => {
     await sessionWithEvents(repo, [stored]);
     const started = Date.now();
     relay.wake();
-    await waitFor(() => received.length === 1 || undefined, { timeoutMs: 2_000 });
+    await waitFor(() => received.length === 1 || undefined, { timeoutMs: 10_000 });
     expect(Date.now() - started).toBeLessThan(1_000);
     await relay.stop();
   });
@@ -174,7 +174,7 @@ describe("the outbox relay", () => {
     relay.start();
     const stored = [event(1), event(2)];
     await sessionWithEvents(repo, stored);
-    await waitFor(() => received.length === 2 || undefined, { timeoutMs: 2_000 });
+    await waitFor(() => received.length === 2 || undefined, { timeoutMs: 10_000 });
     expect(received.map((e) => e.id)).toEqual(stored.map((e) => e.eventId));
   });
 
@@ -183,7 +183,7 @@ describe("the outbox relay", () => {
     const received = await collect(bus);
     for (let i = 0; i < 4; i++) await sessionWithEvents(repo, [event(1), event(2)]);
     relay.start();
-    await waitFor(() => received.length === 8 || undefined, { timeoutMs: 2_000 });
+    await waitFor(() => received.length === 8 || undefined, { timeoutMs: 10_000 });
     expect(await repo.findPendingOutbox(100)).toEqual([]);
   });
 

@@ -109,7 +109,7 @@ describe("the checkout RPCs", () => {
         const mine = received.map((e) => ({ e, decoded: fromBinary(SessionEventSchema, e.data) })).filter((x) => x.decoded.session?.id === session!.id);
         return mine.length === 2 ? mine : undefined;
       },
-      { timeoutMs: 3_000, message: "both events to be published" },
+      { timeoutMs: 15_000, message: "both events to be published" },
     );
     expect(events.map((x) => [x.e.subject, x.decoded.sequence])).toEqual([
       ["gateway.events.session.failed", 1n],

@@ -1,39 +1,6 @@
-import { GatewayError } from "@gateway/platform";
-import {
-  MongoError,
-  MongoNetworkError,
-  MongoNotConnectedError,
-  MongoServerClosedError,
-  MongoServerSelectionError,
-  MongoTopologyClosedError,
-} from "mongodb";
+import { mongoOperationRunner } from "@gateway/platform";
 
-/** True for failures that say "the database is unreachable right now", not "the request is wrong". */
-export function isMongoUnavailable(err: unknown): boolean {
-  if (
-    err instanceof MongoNetworkError ||
-    err instanceof MongoServerSelectionError ||
-    err instanceof MongoNotConnectedError ||
-    err instanceof MongoTopologyClosedError ||
-    err instanceof MongoServerClosedError
-  ) {
-    return true;
-  }
-  return err instanceof MongoError && (err.hasErrorLabel("RetryableWriteError") || err.hasErrorLabel("ResetPool"));
-}
+export { isMongoUnavailable } from "@gateway/platform";
 
-/**
- * Runs one database operation. An unreachable database becomes SERVICE_UNAVAILABLE (retryable
- * for the caller, answered 503) so driver errors never reach use cases; anything else is
- * rethrown as is and ends as an internal error.
- */
-export async function runMongo<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (err) {
-    if (isMongoUnavailable(err)) {
-      throw new GatewayError("SERVICE_UNAVAILABLE", "The sessions database is temporarily unavailable.", { cause: err });
-    }
-    throw err;
-  }
-}
+/** Runs one sessions database operation; an unreachable database becomes SERVICE_UNAVAILABLE. */
+export const runMongo = mongoOperationRunner("sessions");
