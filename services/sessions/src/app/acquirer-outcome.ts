@@ -1,6 +1,6 @@
 import type { OrderStatus } from "@gateway/acquirer";
 import type { Logger } from "@gateway/platform";
-import type { AttemptOutcome } from "../domain/settlement.js";
+import type { AttemptOutcome, CardFacts } from "../domain/settlement.js";
 import type { FeePlan } from "../domain/fees.js";
 
 /**
@@ -14,13 +14,10 @@ export async function attemptOutcomeOf(status: OrderStatus, feePlan: () => Promi
       return { kind: "pending" };
     case "APPROVED":
     case "DEPOSITED":
-      return {
-        kind: "succeeded",
-        plan: await feePlan(),
-        ...(status.card ? { card: { brand: status.card.brand, lastFour: status.card.lastFour, ...(status.card.country ? { country: status.card.country } : {}) } } : {}),
-      };
+      return { kind: "succeeded", plan: await feePlan(), ...cardFactsOf(status) };
     case "DECLINED":
-      return { kind: "declined", failureCode: status.failureCode ?? "card_declined" };
+      // The card facts of a decline tell the merchant which card failed (never the number).
+      return { kind: "declined", failureCode: status.failureCode ?? "card_declined", ...cardFactsOf(status) };
     case "ABANDONED":
       return { kind: "abandoned", failureCode: status.failureCode ?? "session_timeout" };
     case "REVERSED":
@@ -28,4 +25,9 @@ export async function attemptOutcomeOf(status: OrderStatus, feePlan: () => Promi
       logger.warn({ acquirerOrderId: status.acquirerOrderId, state: status.state }, "an unsettled attempt was reversed or refunded at the acquirer");
       return { kind: "declined", failureCode: "payment_reversed" };
   }
+}
+
+function cardFactsOf(status: OrderStatus): { card?: CardFacts } {
+  if (!status.card) return {};
+  return { card: { brand: status.card.brand, lastFour: status.card.lastFour, ...(status.card.country ? { country: status.card.country } : {}) } };
 }

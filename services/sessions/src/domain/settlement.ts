@@ -17,7 +17,7 @@ export type AttemptOutcome =
   /** Nothing yet: the buyer is still on the card page (or in 3-D Secure). */
   | { kind: "pending" }
   | { kind: "succeeded"; card?: CardFacts; plan: FeePlan }
-  | { kind: "declined"; failureCode: string }
+  | { kind: "declined"; failureCode: string; card?: CardFacts }
   /** Ended without a decision (the card page timed out): not one of the buyer's tries. */
   | { kind: "abandoned"; failureCode: string };
 
@@ -44,19 +44,12 @@ export function settle(session: Session, attempt: PaymentAttempt, outcome: Final
   switch (outcome.kind) {
     case "succeeded": {
       const { feeMinor, netMinor } = feeAndNet(session.amountMinor, session.currency, outcome.plan);
-      settled = {
-        ...base,
-        status: "SUCCEEDED",
-        ...(outcome.card ? { cardBrand: outcome.card.brand, cardLastFour: outcome.card.lastFour } : {}),
-        ...(outcome.card?.country !== undefined ? { cardCountry: outcome.card.country } : {}),
-        feeMinor,
-        netMinor,
-      };
+      settled = { ...base, status: "SUCCEEDED", ...cardFields(outcome.card), feeMinor, netMinor };
       trigger = "paymentSucceeded";
       break;
     }
     case "declined":
-      settled = { ...base, status: "FAILED", failureCode: outcome.failureCode, failureMessage: failureMessageFor(outcome.failureCode) };
+      settled = { ...base, status: "FAILED", ...cardFields(outcome.card), failureCode: outcome.failureCode, failureMessage: failureMessageFor(outcome.failureCode) };
       declines += 1;
       trigger = canRetry(declines, session.maxAttempts) ? "declinedCanRetry" : "declinedExhausted";
       break;
@@ -79,4 +72,9 @@ export function settle(session: Session, attempt: PaymentAttempt, outcome: Final
     events.push(failedEvent(after, settled, { attemptsCount: declines, canRetry: canRetry(declines, session.maxAttempts) }, now));
   }
   return { changes, events, attempt: settled };
+}
+
+function cardFields(card: CardFacts | undefined): Partial<Pick<PaymentAttempt, "cardBrand" | "cardLastFour" | "cardCountry">> {
+  if (!card) return {};
+  return { cardBrand: card.brand, cardLastFour: card.lastFour, ...(card.country !== undefined ? { cardCountry: card.country } : {}) };
 }

@@ -87,7 +87,8 @@ describe("the checkout RPCs", () => {
     expect((await client.getCheckout({ token })).state).toBe(CheckoutState.PROCESSING);
     const { orderId } = await payOnCardPage(started.redirectUrl, { number: "4000000000000069" });
     const declined = await client.settleAttempt({ acquirerOrderId: orderId, source: SettlementSource.RETURN });
-    expect(declined.attempt).toMatchObject({ status: AttemptStatus.FAILED, failureCode: "expired_card", cardBrand: "", cardLastFour: "", feeAmount: "", netAmount: "" });
+    // A decline names the card that failed (brand, last four), never its number; no fee is taken.
+    expect(declined.attempt).toMatchObject({ status: AttemptStatus.FAILED, failureCode: "expired_card", cardBrand: "visa", cardLastFour: "0069", feeAmount: "", netAmount: "" });
     expect(await client.getCheckout({ token })).toMatchObject({ state: CheckoutState.PAYABLE, lastFailureCode: "expired_card", attemptsLeft: 2 });
 
     const retry = await client.startPayment({ token, language: "en" });
