@@ -38,8 +38,8 @@ let h: PaymentHarness;
 
 beforeAll(async () => {
   h = await startPaymentHarness({
-    acquirerTimeoutMs: 500,
-    simulator: { timeoutCardDelayMs: 2_000, orderTimeoutMs: 400 },
+    acquirerTimeoutMs: 1_500,
+    simulator: { timeoutCardDelayMs: 5_000, orderTimeoutMs: 3_000 },
     logger: createLogger({ service: "sessions-test", level: "info", destination: logSink }),
   });
 });
@@ -109,7 +109,9 @@ describe("when the buyer leaves the card page without paying", () => {
   it("then the timed-out order abandons the attempt, without an event and without using a try", async () => {
     const session = await h.newSession({ maxAttempts: 1 });
     const started = await startPayment(h.deps, tokenOf(session), "en");
-    await new Promise((resolve) => setTimeout(resolve, 600)); // the simulator's order timeout is 400 ms
+    // The simulator closes unpaid orders after 3 s (long enough for every other test here to pay
+    // its card page in time on a loaded machine).
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
     const attempt = (await h.repo.findById(session.scope, session.id))!.attempts[0]!;
     const result = await settleAttempt(h.deps, attempt.acquirerOrderId!, "reconciler");
     expect(result.attempt).toMatchObject({ id: started.attemptId, status: "ABANDONED", failureCode: "session_timeout" });
