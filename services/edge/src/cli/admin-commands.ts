@@ -20,6 +20,16 @@ Commands:
                                                        fee = amount x percent / 100 + fixed,
                                                        e.g. --percent 2.5 --fixed 0.300
   fees show <merchant_id>                              show the fee plan (0 and 0.000 by default)
+  webhooks set-endpoint <merchant_id> test|live --url <url>
+                                                       set the mode's webhook URL (the whsec_ secret
+                                                       is shown only when this creates it)
+  webhooks rotate-secret <merchant_id> test|live       new secret; the old one keeps signing for the
+                                                       overlap window (GATEWAY_WEBHOOK_SECRET_OVERLAP)
+  webhooks resend <delivery_id>                        resend one delivery (same webhook id, current secret)
+  webhooks resend-all <merchant_id> test|live [--status PENDING|SUCCEEDED|FAILED] [--event <type>]
+                [--created-gte <RFC 3339>] [--created-lte <RFC 3339>]
+                                                       resend every event whose latest delivery matches
+                                                       (at most 1000 per call: repeat until resent is 0)
 
 Environment:
   GATEWAY_URL                 gateway base URL (default ${DEFAULT_GATEWAY_URL})
@@ -54,6 +64,11 @@ const OPTIONS = {
   inactive: { type: "boolean" },
   percent: { type: "string" },
   fixed: { type: "string" },
+  url: { type: "string" },
+  status: { type: "string" },
+  event: { type: "string" },
+  "created-gte": { type: "string" },
+  "created-lte": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -153,6 +168,33 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
       allowOnly();
       const [merchantId] = expectArgs(["merchant_id"]);
       return request("GET", `/admin/v1/merchants/${merchantId}/fees`);
+    }
+    case "webhooks set-endpoint": {
+      allowOnly("url");
+      const [merchantId] = expectArgs(["merchant_id", "mode"]);
+      return request("PUT", `/admin/v1/merchants/${merchantId}/webhook-endpoints/${requireMode(args[1])}`, {
+        url: requireOption("url", values.url),
+      });
+    }
+    case "webhooks rotate-secret": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id", "mode"]);
+      return request("POST", `/admin/v1/merchants/${merchantId}/webhook-endpoints/${requireMode(args[1])}/rotate-secret`);
+    }
+    case "webhooks resend": {
+      allowOnly();
+      const [deliveryId] = expectArgs(["delivery_id"]);
+      return request("POST", `/admin/v1/webhook-deliveries/${deliveryId}/resend`);
+    }
+    case "webhooks resend-all": {
+      allowOnly("status", "event", "created-gte", "created-lte");
+      const [merchantId] = expectArgs(["merchant_id", "mode"]);
+      const filter: Record<string, string> = { merchant_id: merchantId!, mode: requireMode(args[1]) };
+      if (values.status !== undefined) filter.status = values.status;
+      if (values.event !== undefined) filter.event = values.event;
+      if (values["created-gte"] !== undefined) filter.created_gte = values["created-gte"];
+      if (values["created-lte"] !== undefined) filter.created_lte = values["created-lte"];
+      return request("POST", "/admin/v1/webhook-deliveries/resend", filter);
     }
     default:
       throw new UsageError(`unknown command '${command}'`);
