@@ -2,11 +2,11 @@ import { create } from "@bufbuild/protobuf";
 import { GatewayError, type FieldViolation } from "@gateway/platform";
 import { ListSessionsRequestSchema, PageRequestSchema, SessionStatus, type AccountScope, type ListSessionsRequest } from "@gateway/proto";
 import { violation } from "./field-violations.js";
+import { applyPageParam } from "./page-query.js";
 import { parseRfc3339 } from "./rfc3339.js";
 
 const KNOWN_PARAMS = new Set(["limit", "starting_after", "status", "created_gte", "created_lte", "merchant_reference"]);
 export const DEFAULT_LIST_LIMIT = 20;
-export const MAX_LIST_LIMIT = 100;
 
 /** Status filter values: the API's enum names ("CREATED", ...), never UNSPECIFIED. */
 const STATUS_BY_NAME = new Map(
@@ -41,17 +41,9 @@ export function mapListSessionsQuery(query: Record<string, unknown>, scope: Acco
 
 /** Sets one parameter; returns why the value is refused, if it is. */
 function applyParam(request: ListSessionsRequest, name: string, raw: string): string | undefined {
+  const pageProblem = applyPageParam(request.page!, name, raw);
+  if (pageProblem !== null) return pageProblem;
   switch (name) {
-    case "limit": {
-      const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!(limit >= 1 && limit <= MAX_LIST_LIMIT)) return `Must be an integer from 1 to ${MAX_LIST_LIMIT}.`;
-      request.page!.limit = limit;
-      return undefined;
-    }
-    case "starting_after":
-      if (raw === "") return "Must be the next_cursor of a previous page.";
-      request.page!.startingAfter = raw;
-      return undefined;
     case "status": {
       const status = STATUS_BY_NAME.get(raw);
       if (status === undefined) return `Must be one of ${[...STATUS_BY_NAME.keys()].join(", ")}.`;

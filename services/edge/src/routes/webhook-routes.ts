@@ -16,6 +16,7 @@ import { requireCaller } from "../auth/authenticated-caller.js";
 import { sendJson } from "../http/send-json.js";
 import type { JsonOutput } from "../json/raw-json-stringify.js";
 import { violation } from "../mapping/field-violations.js";
+import { applyPageParam } from "../mapping/page-query.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
 
 export interface WebhookRoutesDeps {
@@ -24,7 +25,6 @@ export interface WebhookRoutesDeps {
 }
 
 export const DEFAULT_DELIVERY_LIMIT = 20;
-export const MAX_DELIVERY_LIMIT = 100;
 const MAX_EVENT_ID_LENGTH = 64;
 /** The event types of spec 6.1: a filter on anything else is a typo, answered 422. */
 export const WEBHOOK_EVENT_NAMES = ["session.succeeded", "session.failed", "session.expired", "checkout.session.expired"];
@@ -62,17 +62,9 @@ export function deliveryToJson(d: Delivery | undefined): JsonOutput {
 
 /** Sets one filter; returns why the value is refused, if it is. */
 function applyParam(request: ListDeliveriesRequest, name: string, raw: string): string | undefined {
+  const pageProblem = applyPageParam(request.page!, name, raw);
+  if (pageProblem !== null) return pageProblem;
   switch (name) {
-    case "limit": {
-      const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!(limit >= 1 && limit <= MAX_DELIVERY_LIMIT)) return `Must be an integer from 1 to ${MAX_DELIVERY_LIMIT}.`;
-      request.page!.limit = limit;
-      return undefined;
-    }
-    case "starting_after":
-      if (raw === "") return "Must be the next_cursor of a previous page.";
-      request.page!.startingAfter = raw;
-      return undefined;
     case "status": {
       const status = DELIVERY_STATUS_BY_NAME.get(raw);
       if (status === undefined) return `Must be one of ${[...DELIVERY_STATUS_BY_NAME.keys()].join(", ")}.`;
