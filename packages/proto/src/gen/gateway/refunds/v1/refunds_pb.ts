@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/refunds/v1/refunds.proto.
  */
 export const file_gateway_refunds_v1_refunds: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3JlZnVuZHMvdjEvcmVmdW5kcy5wcm90bxISZ2F0ZXdheS5yZWZ1bmRzLnYxIusCCgZSZWZ1bmQSCgoCaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIuCgVzY29wZRgDIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRIzCgtyZWZ1bmRfdHlwZRgEIAEoDjIeLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmRUeXBlEjAKBnN0YXR1cxgFIAEoDjIgLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmRTdGF0dXMSDgoGYW1vdW50GAYgASgJEhAKCGN1cnJlbmN5GAcgASgJEg4KBnJlYXNvbhgIIAEoCRIVCg1tZXRhZGF0YV9qc29uGAkgASgJEhEKCWF1dG9tYXRlZBgKIAEoCBIeChZhY3F1aXJlcl9lcnJvcl9tZXNzYWdlGAsgASgJEi4KCmNyZWF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIrkCChNDcmVhdGVSZWZ1bmRSZXF1ZXN0Ei4KBXNjb3BlGAEgASgLMh8uZ2F0ZXdheS5jb21tb24udjEuQWNjb3VudFNjb3BlEhIKCnNlc3Npb25faWQYAiABKAkSMwoLcmVmdW5kX3R5cGUYAyABKA4yHi5nYXRld2F5LnJlZnVuZHMudjEuUmVmdW5kVHlwZRITCgZhbW91bnQYBCABKAlIAIgBARITCgZyZWFzb24YBSABKAlIAYgBARIaCg1tZXRhZGF0YV9qc29uGAYgASgJSAKIAQESOwoQaW5wdXRfdmlvbGF0aW9ucxgHIAMoCzIhLmdhdGV3YXkuY29tbW9uLnYxLkZpZWxkVmlvbGF0aW9uQgkKB19hbW91bnRCCQoHX3JlYXNvbkIQCg5fbWV0YWRhdGFfanNvbiJCChRDcmVhdGVSZWZ1bmRSZXNwb25zZRIqCgZyZWZ1bmQYASABKAsyGi5nYXRld2F5LnJlZnVuZHMudjEuUmVmdW5kIlUKEEdldFJlZnVuZFJlcXVlc3QSLgoFc2NvcGUYASABKAsyHy5nYXRld2F5LmNvbW1vbi52MS5BY2NvdW50U2NvcGUSEQoJcmVmdW5kX2lkGAIgASgJIj8KEUdldFJlZnVuZFJlc3BvbnNlEioKBnJlZnVuZBgBIAEoCzIaLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmQqWAoKUmVmdW5kVHlwZRIbChdSRUZVTkRfVFlQRV9VTlNQRUNJRklFRBAAEhQKEFJFRlVORF9UWVBFX0ZVTEwQARIXChNSRUZVTkRfVFlQRV9QQVJUSUFMEAIqhgEKDFJlZnVuZFN0YXR1cxIdChlSRUZVTkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXUkVGVU5EX1NUQVRVU19TVUNDRUVERUQQARIgChxSRUZVTkRfU1RBVFVTX1BFTkRJTkdfTUFOVUFMEAISGAoUUkVGVU5EX1NUQVRVU19GQUlMRUQQAzLMAQoNUmVmdW5kU2VydmljZRJhCgxDcmVhdGVSZWZ1bmQSJy5nYXRld2F5LnJlZnVuZHMudjEuQ3JlYXRlUmVmdW5kUmVxdWVzdBooLmdhdGV3YXkucmVmdW5kcy52MS5DcmVhdGVSZWZ1bmRSZXNwb25zZRJYCglHZXRSZWZ1bmQSJC5nYXRld2F5LnJlZnVuZHMudjEuR2V0UmVmdW5kUmVxdWVzdBolLmdhdGV3YXkucmVmdW5kcy52MS5HZXRSZWZ1bmRSZXNwb25zZWIGcHJvdG8z", [file_gateway_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3JlZnVuZHMvdjEvcmVmdW5kcy5wcm90bxISZ2F0ZXdheS5yZWZ1bmRzLnYxIrYDCgZSZWZ1bmQSCgoCaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIuCgVzY29wZRgDIAEoCzIfLmdhdGV3YXkuY29tbW9uLnYxLkFjY291bnRTY29wZRIzCgtyZWZ1bmRfdHlwZRgEIAEoDjIeLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmRUeXBlEjAKBnN0YXR1cxgFIAEoDjIgLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmRTdGF0dXMSDgoGYW1vdW50GAYgASgJEhAKCGN1cnJlbmN5GAcgASgJEg4KBnJlYXNvbhgIIAEoCRIVCg1tZXRhZGF0YV9qc29uGAkgASgJEhEKCWF1dG9tYXRlZBgKIAEoCBIeChZhY3F1aXJlcl9lcnJvcl9tZXNzYWdlGAsgASgJEi4KCmNyZWF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKBm1ldGhvZBgNIAEoDjIgLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmRNZXRob2QSFwoPcmVzb2x1dGlvbl9ub3RlGA4gASgJIrkCChNDcmVhdGVSZWZ1bmRSZXF1ZXN0Ei4KBXNjb3BlGAEgASgLMh8uZ2F0ZXdheS5jb21tb24udjEuQWNjb3VudFNjb3BlEhIKCnNlc3Npb25faWQYAiABKAkSMwoLcmVmdW5kX3R5cGUYAyABKA4yHi5nYXRld2F5LnJlZnVuZHMudjEuUmVmdW5kVHlwZRITCgZhbW91bnQYBCABKAlIAIgBARITCgZyZWFzb24YBSABKAlIAYgBARIaCg1tZXRhZGF0YV9qc29uGAYgASgJSAKIAQESOwoQaW5wdXRfdmlvbGF0aW9ucxgHIAMoCzIhLmdhdGV3YXkuY29tbW9uLnYxLkZpZWxkVmlvbGF0aW9uQgkKB19hbW91bnRCCQoHX3JlYXNvbkIQCg5fbWV0YWRhdGFfanNvbiJCChRDcmVhdGVSZWZ1bmRSZXNwb25zZRIqCgZyZWZ1bmQYASABKAsyGi5nYXRld2F5LnJlZnVuZHMudjEuUmVmdW5kIlUKEEdldFJlZnVuZFJlcXVlc3QSLgoFc2NvcGUYASABKAsyHy5nYXRld2F5LmNvbW1vbi52MS5BY2NvdW50U2NvcGUSEQoJcmVmdW5kX2lkGAIgASgJIj8KEUdldFJlZnVuZFJlc3BvbnNlEioKBnJlZnVuZBgBIAEoCzIaLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmQiKQoYTGlzdE1hbnVhbFJlZnVuZHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFIkgKGUxpc3RNYW51YWxSZWZ1bmRzUmVzcG9uc2USKwoHcmVmdW5kcxgBIAMoCzIaLmdhdGV3YXkucmVmdW5kcy52MS5SZWZ1bmQicQoaUmVzb2x2ZU1hbnVhbFJlZnVuZFJlcXVlc3QSEQoJcmVmdW5kX2lkGAEgASgJEjIKB291dGNvbWUYAiABKA4yIS5nYXRld2F5LnJlZnVuZHMudjEuTWFudWFsT3V0Y29tZRIMCgRub3RlGAMgASgJIkkKG1Jlc29sdmVNYW51YWxSZWZ1bmRSZXNwb25zZRIqCgZyZWZ1bmQYASABKAsyGi5nYXRld2F5LnJlZnVuZHMudjEuUmVmdW5kKlgKClJlZnVuZFR5cGUSGwoXUkVGVU5EX1RZUEVfVU5TUEVDSUZJRUQQABIUChBSRUZVTkRfVFlQRV9GVUxMEAESFwoTUkVGVU5EX1RZUEVfUEFSVElBTBACKoYBCgxSZWZ1bmRTdGF0dXMSHQoZUkVGVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF1JFRlVORF9TVEFUVVNfU1VDQ0VFREVEEAESIAocUkVGVU5EX1NUQVRVU19QRU5ESU5HX01BTlVBTBACEhgKFFJFRlVORF9TVEFUVVNfRkFJTEVEEAMqYwoMUmVmdW5kTWV0aG9kEh0KGVJFRlVORF9NRVRIT0RfVU5TUEVDSUZJRUQQABIYChRSRUZVTkRfTUVUSE9EX1JFRlVORBABEhoKFlJFRlVORF9NRVRIT0RfUkVWRVJTQUwQAipoCg1NYW51YWxPdXRjb21lEh4KGk1BTlVBTF9PVVRDT01FX1VOU1BFQ0lGSUVEEAASHAoYTUFOVUFMX09VVENPTUVfU1VDQ0VFREVEEAESGQoVTUFOVUFMX09VVENPTUVfRkFJTEVEEAIytgMKDVJlZnVuZFNlcnZpY2USYQoMQ3JlYXRlUmVmdW5kEicuZ2F0ZXdheS5yZWZ1bmRzLnYxLkNyZWF0ZVJlZnVuZFJlcXVlc3QaKC5nYXRld2F5LnJlZnVuZHMudjEuQ3JlYXRlUmVmdW5kUmVzcG9uc2USWAoJR2V0UmVmdW5kEiQuZ2F0ZXdheS5yZWZ1bmRzLnYxLkdldFJlZnVuZFJlcXVlc3QaJS5nYXRld2F5LnJlZnVuZHMudjEuR2V0UmVmdW5kUmVzcG9uc2UScAoRTGlzdE1hbnVhbFJlZnVuZHMSLC5nYXRld2F5LnJlZnVuZHMudjEuTGlzdE1hbnVhbFJlZnVuZHNSZXF1ZXN0Gi0uZ2F0ZXdheS5yZWZ1bmRzLnYxLkxpc3RNYW51YWxSZWZ1bmRzUmVzcG9uc2USdgoTUmVzb2x2ZU1hbnVhbFJlZnVuZBIuLmdhdGV3YXkucmVmdW5kcy52MS5SZXNvbHZlTWFudWFsUmVmdW5kUmVxdWVzdBovLmdhdGV3YXkucmVmdW5kcy52MS5SZXNvbHZlTWFudWFsUmVmdW5kUmVzcG9uc2ViBnByb3RvMw", [file_gateway_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.refunds.v1.Refund
@@ -81,6 +81,18 @@ export type Refund = Message<"gateway.refunds.v1.Refund"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 12;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: gateway.refunds.v1.RefundMethod method = 13;
+   */
+  method: RefundMethod;
+
+  /**
+   * Operations' note when they resolved a manual refund.
+   *
+   * @generated from field: string resolution_note = 14;
+   */
+  resolutionNote: string;
 };
 
 /**
@@ -196,6 +208,86 @@ export const GetRefundResponseSchema: GenMessage<GetRefundResponse> = /*@__PURE_
   messageDesc(file_gateway_refunds_v1_refunds, 4);
 
 /**
+ * @generated from message gateway.refunds.v1.ListManualRefundsRequest
+ */
+export type ListManualRefundsRequest = Message<"gateway.refunds.v1.ListManualRefundsRequest"> & {
+  /**
+   * 1..500; 0 means 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message gateway.refunds.v1.ListManualRefundsRequest.
+ * Use `create(ListManualRefundsRequestSchema)` to create a new message.
+ */
+export const ListManualRefundsRequestSchema: GenMessage<ListManualRefundsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_refunds_v1_refunds, 5);
+
+/**
+ * @generated from message gateway.refunds.v1.ListManualRefundsResponse
+ */
+export type ListManualRefundsResponse = Message<"gateway.refunds.v1.ListManualRefundsResponse"> & {
+  /**
+   * @generated from field: repeated gateway.refunds.v1.Refund refunds = 1;
+   */
+  refunds: Refund[];
+};
+
+/**
+ * Describes the message gateway.refunds.v1.ListManualRefundsResponse.
+ * Use `create(ListManualRefundsResponseSchema)` to create a new message.
+ */
+export const ListManualRefundsResponseSchema: GenMessage<ListManualRefundsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_refunds_v1_refunds, 6);
+
+/**
+ * @generated from message gateway.refunds.v1.ResolveManualRefundRequest
+ */
+export type ResolveManualRefundRequest = Message<"gateway.refunds.v1.ResolveManualRefundRequest"> & {
+  /**
+   * @generated from field: string refund_id = 1;
+   */
+  refundId: string;
+
+  /**
+   * @generated from field: gateway.refunds.v1.ManualOutcome outcome = 2;
+   */
+  outcome: ManualOutcome;
+
+  /**
+   * @generated from field: string note = 3;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message gateway.refunds.v1.ResolveManualRefundRequest.
+ * Use `create(ResolveManualRefundRequestSchema)` to create a new message.
+ */
+export const ResolveManualRefundRequestSchema: GenMessage<ResolveManualRefundRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_refunds_v1_refunds, 7);
+
+/**
+ * @generated from message gateway.refunds.v1.ResolveManualRefundResponse
+ */
+export type ResolveManualRefundResponse = Message<"gateway.refunds.v1.ResolveManualRefundResponse"> & {
+  /**
+   * @generated from field: gateway.refunds.v1.Refund refund = 1;
+   */
+  refund?: Refund | undefined;
+};
+
+/**
+ * Describes the message gateway.refunds.v1.ResolveManualRefundResponse.
+ * Use `create(ResolveManualRefundResponseSchema)` to create a new message.
+ */
+export const ResolveManualRefundResponseSchema: GenMessage<ResolveManualRefundResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_refunds_v1_refunds, 8);
+
+/**
  * @generated from enum gateway.refunds.v1.RefundType
  */
 export enum RefundType {
@@ -253,6 +345,58 @@ export const RefundStatusSchema: GenEnum<RefundStatus> = /*@__PURE__*/
   enumDesc(file_gateway_refunds_v1_refunds, 1);
 
 /**
+ * @generated from enum gateway.refunds.v1.RefundMethod
+ */
+export enum RefundMethod {
+  /**
+   * @generated from enum value: REFUND_METHOD_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REFUND_METHOD_REFUND = 1;
+   */
+  REFUND = 1,
+
+  /**
+   * @generated from enum value: REFUND_METHOD_REVERSAL = 2;
+   */
+  REVERSAL = 2,
+}
+
+/**
+ * Describes the enum gateway.refunds.v1.RefundMethod.
+ */
+export const RefundMethodSchema: GenEnum<RefundMethod> = /*@__PURE__*/
+  enumDesc(file_gateway_refunds_v1_refunds, 2);
+
+/**
+ * @generated from enum gateway.refunds.v1.ManualOutcome
+ */
+export enum ManualOutcome {
+  /**
+   * @generated from enum value: MANUAL_OUTCOME_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: MANUAL_OUTCOME_SUCCEEDED = 1;
+   */
+  SUCCEEDED = 1,
+
+  /**
+   * @generated from enum value: MANUAL_OUTCOME_FAILED = 2;
+   */
+  FAILED = 2,
+}
+
+/**
+ * Describes the enum gateway.refunds.v1.ManualOutcome.
+ */
+export const ManualOutcomeSchema: GenEnum<ManualOutcome> = /*@__PURE__*/
+  enumDesc(file_gateway_refunds_v1_refunds, 3);
+
+/**
  * RefundService owns refunds and each session's refundable balance.
  *
  * @generated from service gateway.refunds.v1.RefundService
@@ -273,6 +417,28 @@ export const RefundService: GenService<{
     methodKind: "unary";
     input: typeof GetRefundRequestSchema;
     output: typeof GetRefundResponseSchema;
+  },
+  /**
+   * Operations' manual queue: refunds the acquirer could not confirm, oldest first, across
+   * every account. Internal: never routed by the edge to merchants.
+   *
+   * @generated from rpc gateway.refunds.v1.RefundService.ListManualRefunds
+   */
+  listManualRefunds: {
+    methodKind: "unary";
+    input: typeof ListManualRefundsRequestSchema;
+    output: typeof ListManualRefundsResponseSchema;
+  },
+  /**
+   * Settles a manual refund: SUCCEEDED (operations made it) or FAILED (it did not happen; its
+   * amount is given back to the session's refundable balance). Internal.
+   *
+   * @generated from rpc gateway.refunds.v1.RefundService.ResolveManualRefund
+   */
+  resolveManualRefund: {
+    methodKind: "unary";
+    input: typeof ResolveManualRefundRequestSchema;
+    output: typeof ResolveManualRefundResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_refunds_v1_refunds, 0);

@@ -1,0 +1,82 @@
+import { GatewayError, type FieldViolation } from "@gateway/platform";
+import type { AccountScope, Refund, RefundType } from "../domain/refund.js";
+import { amountToTake, assertRefundable, requestedAmountMinor } from "../domain/refund-rules.js";
+import { refundAtAcquirer } from "./acquirer-step.js";
+import type { RefundDeps } from "./refund-deps.js";
+
+export interface CreateRefundInput {
+  scope: AccountScope;
+  sessionId: string;
+  type: RefundType | undefined;
+  amount?: string;
+  reason?: string;
+  metadataJson?: string;
+  /** Violations the edge found while reading the JSON body (wrong types), reported together. */
+  inputViolations?: FieldViolation[];
+}
+
+/** Said of a refund between taking its balance and the acquirer's answer. */
+export const AWAITING_ACQUIRER = "The refund was not confirmed by the acquirer yet; check it with the acquirer before settling it by hand.";
+
+/**
+ * Refunds a succeeded session, fully or in part. The amount is taken from the session's
+ * balance first (atomically, so concurrent refunds never sum past the payment), then recorded,
+ * then sent to the acquirer. The record is stored as PENDING_MANUAL before the acquirer is
+ * called, so a process that stops mid-way leaves the refund in operations' queue, never lost.
+ */
+export async function createRefund(deps: RefundDeps, input: CreateRefundInput): Promise<Refund> {
+  const violations = [...(input.inputViolations ?? [])];
+  if (input.type === undefined && !violations.some((v) => v.field === "refund_type")) {
+    violations.push({ field: "refund_type", code: "required", message: "refund_type is required: FULL or PARTIAL" });
+  }
+  if (violations.length > 0) throw GatewayError.validation(violations);
+  const type = input.type as RefundType;
+
+  const session = await deps.sessions.find(input.scope, input.sessionId);
+  if (session === undefined) throw GatewayError.notFound("session", input.sessionId);
+  assertRefundable(session);
+  const requested = requestedAmountMinor(type, input.amount, session.currency);
+  // The merchant's terminal before anything is taken: a configuration error changes nothing.
+  const terminal = await deps.terminals.terminalFor(input.scope);
+
+  const id = deps.newId("re");
+  const paidMinor = session.amountMinor;
+  const amountMinor = await deps.ledger.reserve(input.sessionId, id, (refundedMinor) => amountToTake(requested, { paidMinor, refundedMinor }));
+  const wholePayment = amountMinor === paidMinor;
+  const now = deps.clock.now();
+  const refund: Refund = {
+    id,
+    sessionId: input.sessionId,
+    scope: input.scope,
+    type,
+    amountMinor,
+    currency: session.currency,
+    reason: input.reason ?? "",
+    metadataJson: input.metadataJson ?? "",
+    status: "PENDING_MANUAL",
+    automated: false,
+    acquirerErrorMessage: AWAITING_ACQUIRER,
+    externalRefundId: id,
+    method: wholePayment && session.settled !== true ? "REVERSAL" : "REFUND",
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.refunds.insert(refund);
+  } catch (err) {
+    // Nothing was sent to the acquirer: give the balance back, and let the merchant retry.
+    await deps.ledger.release(input.sessionId, id).catch(() => undefined);
+    throw err;
+  }
+
+  const result = await refundAtAcquirer(deps.acquirer, {
+    terminal,
+    acquirerOrderId: session.acquirerOrderId,
+    refundId: id,
+    amountMinor,
+    wholePayment,
+    settled: session.settled,
+  });
+  const stored = await deps.refunds.updateIfStatus(id, "PENDING_MANUAL", { ...result, updatedAt: deps.clock.now() });
+  return stored ?? { ...refund, ...result };
+}

@@ -1,0 +1,30 @@
+import { parse, type ConfigOf } from "@gateway/platform";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function mongoUrl(raw: string): string {
+  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
+  return raw;
+}
+
+/** A duration such as 200ms or 15s, never zero. */
+function positiveDuration(raw: string): number {
+  const ms = parse.duration(raw);
+  if (ms <= 0) throw new Error("must be longer than zero");
+  return ms;
+}
+
+/** Environment of the refunds process (distributed mode). */
+export const refundsConfigSpec = {
+  port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
+  host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  // May embed database credentials: never echoed in errors.
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
+  mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the refunds service", default: "gateway_refunds", parse: parse.string },
+  accountsUrl: { env: "ACCOUNTS_URL", description: "address of the accounts service", default: "http://127.0.0.1:50051", parse: parse.url },
+  sessionsUrl: { env: "SESSIONS_URL", description: "address of the sessions service", default: "http://127.0.0.1:50052", parse: parse.url },
+  acquirerTimeoutMs: { env: "GATEWAY_ACQUIRER_TIMEOUT", description: "bound on each call to the acquirer", default: "15s", parse: positiveDuration },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+};
+
+export type RefundsConfig = ConfigOf<typeof refundsConfigSpec>;

@@ -1,0 +1,5 @@
+import { InMemoryBalanceLedger } from "../src/adapters/memory/memory-balance-ledger.js";
+import { balanceLedgerContract } from "./contracts/balance-ledger.contract.js";
+
+const ledger = new InMemoryBalanceLedger();
+balanceLedgerContract("in memory", async () => ledger);
