@@ -14,6 +14,7 @@ const ADMIN_TOKEN = "adm_e2e_rate_limits_token_4f1c9a";
 const prefix = `e2e_rl_${Date.now().toString(36)}`;
 const TEST_ACCOUNT = { rate: 10, burst: 10 };
 const TEST_CREATE = { rate: 5, burst: 5 };
+const TEST_REFUND = { rate: 2, burst: 2 };
 /** Requests admitted may differ from burst + rate x elapsed by this much (timing between client and edges). */
 const TOLERANCE = 2;
 
@@ -194,6 +195,30 @@ describe("rate limits across edge replicas, distributed mode", () => {
     const refused = reads.filter((r) => r.status !== 200);
     expect(refused.length).toBeGreaterThan(0);
     for (const res of refused) expect(res.body.detail).toContain("account-wide limit");
+  });
+
+  it("when refunds come faster than the refund budget (2/s), then it holds across both edges and reads still pass", async () => {
+    const shop = await newMerchant();
+    await warmUp(shop.testKey);
+    const session = await create(0, shop.testKey);
+    expect(session.status).toBe(201);
+    const refund = (edge: number) =>
+      request(`${gw.edgeUrls[edge]}/api/v1/gateway/sessions/${session.body.id}/refund/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${shop.testKey}` },
+        body: { refund_type: "FULL" },
+      });
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => refund(i % 2)));
+    // Admitted refunds reach the refunds service (an unpaid session: 422 invalid-state); the rest
+    // are refused by the refund budget before any work is done.
+    const admitted = answers.filter((r) => r.status !== 429);
+    expect(admitted).toHaveLength(TEST_REFUND.burst);
+    for (const res of admitted) expectProblem(res, 422, "invalid-state", errorsUrl());
+    for (const res of answers.filter((r) => r.status === 429)) {
+      expectRateLimited(res);
+      expect(res.body.detail).toContain("refund limit");
+    }
+    expect((await list(1, shop.testKey)).status).toBe(200);
   });
 
   it("when the edges' NATS stops, then requests are still answered, limited per edge, and shared again once NATS is back", async () => {

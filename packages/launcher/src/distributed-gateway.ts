@@ -34,6 +34,8 @@ export interface DistributedGateway {
   edgeUrls: string[];
   mongodbUrl: string;
   natsUrl: string;
+  /** The EPG simulator process (test terminals use `<simulatorUrl>/epg/rest`). */
+  simulatorUrl: string;
   /** `edge` is the first edge replica. */
   processes: Record<ServiceName, ManagedProcess>;
   /** Every edge replica's process, in edgeUrls order. */
@@ -60,7 +62,7 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
   const edgeProcesses: ManagedProcess[] = [];
   const stopAll = async () => {
     for (const edge of edgeProcesses) await edge.stop();
-    for (const name of ["webhooks", "sessions", "accounts", "epg-simulator"] as const) await processes[name]?.stop();
+    for (const name of ["webhooks", "refunds", "sessions", "accounts", "epg-simulator"] as const) await processes[name]?.stop();
     for (const server of owned.reverse()) await server.stop();
   };
   try {
@@ -69,6 +71,7 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     const ports: Record<ServiceName, number> = {
       accounts: await freePort(),
       sessions: await freePort(),
+      refunds: await freePort(),
       webhooks: await freePort(),
       "epg-simulator": await freePort(),
       edge: options.edgePort || (await freePort()),
@@ -101,6 +104,13 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
         ...options.serviceEnv?.accounts,
       },
       sessions: { ...common, MONGODB_DATABASE: db("sessions"), ACCOUNTS_URL: local("accounts"), ...options.serviceEnv?.sessions },
+      refunds: {
+        ...common,
+        MONGODB_DATABASE: db("refunds"),
+        ACCOUNTS_URL: local("accounts"),
+        SESSIONS_URL: local("sessions"),
+        ...options.serviceEnv?.refunds,
+      },
       webhooks: { GATEWAY_SECRETS_KEY: secretsKey, ...common, MONGODB_DATABASE: db("webhooks"), ...options.serviceEnv?.webhooks },
       "epg-simulator": {
         ...common,
@@ -116,6 +126,7 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
         ACCOUNTS_URL: local("accounts"),
         SESSIONS_URL: local("sessions"),
         WEBHOOKS_URL: local("webhooks"),
+        REFUNDS_URL: local("refunds"),
         ...options.serviceEnv?.edge,
       },
     };
@@ -137,6 +148,7 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     processes["epg-simulator"] = await launch("epg-simulator");
     processes.accounts = await launch("accounts");
     processes.sessions = await launch("sessions");
+    processes.refunds = await launch("refunds");
     processes.webhooks = await launch("webhooks");
     await launchEdges();
 
@@ -150,6 +162,7 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     }
     return {
       edgeUrl: local("edge"),
+      simulatorUrl: local("epg-simulator"),
       edgeUrls: edgePorts.map((port) => `http://127.0.0.1:${port}`),
       mongodbUrl,
       natsUrl,

@@ -6,13 +6,21 @@ import {
   createInProcessTransport,
   InMemoryEventBus,
   initTelemetry,
+  newId,
   systemClock,
   tracingClientInterceptor,
   type Clock,
   type ConfigOf,
   type Logger,
 } from "@gateway/platform";
-import { AccountsService, SessionService, WebhookService } from "@gateway/proto";
+import { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import {
+  createAccountsTerminalProvider as createRefundsTerminalProvider,
+  createRefundsRoutes,
+  createSessionsPaidSessionLookup,
+  InMemoryBalanceLedger,
+  InMemoryRefundRepository,
+} from "@gateway/refunds";
 import {
   addressPolicyFromConfig,
   createHttpDeliverer,
@@ -110,6 +118,25 @@ export async function startEmbeddedGateway(
     }),
   );
 
+  const refundsLogger = logger.child({ service: "refunds" });
+  const refunds = createClient(
+    RefundService,
+    createInProcessTransport({
+      name: "refunds",
+      routes: createRefundsRoutes({
+        sessions: createSessionsPaidSessionLookup(sessions),
+        terminals: createRefundsTerminalProvider(accounts),
+        ledger: new InMemoryBalanceLedger(),
+        refunds: new InMemoryRefundRepository(),
+        acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
+        clock,
+        newId,
+      }),
+      logger: refundsLogger,
+      clientInterceptors,
+    }),
+  );
+
   // The test-mode acquirer, mounted by the edge under /epg/: test terminals point at it.
   const simulator = createEpgSimulator({
     clock,
@@ -128,6 +155,7 @@ export async function startEmbeddedGateway(
     accounts,
     sessions,
     webhooks,
+    refunds,
     rateLimiter: rateLimiting.limiter,
     epgSimulator: simulator,
     logger: edgeLogger,

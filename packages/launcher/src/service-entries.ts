@@ -6,6 +6,7 @@ export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export const serviceEntries = {
   accounts: `${repoRoot}services/accounts/src/main.ts`,
   sessions: `${repoRoot}services/sessions/src/main.ts`,
+  refunds: `${repoRoot}services/refunds/src/main.ts`,
   webhooks: `${repoRoot}services/webhooks/src/main.ts`,
   edge: `${repoRoot}services/edge/src/main.ts`,
   // The test-mode acquirer, its own process as in production's test setups.

@@ -18,6 +18,8 @@ import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
 import { registerSessionsRoutes } from "./routes/sessions-routes.js";
 import { registerAdminWebhookRoutes } from "./routes/admin-webhook-routes.js";
+import { registerAdminRefundRoutes } from "./routes/admin-refund-routes.js";
+import { registerRefundRoutes } from "./routes/refund-routes.js";
 import { registerWebhookRoutes } from "./routes/webhook-routes.js";
 
 /**
@@ -72,6 +74,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
       registerSessionsRoutes(api, deps.sessions);
       registerCheckoutApiRoutes(api, deps.sessions);
       if (deps.webhooks) registerWebhookRoutes(api, { sessions: deps.sessions, webhooks: deps.webhooks });
+      if (deps.refunds) registerRefundRoutes(api, deps.refunds);
     },
     { prefix: "/api/v1" },
   );
@@ -83,6 +86,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => authenticator.forgetKey(keyId) });
         // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
         if (deps.webhooks) registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
+        if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);
       },
       { prefix: "/admin/v1" },
     );

@@ -16,6 +16,7 @@ export const edgeConfigSpec = {
   host: { env: "HOST", description: "interface to bind", default: "127.0.0.1", parse: parse.string },
   accountsUrl: { env: "ACCOUNTS_URL", description: "accounts service (gRPC)", default: "http://127.0.0.1:50051", parse: parse.url },
   sessionsUrl: { env: "SESSIONS_URL", description: "sessions service (gRPC)", default: "http://127.0.0.1:50052", parse: parse.url },
+  refundsUrl: { env: "REFUNDS_URL", description: "refunds service (gRPC)", default: "http://127.0.0.1:50053", parse: parse.url },
   webhooksUrl: { env: "WEBHOOKS_URL", description: "webhooks service (gRPC)", default: "http://127.0.0.1:50054", parse: parse.url },
   publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "public base URL of the gateway", default: "http://localhost:8080", parse: parse.url },
   errorsUrl: {

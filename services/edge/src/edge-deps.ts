@@ -1,6 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
-import type { AccountsService, SessionService, WebhookService } from "@gateway/proto";
+import type { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
 import type { RateLimiter } from "@gateway/rate-limiter";
 import type { CheckoutPagesConfig } from "./checkout/checkout-config.js";
 import type { MountableEpgSimulator } from "./checkout/epg-simulator-mount.js";
@@ -30,4 +30,6 @@ export interface EdgeDeps {
   epgSimulator?: MountableEpgSimulator;
   /** Delivery history (4.7, 4.8) and the admin webhook routes; absent = those routes are not served. */
   webhooks?: Client<typeof WebhookService>;
+  /** Refunds (4.5) and the admin manual-refund routes; absent = those routes are not served. */
+  refunds?: Client<typeof RefundService>;
 }

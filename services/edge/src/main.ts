@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     accounts: clients.accounts,
     sessions: clients.sessions,
     webhooks: clients.webhooks,
+    refunds: clients.refunds,
     logger,
     readiness: clients.readiness,
     rateLimiter: rateLimiting.limiter,

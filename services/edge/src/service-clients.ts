@@ -1,7 +1,7 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { tracingClientInterceptor, type ReadinessCheck } from "@gateway/platform";
-import { AccountsService, Health, HealthCheckResponse_ServingStatus, SessionService, WebhookService } from "@gateway/proto";
+import { AccountsService, Health, HealthCheckResponse_ServingStatus, RefundService, SessionService, WebhookService } from "@gateway/proto";
 
 /**
  * A call that gets no answer within this time fails with DEADLINE_EXCEEDED, which the edge
@@ -17,6 +17,8 @@ export interface ServiceClients {
    * delivery-history and admin webhook routes fail (503), payments go on.
    */
   webhooks?: Client<typeof WebhookService>;
+  /** Present when a refunds address is given; like webhooks, not a readiness check. */
+  refunds?: Client<typeof RefundService>;
   /** The standard gRPC health Check of each dependency, for /readyz. */
   readiness: ReadinessCheck[];
 }
@@ -25,7 +27,7 @@ export interface ServiceClients {
  * gRPC clients of the services the edge calls (distributed mode). createGrpcTransport always
  * speaks HTTP/2; the tracing interceptor carries the trace context to the services.
  */
-export function createServiceClients(config: { accountsUrl: string; sessionsUrl: string; webhooksUrl?: string }): ServiceClients {
+export function createServiceClients(config: { accountsUrl: string; sessionsUrl: string; webhooksUrl?: string; refundsUrl?: string }): ServiceClients {
   const transport = (baseUrl: string): Transport =>
     createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()], defaultTimeoutMs: RPC_TIMEOUT_MS });
   const accountsTransport = transport(config.accountsUrl);
@@ -34,6 +36,7 @@ export function createServiceClients(config: { accountsUrl: string; sessionsUrl:
     accounts: createClient(AccountsService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
     ...(config.webhooksUrl ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl)) } : {}),
+    ...(config.refundsUrl ? { refunds: createClient(RefundService, transport(config.refundsUrl)) } : {}),
     readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
   };
 }

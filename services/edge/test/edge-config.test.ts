@@ -9,6 +9,7 @@ describe("readEdgeConfig", () => {
       host: "127.0.0.1",
       accountsUrl: "http://127.0.0.1:50051",
       sessionsUrl: "http://127.0.0.1:50052",
+      refundsUrl: "http://127.0.0.1:50053",
       webhooksUrl: "http://127.0.0.1:50054",
       publicUrl: "http://localhost:8080",
       errorsUrl: "http://localhost:8080/errors",

@@ -11,3 +11,4 @@ export { createMongoBalanceLedger, MongoBalanceLedger, RESERVATIONS_COLLECTION }
 export { createMongoRefundRepository, MongoRefundRepository, REFUNDS_COLLECTION } from "./adapters/mongo/mongo-refund-repository.js";
 export { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 export { refundsConfigSpec, type RefundsConfig } from "./config.js";
+export { createSessionsPaidSessionLookup } from "./adapters/sessions/sessions-paid-session-lookup.js";

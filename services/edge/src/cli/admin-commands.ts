@@ -30,6 +30,12 @@ Commands:
                 [--created-gte <RFC 3339>] [--created-lte <RFC 3339>]
                                                        resend every event whose latest delivery matches
                                                        (at most 1000 per call: repeat until resent is 0)
+  refunds manual [--limit <n>]                         operations' queue of refunds the acquirer did not
+                                                       confirm, every account, oldest first (1-100, default 20;
+                                                       resolve them and list again for the next ones)
+  refunds resolve <refund_id> --outcome SUCCEEDED|FAILED [--note <text>]
+                                                       settle a manual refund (FAILED gives its amount
+                                                       back to the session's refundable balance)
 
 Environment:
   GATEWAY_URL                 gateway base URL (default ${DEFAULT_GATEWAY_URL})
@@ -69,6 +75,9 @@ const OPTIONS = {
   event: { type: "string" },
   "created-gte": { type: "string" },
   "created-lte": { type: "string" },
+  limit: { type: "string" },
+  outcome: { type: "string" },
+  note: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -195,6 +204,20 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
       if (values["created-gte"] !== undefined) filter.created_gte = values["created-gte"];
       if (values["created-lte"] !== undefined) filter.created_lte = values["created-lte"];
       return request("POST", "/admin/v1/webhook-deliveries/resend", filter);
+    }
+    case "refunds manual": {
+      allowOnly("limit");
+      expectArgs([]);
+      const limit = values.limit === undefined ? "" : `?limit=${encodeURIComponent(requireOption("limit", values.limit))}`;
+      return request("GET", `/admin/v1/refunds/manual${limit}`);
+    }
+    case "refunds resolve": {
+      allowOnly("outcome", "note");
+      const [refundId] = expectArgs(["refund_id"]);
+      if (values.outcome !== "SUCCEEDED" && values.outcome !== "FAILED") throw new UsageError("refunds resolve needs --outcome SUCCEEDED or --outcome FAILED");
+      const body: Record<string, string> = { outcome: values.outcome };
+      if (values.note !== undefined) body.note = values.note;
+      return request("POST", `/admin/v1/refunds/${refundId}/resolution`, body);
     }
     default:
       throw new UsageError(`unknown command '${command}'`);

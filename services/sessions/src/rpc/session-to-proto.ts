@@ -99,5 +99,6 @@ export function attemptToProto(a: PaymentAttempt, currency: string): ProtoPaymen
     feeAmount: a.feeMinor === undefined ? "" : fromMinorUnits(a.feeMinor, currency),
     netAmount: a.netMinor === undefined ? "" : fromMinorUnits(a.netMinor, currency),
     createdAt: timestampFromDate(a.createdAt),
+    acquirerOrderId: a.acquirerOrderId ?? "",
   });
 }

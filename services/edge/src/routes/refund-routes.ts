@@ -1,0 +1,23 @@
+import type { Client } from "@connectrpc/connect";
+import type { RefundService } from "@gateway/proto";
+import type { FastifyInstance } from "fastify";
+import { requireCaller } from "../auth/authenticated-caller.js";
+import { requireJsonObjectBody } from "../http/json-body.js";
+import { sendJson } from "../http/send-json.js";
+import { mapCreateRefundBody } from "../mapping/create-refund-request.js";
+import { refundResultToJson } from "../mapping/refund-json.js";
+
+/**
+ * Refund endpoint (spec 4.5, API-DECISIONS REST table), registered under /api/v1 behind the API
+ * key hook, path exactly as the spec writes it. The refunds service decides everything (session
+ * state, balance, amount rules, 404 for another account's session); the edge maps JSON.
+ */
+export function registerRefundRoutes(api: FastifyInstance, refunds: Client<typeof RefundService>): void {
+  api.post<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/refund/", async (request, reply) => {
+    const { scope } = requireCaller(request);
+    const body = requireJsonObjectBody(request.body);
+    const response = await refunds.createRefund(mapCreateRefundBody(body.value, body.text, scope, request.params.session_id));
+    // 201 even when the acquirer could not confirm it: the refund exists, operations finish it (spec 4.5).
+    return sendJson(reply, 201, refundResultToJson(response.refund));
+  });
+}
