@@ -13,8 +13,7 @@ set -uo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 chart="$repo_root/deploy/k8s/gateway"
 checker="$repo_root/deploy/k8s/check-rendered.py"
-# refunds is off by default until its service ships (see values.yaml).
-all_components="edge,accounts,sessions,webhooks"
+all_components="edge,accounts,sessions,refunds,webhooks"
 
 bash "$repo_root/scripts/install-helm.sh" || { echo "could not install helm" >&2; exit 1; }
 helm="${GATEWAY_CACHE_DIR:-$repo_root/.cache}/bin/helm"
@@ -84,10 +83,8 @@ for values in "${ci_files[@]}"; do
 done
 
 echo "== variants"
-render_and_check "a disabled component renders nothing (edge off)" "accounts,sessions,webhooks" \
+render_and_check "a disabled component renders nothing (edge off)" "accounts,sessions,refunds,webhooks" \
   --set components.edge.enabled=false
-render_and_check "an optional component renders when enabled (refunds on)" "edge,accounts,sessions,refunds,webhooks" \
-  --set components.refunds.enabled=true
 render_and_check "two components off (refunds, webhooks)" "edge,accounts,sessions" \
   --set components.refunds.enabled=false --set components.webhooks.enabled=false
 render_and_check "network policies on the defaults" "$all_components" --set networkPolicy.enabled=true
