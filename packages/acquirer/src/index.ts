@@ -35,3 +35,4 @@ export { DEFAULT_SIMULATOR_CREDENTIALS, type TerminalCredential } from "./simula
 export { TEST_CARDS, type TestCard, type CardOutcome } from "./simulator/test-cards.js";
 export { passesLuhn } from "./simulator/card-input.js";
 export { simulatorConfigSpec, type SimulatorConfig } from "./simulator/simulator-config.js";
+export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "./simulator/card-page-driver.js";
