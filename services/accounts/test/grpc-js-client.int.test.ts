@@ -1,4 +1,4 @@
-import { status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { status as GrpcStatus } from "@grpc/grpc-js";
 import { createLogger, ManualClock, pingMongo, startServiceServer, type RunningServer } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountsRoutes } from "../src/accounts-module.js";
@@ -7,17 +7,8 @@ import { createApiKey, revokeApiKey } from "../src/app/api-keys.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
 import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
-import { createGrpcJsClients, type GrpcJsClients } from "./support/grpc-js-clients.js";
+import { createGrpcJsClients, grpcErrorOf, type GrpcJsClients } from "./support/grpc-js-clients.js";
 import { openMongoTestDatabase, type MongoTestDatabase } from "./support/mongo-test-database.js";
-
-async function grpcErrorOf(promise: Promise<unknown>): Promise<ServiceError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Error);
-  return err as ServiceError;
-}
 
 describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
   let database: MongoTestDatabase;

@@ -1,4 +1,4 @@
-import { status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { status as GrpcStatus } from "@grpc/grpc-js";
 import { ManualClock, pingMongo, startServiceServer, type RunningServer } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
@@ -7,19 +7,10 @@ import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
 import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
-import { createGrpcJsClients, type GrpcJsClients } from "./support/grpc-js-clients.js";
+import { createGrpcJsClients, grpcErrorOf, type GrpcJsClients } from "./support/grpc-js-clients.js";
 import { openMongoTestDatabase, type MongoTestDatabase } from "./support/mongo-test-database.js";
 
 const PASSWORD = "gRPC-Terminal-Password-Plaintext";
-
-async function grpcErrorOf(promise: Promise<unknown>): Promise<ServiceError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Error);
-  return err as ServiceError;
-}
 
 describe("terminal credentials over real gRPC (grpc-js client, MongoDB store)", () => {
   let database: MongoTestDatabase;

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -54,4 +55,14 @@ export function createGrpcJsClients(address: string): GrpcJsClients {
       health.close();
     },
   };
+}
+
+/** The error a grpc-js call rejects with (the test fails if it resolves). */
+export async function grpcErrorOf(promise: Promise<unknown>): Promise<grpc.ServiceError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(Error);
+  return err as grpc.ServiceError;
 }
