@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -29,3 +29,20 @@ export function newId(prefix: IdPrefix): string {
 }
 
 export type IdGenerator = (prefix: IdPrefix) => string;
+
+/**
+ * A prefixed id computed from `seed` (same shape as newId: prefix + 24 base62 characters).
+ * Facts that may be recorded twice (a write repeated after a crash, two replicas racing on one
+ * session) get the same id both times, so unique indexes and event-id deduplication turn the
+ * repeat into a no-op instead of a second record or a second webhook.
+ */
+export function derivedId(prefix: IdPrefix, seed: string): string {
+  const digest = createHash("sha256").update(seed).digest();
+  let value = BigInt(`0x${digest.toString("hex")}`);
+  let text = "";
+  for (let i = 0; i < 24; i++) {
+    text += ALPHABET[Number(value % 62n)];
+    value /= 62n;
+  }
+  return `${prefix}_${text}`;
+}

@@ -21,3 +21,6 @@ export * from "./server/service-server.js";
 export * from "./server/server-interceptors.js";
 export * from "./server/in-process-transport.js";
 export * from "./secret-box.js";
+export * from "./polling-loop.js";
+export * from "./keyed-serializer.js";
+export * from "./events/outbox-relay-contract.js";

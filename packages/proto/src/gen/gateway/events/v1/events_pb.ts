@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Refund } from "../../refunds/v1/refunds_pb.js";
+import { file_gateway_refunds_v1_refunds } from "../../refunds/v1/refunds_pb.js";
 import type { Session } from "../../sessions/v1/sessions_pb.js";
 import { file_gateway_sessions_v1_sessions } from "../../sessions/v1/sessions_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/events/v1/events.proto.
  */
 export const file_gateway_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nYXRld2F5L2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWdhdGV3YXkuZXZlbnRzLnYxIogCCgxTZXNzaW9uRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxIvCgtvY2N1cnJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgFIAEoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIvCgdmYWlsdXJlGAYgASgLMh4uZ2F0ZXdheS5ldmVudHMudjEuRmFpbHVyZUluZm8SLwoHcGF5bWVudBgHIAEoCzIeLmdhdGV3YXkuZXZlbnRzLnYxLlBheW1lbnRJbmZvIrQBCgtQYXltZW50SW5mbxIrCgdwYWlkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZtZXRob2QYAiABKAkSEgoKY2FyZF9icmFuZBgDIAEoCRIWCg5jYXJkX2xhc3RfZm91chgEIAEoCRIUCgxjYXJkX2NvdW50cnkYBSABKAkSEgoKZmVlX2Ftb3VudBgGIAEoCRISCgpuZXRfYW1vdW50GAcgASgJInEKC0ZhaWx1cmVJbmZvEhkKEWxhc3RfZmFpbHVyZV9jb2RlGAEgASgJEhwKFGxhc3RfZmFpbHVyZV9tZXNzYWdlGAIgASgJEhYKDmF0dGVtcHRzX2NvdW50GAMgASgFEhEKCWNhbl9yZXRyeRgEIAEoCGIGcHJvdG8z", [file_gateway_sessions_v1_sessions, file_google_protobuf_timestamp]);
+  fileDesc("Ch5nYXRld2F5L2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWdhdGV3YXkuZXZlbnRzLnYxIsICCgxTZXNzaW9uRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxIvCgtvY2N1cnJlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgFIAEoCzIcLmdhdGV3YXkuc2Vzc2lvbnMudjEuU2Vzc2lvbhIvCgdmYWlsdXJlGAYgASgLMh4uZ2F0ZXdheS5ldmVudHMudjEuRmFpbHVyZUluZm8SLwoHcGF5bWVudBgHIAEoCzIeLmdhdGV3YXkuZXZlbnRzLnYxLlBheW1lbnRJbmZvEjgKDGxhdGVfcGF5bWVudBgIIAEoCzIiLmdhdGV3YXkuZXZlbnRzLnYxLkxhdGVQYXltZW50SW5mbyL1AQoPTGF0ZVBheW1lbnRJbmZvEhIKCmF0dGVtcHRfaWQYASABKAkSDgoGYW1vdW50GAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEhIKCmNhcmRfYnJhbmQYBCABKAkSFgoOY2FyZF9sYXN0X2ZvdXIYBSABKAkSLwoLYXBwcm92ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JldHVybmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZtZXRob2QYCCABKAkSDgoGcmVhc29uGAkgASgJIu8BCgtSZWZ1bmRFdmVudBIQCghldmVudF9pZBgBIAEoCRISCgpldmVudF90eXBlGAIgASgJEi8KC29jY3VycmVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgZyZWZ1bmQYBCABKAsyGi5nYXRld2F5LnJlZnVuZHMudjEuUmVmdW5kEiIKGnNlc3Npb25fbWVyY2hhbnRfcmVmZXJlbmNlGAUgASgJEhwKFHNlc3Npb25fb3JkZXJfbnVtYmVyGAYgASgJEhsKE3Nlc3Npb25fd2ViaG9va191cmwYByABKAkitAEKC1BheW1lbnRJbmZvEisKB3BhaWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm1ldGhvZBgCIAEoCRISCgpjYXJkX2JyYW5kGAMgASgJEhYKDmNhcmRfbGFzdF9mb3VyGAQgASgJEhQKDGNhcmRfY291bnRyeRgFIAEoCRISCgpmZWVfYW1vdW50GAYgASgJEhIKCm5ldF9hbW91bnQYByABKAkicQoLRmFpbHVyZUluZm8SGQoRbGFzdF9mYWlsdXJlX2NvZGUYASABKAkSHAoUbGFzdF9mYWlsdXJlX21lc3NhZ2UYAiABKAkSFgoOYXR0ZW1wdHNfY291bnQYAyABKAUSEQoJY2FuX3JldHJ5GAQgASgIYgZwcm90bzM", [file_gateway_refunds_v1_refunds, file_gateway_sessions_v1_sessions, file_google_protobuf_timestamp]);
 
 /**
  * SessionEvent is the payload of every `gateway.events.session.*` and
@@ -32,7 +34,8 @@ export type SessionEvent = Message<"gateway.events.v1.SessionEvent"> & {
   eventId: string;
 
   /**
-   * session.succeeded, session.failed, session.expired, checkout.session.expired.
+   * session.succeeded, session.failed, session.expired, checkout.session.expired,
+   * session.late_payment_returned.
    *
    * @generated from field: string event_type = 2;
    */
@@ -70,6 +73,13 @@ export type SessionEvent = Message<"gateway.events.v1.SessionEvent"> & {
    * @generated from field: gateway.events.v1.PaymentInfo payment = 7;
    */
   payment?: PaymentInfo | undefined;
+
+  /**
+   * session.late_payment_returned only.
+   *
+   * @generated from field: gateway.events.v1.LatePaymentInfo late_payment = 8;
+   */
+  latePayment?: LatePaymentInfo | undefined;
 };
 
 /**
@@ -78,6 +88,132 @@ export type SessionEvent = Message<"gateway.events.v1.SessionEvent"> & {
  */
 export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
   messageDesc(file_gateway_events_v1_events, 0);
+
+/**
+ * A payment the acquirer approved after the session could no longer keep it (expired,
+ * canceled, failed, or already paid through another attempt), given back automatically.
+ *
+ * @generated from message gateway.events.v1.LatePaymentInfo
+ */
+export type LatePaymentInfo = Message<"gateway.events.v1.LatePaymentInfo"> & {
+  /**
+   * @generated from field: string attempt_id = 1;
+   */
+  attemptId: string;
+
+  /**
+   * Decimal string in the session currency (TND).
+   *
+   * @generated from field: string amount = 2;
+   */
+  amount: string;
+
+  /**
+   * @generated from field: string currency = 3;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string card_brand = 4;
+   */
+  cardBrand: string;
+
+  /**
+   * @generated from field: string card_last_four = 5;
+   */
+  cardLastFour: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp approved_at = 6;
+   */
+  approvedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp returned_at = 7;
+   */
+  returnedAt?: Timestamp | undefined;
+
+  /**
+   * "reversal" (same settlement day) or "refund".
+   *
+   * @generated from field: string method = 8;
+   */
+  method: string;
+
+  /**
+   * Why the session could not keep it: session_expired, session_canceled, session_failed,
+   * already_paid.
+   *
+   * @generated from field: string reason = 9;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message gateway.events.v1.LatePaymentInfo.
+ * Use `create(LatePaymentInfoSchema)` to create a new message.
+ */
+export const LatePaymentInfoSchema: GenMessage<LatePaymentInfo> = /*@__PURE__*/
+  messageDesc(file_gateway_events_v1_events, 1);
+
+/**
+ * RefundEvent is the payload of every `gateway.events.refund.*` message on the events stream
+ * (refund.succeeded, refund.failed). Nats-Msg-Id is event_id.
+ *
+ * @generated from message gateway.events.v1.RefundEvent
+ */
+export type RefundEvent = Message<"gateway.events.v1.RefundEvent"> & {
+  /**
+   * Stable event id, begins `evt_`.
+   *
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * refund.succeeded, refund.failed.
+   *
+   * @generated from field: string event_type = 2;
+   */
+  eventType: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 3;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * The refund as it was right after the change.
+   *
+   * @generated from field: gateway.refunds.v1.Refund refund = 4;
+   */
+  refund?: Refund | undefined;
+
+  /**
+   * The refunded session's facts a webhook needs: where to deliver (webhook_url) and how the
+   * merchant knows the order (merchant_reference, order_number).
+   *
+   * @generated from field: string session_merchant_reference = 5;
+   */
+  sessionMerchantReference: string;
+
+  /**
+   * @generated from field: string session_order_number = 6;
+   */
+  sessionOrderNumber: string;
+
+  /**
+   * @generated from field: string session_webhook_url = 7;
+   */
+  sessionWebhookUrl: string;
+};
+
+/**
+ * Describes the message gateway.events.v1.RefundEvent.
+ * Use `create(RefundEventSchema)` to create a new message.
+ */
+export const RefundEventSchema: GenMessage<RefundEvent> = /*@__PURE__*/
+  messageDesc(file_gateway_events_v1_events, 2);
 
 /**
  * @generated from message gateway.events.v1.PaymentInfo
@@ -130,7 +266,7 @@ export type PaymentInfo = Message<"gateway.events.v1.PaymentInfo"> & {
  * Use `create(PaymentInfoSchema)` to create a new message.
  */
 export const PaymentInfoSchema: GenMessage<PaymentInfo> = /*@__PURE__*/
-  messageDesc(file_gateway_events_v1_events, 1);
+  messageDesc(file_gateway_events_v1_events, 3);
 
 /**
  * @generated from message gateway.events.v1.FailureInfo
@@ -162,5 +298,5 @@ export type FailureInfo = Message<"gateway.events.v1.FailureInfo"> & {
  * Use `create(FailureInfoSchema)` to create a new message.
  */
 export const FailureInfoSchema: GenMessage<FailureInfo> = /*@__PURE__*/
-  messageDesc(file_gateway_events_v1_events, 2);
+  messageDesc(file_gateway_events_v1_events, 4);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyedSerializer } from "../../src/adapters/mongo/keyed-serializer.js";
+import { KeyedSerializer } from "../src/keyed-serializer.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
