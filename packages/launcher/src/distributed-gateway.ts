@@ -10,6 +10,12 @@ export interface DistributedGatewayOptions {
    * the same upstreams and NATS, so they share rate limits as replicas behind a load balancer do.
    */
   edgeReplicas?: number;
+  /**
+   * Sessions processes to start (default 1), each on its own port with the same environment, so
+   * their background work (expiry sweeps, reconciliation) runs concurrently as replicas do. The
+   * edge and refunds talk to the first.
+   */
+  sessionsReplicas?: number;
   /** Use these servers instead of starting local ones. */
   mongodbUrl?: string;
   natsUrl?: string;
@@ -40,9 +46,11 @@ export interface DistributedGateway {
   processes: Record<ServiceName, ManagedProcess>;
   /** Every edge replica's process, in edgeUrls order. */
   edgeProcesses: ManagedProcess[];
+  /** Every sessions replica's process, the first being processes.sessions. */
+  sessionsProcesses: ManagedProcess[];
   /** The demo merchant's test key, when GATEWAY_DEMO is on. */
   demoTestKey?: string;
-  /** Restart one service with the same ports and environment ("edge": every replica). */
+  /** Restart one service with the same ports and environment ("edge", "sessions": every replica). */
   restart(name: ServiceName): Promise<ManagedProcess>;
   stop(): Promise<void>;
 }
@@ -57,11 +65,18 @@ const DEMO_KEY_LINE = /^GATEWAY_DEMO_TEST_KEY=(\S+)$/m;
 export async function startDistributedGateway(options: DistributedGatewayOptions = {}): Promise<DistributedGateway> {
   const edgeReplicas = options.edgeReplicas ?? 1;
   if (!Number.isInteger(edgeReplicas) || edgeReplicas < 1) throw new Error(`edgeReplicas must be a whole number >= 1, got ${edgeReplicas}`);
+  const sessionsReplicas = options.sessionsReplicas ?? 1;
+  if (!Number.isInteger(sessionsReplicas) || sessionsReplicas < 1) {
+    throw new Error(`sessionsReplicas must be a whole number >= 1, got ${sessionsReplicas}`);
+  }
   const owned: LocalServer[] = [];
   const processes: Partial<Record<ServiceName, ManagedProcess>> = {};
   const edgeProcesses: ManagedProcess[] = [];
+  const sessionsProcesses: ManagedProcess[] = [];
   const stopAll = async () => {
     for (const edge of edgeProcesses) await edge.stop();
+    // The first replica is processes.sessions, stopped with the other services below.
+    for (const replica of sessionsProcesses.slice(1)) await replica.stop();
     for (const name of ["webhooks", "refunds", "sessions", "accounts", "epg-simulator"] as const) await processes[name]?.stop();
     for (const server of owned.reverse()) await server.stop();
   };
@@ -79,6 +94,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     const local = (name: ServiceName) => `http://127.0.0.1:${ports[name]}`;
     const edgePorts = [ports.edge];
     while (edgePorts.length < edgeReplicas) edgePorts.push(await freePort());
+    const sessionsPorts = [ports.sessions];
+    while (sessionsPorts.length < sessionsReplicas) sessionsPorts.push(await freePort());
     const secretsKey = randomBytes(32).toString("base64");
     // Shared by every edge replica, so a checkout form served by one is accepted by another.
     const csrfSecret = randomBytes(32).toString("base64url");
@@ -144,10 +161,18 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       for (const [i, port] of edgePorts.entries()) edgeProcesses.push(await launch("edge", port, i === 0 ? "edge" : `edge-${i + 1}`));
       processes.edge = edgeProcesses[0];
     };
+    const launchSessions = async () => {
+      sessionsProcesses.length = 0;
+      for (const [i, port] of sessionsPorts.entries()) {
+        sessionsProcesses.push(await launch("sessions", port, i === 0 ? "sessions" : `sessions-${i + 1}`));
+        // Set at once, so a later replica failing to start still leaves the first to stopAll.
+        processes.sessions = sessionsProcesses[0];
+      }
+    };
     // Dependencies first: the edge's readiness includes its upstreams.
     processes["epg-simulator"] = await launch("epg-simulator");
     processes.accounts = await launch("accounts");
-    processes.sessions = await launch("sessions");
+    await launchSessions();
     processes.refunds = await launch("refunds");
     processes.webhooks = await launch("webhooks");
     await launchEdges();
@@ -168,12 +193,18 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       natsUrl,
       processes: processes as Record<ServiceName, ManagedProcess>,
       edgeProcesses,
+      sessionsProcesses,
       demoTestKey,
       async restart(name) {
         if (name === "edge") {
           for (const edge of edgeProcesses) await edge.stop();
           await launchEdges();
           return edgeProcesses[0]!;
+        }
+        if (name === "sessions") {
+          for (const replica of sessionsProcesses) await replica.stop();
+          await launchSessions();
+          return sessionsProcesses[0]!;
         }
         await processes[name]?.stop();
         processes[name] = await launch(name);

@@ -15,6 +15,8 @@ export const embeddedConfigSpec = {
   sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "Session lifetime", default: "24h", parse: parse.duration },
   checkoutLinkLifetimeMs: { env: "GATEWAY_CHECKOUT_LINK_LIFETIME", description: "Checkout link lifetime", default: "30m", parse: parse.duration },
   checkoutLinkLimit: { env: "GATEWAY_CHECKOUT_LINK_LIMIT", description: "Most unexpired checkout links per session", default: "5", parse: parse.int },
+  sweepIntervalMs: { env: "GATEWAY_SWEEP_INTERVAL", description: "Pause between looks for sessions to expire and attempts to reconcile", default: "1s", parse: parse.duration },
+  reconcileIntervalMs: { env: "GATEWAY_RECONCILE_INTERVAL", description: "Pause between re-checks of an unsettled attempt with the acquirer", default: "1m", parse: parse.duration },
   acquirerTimeoutMs: { env: "GATEWAY_ACQUIRER_TIMEOUT", description: "Timeout of one call to the acquirer", default: "15s", parse: parse.duration },
   csrfSecret: { env: "GATEWAY_CSRF_SECRET", description: "Key of the checkout pages' CSRF tokens (random per start when unset)", optional: true, secret: true, parse: parseCsrfSecret },
   maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "Largest accepted request body", default: "262144", parse: parse.int },

@@ -81,6 +81,24 @@ export const sessionsConfigSpec = {
     default: "15s",
     parse: positiveDuration,
   },
+  sweepIntervalMs: {
+    env: "GATEWAY_SWEEP_INTERVAL",
+    description: "pause between looks for sessions to expire, links to announce and attempts to reconcile",
+    default: "1s",
+    parse: positiveDuration,
+  },
+  reconcileIntervalMs: {
+    env: "GATEWAY_RECONCILE_INTERVAL",
+    description: "pause between re-checks of an unsettled payment attempt with the acquirer",
+    default: "1m",
+    parse: positiveDuration,
+  },
+  sweepLeaseMs: {
+    env: "GATEWAY_SWEEP_LEASE",
+    description: "how long a replica holds one session's sweep; after a crash another takes over once it ends",
+    default: "2m",
+    parse: positiveDuration,
+  },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
 };
 

@@ -22,6 +22,7 @@ import { createAccountsMerchantDirectory } from "./adapters/accounts/accounts-me
 import { createAccountsRateProvider } from "./adapters/accounts/accounts-rate-provider.js";
 import { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 import { createMongoSessionRepository } from "./adapters/mongo/mongo-session-repository.js";
+import { createMongoSweepLocks } from "./adapters/mongo/mongo-sweep-locks.js";
 import { sessionsConfigSpec, type SessionsConfig } from "./config.js";
 import { createSessionsModule } from "./sessions-module.js";
 
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
       checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
       checkoutLinkLimit: config.checkoutLinkLimit,
       acquirerTimeoutMs: config.acquirerTimeoutMs,
+      reconcileIntervalMs: config.reconcileIntervalMs,
     },
     acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
     terminals: createAccountsTerminalProvider(accounts),
@@ -65,6 +67,9 @@ async function main(): Promise<void> {
     merchants: createAccountsMerchantDirectory(accounts),
     eventBus,
     outboxPollIntervalMs: config.outboxPollIntervalMs,
+    sweepLocks: await createMongoSweepLocks(db),
+    sweepIntervalMs: config.sweepIntervalMs,
+    sweepLeaseMs: config.sweepLeaseMs,
   });
 
   const server = await startServiceServer({
@@ -79,9 +84,12 @@ async function main(): Promise<void> {
     logger,
   });
   sessions.relay.start();
+  sessions.sweeper.start();
 
   installGracefulShutdown(logger, [
     // The relay first: a look in progress finishes (publish, then mark) before its stores close.
+    // The sweeper first: its last sweep may store events for the relay to publish.
+    { name: "sweeper", run: () => sessions.sweeper.stop() },
     { name: "outbox-relay", run: () => sessions.relay.stop() },
     { name: "server", run: () => server.close() },
     { name: "events", run: () => eventBus.close() },

@@ -11,9 +11,12 @@ import type {
   OutboxSignal,
   SessionRepository,
   SessionsSettings,
+  SweepLocks,
   TerminalProvider,
 } from "./app/ports.js";
-import { createSessionServiceHandlers } from "./rpc/session-service.js";
+import { prometheusSweepObserver } from "./adapters/metrics/sweep-metrics.js";
+import { createSessionSweeper, type SessionSweeper } from "./app/session-sweeper.js";
+import { createSessionServiceHandlers, paymentDepsOf, type SessionServiceDeps } from "./rpc/session-service.js";
 
 /** The error domain in every ErrorDetail this service raises. */
 export const SESSIONS_ERROR_DOMAIN = "sessions.gateway";
@@ -32,12 +35,9 @@ export interface SessionsModuleDeps {
   events?: OutboxSignal;
 }
 
-/**
- * SessionService on a Connect router, for the distributed server (main.ts) and embedded mode
- * (createInProcessTransport) alike.
- */
-export function createSessionsRoutes(deps: SessionsModuleDeps): (router: ConnectRouter) => void {
-  const handlers = createSessionServiceHandlers({
+/** The service's dependencies in the handlers' words. */
+function serviceDepsOf(deps: SessionsModuleDeps): SessionServiceDeps {
+  return {
     repo: deps.repo,
     rates: deps.rates,
     clock: deps.clock,
@@ -48,7 +48,15 @@ export function createSessionsRoutes(deps: SessionsModuleDeps): (router: Connect
     fees: deps.fees,
     merchants: deps.merchants,
     ...(deps.events ? { outbox: deps.events } : {}),
-  });
+  };
+}
+
+/**
+ * SessionService on a Connect router, for the distributed server (main.ts) and embedded mode
+ * (createInProcessTransport) alike.
+ */
+export function createSessionsRoutes(deps: SessionsModuleDeps): (router: ConnectRouter) => void {
+  const handlers = createSessionServiceHandlers(serviceDepsOf(deps));
   // No per-service interceptors: Connect would replace the server's list (tracing, metrics,
   // error details) with them.
   return (router) => {
@@ -61,17 +69,25 @@ export interface SessionsModuleOptions extends Omit<SessionsModuleDeps, "events"
   eventBus: EventBus;
   /** Pause between the relay's looks at the outbox; default 200 ms. */
   outboxPollIntervalMs?: number;
+  /** The sweeper's claims: MongoDB in distributed mode (shared by replicas), in memory in embedded mode. */
+  sweepLocks: SweepLocks;
+  /** Pause between the sweeper's looks for due sessions; default 1 s. */
+  sweepIntervalMs?: number;
+  /** How long one session's sweep claim lasts; default 2 min. */
+  sweepLeaseMs?: number;
 }
 
 export interface SessionsModule {
   routes: (router: ConnectRouter) => void;
   /** Not started: call `relay.start()` once serving, and `await relay.stop()` first on shutdown. */
   relay: OutboxRelay;
+  /** Not started: call `sweeper.start()` once serving, and `await sweeper.stop()` on shutdown. */
+  sweeper: SessionSweeper;
 }
 
 /** The service's routes and its outbox relay, wired so every stored event wakes the relay. */
 export function createSessionsModule(o: SessionsModuleOptions): SessionsModule {
-  const { eventBus, outboxPollIntervalMs, ...deps } = o;
+  const { eventBus, outboxPollIntervalMs, sweepLocks, sweepIntervalMs, sweepLeaseMs, ...deps } = o;
   const relay = createOutboxRelay({
     store: deps.repo,
     bus: publishingInRecordedTrace(eventBus),
@@ -79,5 +95,13 @@ export function createSessionsModule(o: SessionsModuleOptions): SessionsModule {
     logger: deps.logger.child({ component: "outbox-relay" }),
     ...(outboxPollIntervalMs !== undefined ? { pollIntervalMs: outboxPollIntervalMs } : {}),
   });
-  return { routes: createSessionsRoutes({ ...deps, events: relay }), relay };
+  const withRelay: SessionsModuleDeps = { ...deps, events: relay };
+  const sweeper = createSessionSweeper({
+    deps: paymentDepsOf(serviceDepsOf(withRelay)),
+    locks: sweepLocks,
+    observer: prometheusSweepObserver,
+    ...(sweepIntervalMs !== undefined ? { intervalMs: sweepIntervalMs } : {}),
+    ...(sweepLeaseMs !== undefined ? { leaseMs: sweepLeaseMs } : {}),
+  });
+  return { routes: createSessionsRoutes(withRelay), relay, sweeper };
 }

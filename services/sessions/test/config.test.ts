@@ -17,6 +17,9 @@ describe("sessions configuration", () => {
       checkoutLinkLimit: 5,
       outboxPollIntervalMs: 200,
       acquirerTimeoutMs: 15_000,
+      sweepIntervalMs: 1_000,
+      reconcileIntervalMs: 60_000,
+      sweepLeaseMs: 120_000,
       logLevel: "info",
     });
   });

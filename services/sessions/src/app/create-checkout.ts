@@ -1,5 +1,5 @@
 import { GatewayError, type Clock } from "@gateway/platform";
-import { mintCheckoutLink, unexpiredLinks } from "../domain/checkout-link.js";
+import { unexpiredLinks, withNewCurrentLink } from "../domain/checkout-link.js";
 import { isPastLifetime } from "../domain/checkout-state.js";
 import { assertPayable } from "../domain/session-state-machine.js";
 import type { AccountScope, CheckoutLink } from "../domain/session.js";
@@ -36,8 +36,8 @@ export async function createCheckout(deps: CreateCheckoutDeps, scope: AccountSco
         metadata: { session_id: session.id, limit: String(deps.checkoutLinkLimit) },
       });
     }
-    const link = mintCheckoutLink(now, deps.checkoutLinkLifetimeMs, session.expiresAt);
-    const result = await deps.repo.updateIf(scope, session.id, session.version, { checkoutLinks: [...session.checkoutLinks, link], updatedAt: now });
+    const { link, changes } = withNewCurrentLink(session, now, deps.checkoutLinkLifetimeMs);
+    const result = await deps.repo.updateIf(scope, session.id, session.version, changes);
     if (result.updated) return link;
     session = result.current;
   }

@@ -1,7 +1,10 @@
 import { GatewayError, type Clock } from "@gateway/platform";
 import { newSession, type Lifetimes } from "../domain/new-session.js";
 import { requestFingerprint } from "../domain/request-fingerprint.js";
-import type { Session } from "../domain/session.js";
+import { withNewCurrentLink } from "../domain/checkout-link.js";
+import { isLinkExpired, isPastLifetime } from "../domain/checkout-state.js";
+import { currentCheckoutLink, type Session } from "../domain/session.js";
+import { MAX_ROUNDS, contention } from "./payment-deps.js";
 import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
 import { foreignCurrencyOf, validateCreateSession } from "../domain/validation/validate-create-session.js";
 import type { ExchangeRateProvider, SessionRepository } from "./ports.js";
@@ -46,26 +49,39 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
   if (!validation.ok) throw GatewayError.validation(validation.violations);
   const request = validation.value;
   const fingerprint = requestFingerprint(request);
-  if (existing) return repeatOf(existing, fingerprint);
+  if (existing) return repeatOf(deps, existing, fingerprint);
 
   for (let tries = 0; tries < MAX_GENERATION_TRIES; tries++) {
     const session = newSession(input.scope, request, clock.now(), deps.lifetimes);
     const result = await repo.insert(session);
     if (result.inserted) return { session, created: true };
-    if (result.duplicate === "merchant_reference") return repeatOf(result.existing, fingerprint);
+    if (result.duplicate === "merchant_reference") return repeatOf(deps, result.existing, fingerprint);
   }
   throw new GatewayError("SERVICE_UNAVAILABLE", "Could not allocate an order number for the session; try again.");
 }
 
 /**
- * The answer to a repeated reference. Seam: refreshing an expired checkout link of a still
- * payable session happens here (spec 4.1), as a conditional update of `existing`.
+ * The answer to a repeated reference (spec 4.1): the same session. When its current checkout
+ * link has expired and it can still be paid, a fresh link is minted first, so the answer
+ * carries a working `checkout_url`; an EXPIRED (or otherwise closed) session comes back
+ * without one.
  */
-function repeatOf(existing: Session, fingerprint: string): CreateSessionOutcome {
+async function repeatOf(deps: CreateSessionDeps, existing: Session, fingerprint: string): Promise<CreateSessionOutcome> {
   if (existing.requestFingerprint !== fingerprint) {
     throw new GatewayError("CONFLICT", "A session with this merchant_reference already exists with different parameters.", {
       metadata: { existing_session_id: existing.id },
     });
   }
-  return { session: existing, created: false };
+  let session: Session | undefined = existing;
+  for (let round = 0; round < MAX_ROUNDS && session; round++) {
+    const now = deps.clock.now();
+    const current = currentCheckoutLink(session);
+    if (!current || !isLinkExpired(current, now) || isPastLifetime(session, now)) return { session, created: false };
+    const { changes } = withNewCurrentLink(session, now, deps.lifetimes.checkoutLinkLifetimeMs);
+    const result = await deps.repo.updateIf(session.scope, session.id, session.version, changes);
+    if (result.updated) return { session: result.session, created: false };
+    session = result.current;
+  }
+  if (!session) throw GatewayError.notFound("session", existing.id);
+  throw contention(existing.id);
 }

@@ -1,32 +1,17 @@
-import type { Clock, EventBus, Logger } from "@gateway/platform";
-import type { OutboxSignal, OutboxStore, PendingOutboxEvent } from "./ports.js";
+import {
+  DEFAULT_OUTBOX_BATCH_SIZE,
+  DEFAULT_OUTBOX_POLL_INTERVAL_MS,
+  EVENT_SUBJECT_PREFIX,
+  createPollingLoop,
+  type OutboxRelay,
+  type OutboxRelayBaseOptions,
+} from "@gateway/platform";
+import type { OutboxStore, PendingOutboxEvent } from "./ports.js";
 
-/** Events are published on `gateway.events.<type>`, e.g. gateway.events.session.succeeded. */
-export const EVENT_SUBJECT_PREFIX = "gateway.events";
+export { DEFAULT_OUTBOX_POLL_INTERVAL_MS, EVENT_SUBJECT_PREFIX, type OutboxRelay } from "@gateway/platform";
 
-export const DEFAULT_OUTBOX_POLL_INTERVAL_MS = 200;
-const DEFAULT_BATCH_SIZE = 100;
-
-export interface OutboxRelayOptions {
+export interface OutboxRelayOptions extends OutboxRelayBaseOptions {
   store: OutboxStore;
-  bus: EventBus;
-  clock: Clock;
-  logger: Logger;
-  /** Pause between looks at the outbox when there is nothing to do; default 200 ms. */
-  pollIntervalMs?: number;
-  /** Most events taken per look; default 100. */
-  batchSize?: number;
-  /** Subjects are `<prefix>.<event type>`; default `gateway.events` (tests use a space of their own). */
-  subjectPrefix?: string;
-}
-
-export interface OutboxRelay extends OutboxSignal {
-  /** Starts the loop (idempotent). */
-  start(): void;
-  /** Stops the loop; resolves once the look in progress has finished. */
-  stop(): Promise<void>;
-  /** One look: publishes what is pending now, returns how many were published. */
-  runOnce(): Promise<number>;
 }
 
 /**
@@ -38,13 +23,8 @@ export interface OutboxRelay extends OutboxSignal {
  * once: at worst they publish the same id twice, which is dropped the same way.
  */
 export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
-  const pollIntervalMs = o.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_INTERVAL_MS;
-  const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
+  const batchSize = o.batchSize ?? DEFAULT_OUTBOX_BATCH_SIZE;
   const subjectPrefix = o.subjectPrefix ?? EVENT_SUBJECT_PREFIX;
-  let loop: Promise<void> | undefined;
-  let stopping = false;
-  let woken = false;
-  let wakeSleeper: (() => void) | undefined;
 
   async function publishInOrder(events: PendingOutboxEvent[]): Promise<{ published: number; failed: boolean }> {
     let published = 0;
@@ -81,53 +61,16 @@ export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
     return { published, more: pending.length >= batchSize && !results.some((r) => r.failed) };
   }
 
-  function sleep(ms: number): Promise<void> {
-    if (woken || stopping) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wakeSleeper = undefined;
-        woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      // The loop must not keep a process alive on its own; the server does.
-      timer.unref();
-      wakeSleeper = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    while (!stopping) {
-      let more = false;
-      try {
-        ({ more } = await pass());
-      } catch (err) {
-        o.logger.warn({ err }, "could not read the event outbox, will retry");
-      }
-      if (!more) await sleep(pollIntervalMs);
-    }
-  }
-
+  const loop = createPollingLoop({
+    pass,
+    intervalMs: o.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_INTERVAL_MS,
+    logger: o.logger,
+    failureMessage: "could not read the event outbox, will retry",
+  });
   return {
-    start() {
-      if (loop) return;
-      stopping = false;
-      loop = run();
-    },
-    async stop() {
-      stopping = true;
-      wakeSleeper?.();
-      await loop;
-      loop = undefined;
-    },
-    wake() {
-      woken = true;
-      wakeSleeper?.();
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
+    wake: () => loop.wake(),
     async runOnce() {
       return (await pass()).published;
     },

@@ -100,6 +100,34 @@ export interface SessionRepository extends OutboxStore {
   findByCheckoutToken(token: string): Promise<Session | undefined>;
   /** The session with an attempt registered under this acquirer order id (the acquirer's return and callback name only it). */
   findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined>;
+  /**
+   * Sessions the sweeper has work on at `now`, across every account, at most `limit`, the most
+   * overdue first: a payable session past its lifetime, a link expiry due (`linkExpiryDueAt`),
+   * or reconciliation due (`reconcileAt`).
+   */
+  findDue(now: Date, limit: number): Promise<Session[]>;
+}
+
+/** Told what the sweeper did, for metrics (operators alert on late payments it could not return). */
+export interface SweepObserver {
+  /** One session looked at under a claim: swept, or failed (tried again on the next look). */
+  sessionSwept(outcome: "swept" | "failed"): void;
+  /** An event the sweep stored (session.expired, checkout.session.expired, session.late_payment_returned). */
+  eventStored(type: string): void;
+  /** A late payment's return at the acquirer: done, or failed for now. */
+  latePaymentReturn(outcome: "returned" | "failed"): void;
+}
+
+/**
+ * Exclusive, expiring claims on named work, shared by every replica: the sweeper holds one per
+ * session while it works on it. A holder that dies leaves its claim to run out; after `until`
+ * another replica may take it.
+ */
+export interface SweepLocks {
+  /** Takes `key` for `holder` until `until`; false when another holder has it and it has not run out at `now`. */
+  acquire(key: string, holder: string, until: Date, now: Date): Promise<boolean>;
+  /** Gives `key` up when `holder` still has it (no-op otherwise). */
+  release(key: string, holder: string): Promise<void>;
 }
 
 
@@ -148,4 +176,6 @@ export interface SessionsSettings {
   checkoutLinkLimit?: number;
   /** Bound on each acquirer call, as the acquirer adapter was given; default 15 s. */
   acquirerTimeoutMs?: number;
+  /** Pause between re-checks of an unsettled attempt (or an unreturned late payment) with the acquirer; default 1 min. */
+  reconcileIntervalMs?: number;
 }

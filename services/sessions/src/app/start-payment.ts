@@ -1,12 +1,11 @@
 import type { RegisteredOrder, Terminal } from "@gateway/acquirer";
 import { SETTLEMENT_CURRENCY, currencyInfo } from "@gateway/money";
 import { GatewayError } from "@gateway/platform";
-import { MAX_ATTEMPT_RECORDS, isOpen, newAttempt, openAttempt, withAttempt } from "../domain/attempts.js";
+import { MAX_ATTEMPT_RECORDS, abandonedAttempt, isOpen, newAttempt, openAttempt, withAttempt } from "../domain/attempts.js";
 import { assertLinkUsable, linkOf } from "../domain/checkout-state.js";
-import { failureMessageFor } from "../domain/failure-messages.js";
 import { SESSION_TRANSITIONS, assertPayable, outcomeOf, statusChanges } from "../domain/session-state-machine.js";
 import type { CheckoutLink, PaymentAttempt, Session, SessionChanges } from "../domain/session.js";
-import { MAX_ROUNDS, contention, type PaymentDeps } from "./payment-deps.js";
+import { MAX_ROUNDS, contention, registrationDeadline, type PaymentDeps } from "./payment-deps.js";
 import { settleOpenAttempt } from "./settle-attempt.js";
 
 export interface StartPaymentResult {
@@ -20,11 +19,6 @@ export const CHECKOUT_LANGUAGES: ReadonlySet<string> = new Set(["en", "fr", "ar"
 /** Longest a buyer gets on the acquirer's card page. */
 export const MAX_CARD_PAGE_SECONDS = 20 * 60;
 
-/**
- * Slack on top of the acquirer timeout before an attempt still INITIATED is taken as
- * interrupted (the process starting it died between storing it and registering the order).
- */
-const REGISTRATION_GRACE_MS = 5_000;
 const WAIT_POLL_MS = 100;
 
 /** Where the acquirer sends the buyer back (success and failure alike); it appends `orderId`. */
@@ -66,7 +60,7 @@ export async function startPayment(deps: PaymentDeps, token: string, language: s
     }
     let interrupted: PaymentAttempt | undefined;
     if (open?.status === "INITIATED") {
-      if (now.getTime() - open.createdAt.getTime() > deps.acquirerTimeoutMs + REGISTRATION_GRACE_MS) {
+      if (now.getTime() > registrationDeadline(open.createdAt, deps.acquirerTimeoutMs).getTime()) {
         interrupted = open;
       } else if (!waited) {
         await waitWhileInitiated(deps, token, open.id);
@@ -105,7 +99,7 @@ function resume(attempt: PaymentAttempt): StartPaymentResult {
 
 /** Waits (in real time) for a concurrent registration to finish, at most as long as it may take. */
 async function waitWhileInitiated(deps: PaymentDeps, token: string, attemptId: string): Promise<void> {
-  const deadline = Date.now() + deps.acquirerTimeoutMs + REGISTRATION_GRACE_MS;
+  const deadline = registrationDeadline(new Date(), deps.acquirerTimeoutMs).getTime();
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     const session = await deps.repo.findByCheckoutToken(token);
@@ -125,17 +119,18 @@ async function storeNewAttempt(
   let attempts = session.attempts;
   if (interrupted) {
     deps.logger.warn({ sessionId: session.id, attemptId: interrupted.id }, "abandoning a payment attempt whose start was interrupted");
-    attempts = withAttempt(attempts, abandoned(interrupted, "start_interrupted", now));
+    attempts = withAttempt(attempts, abandonedAttempt(interrupted, "start_interrupted", now));
   }
   const attempt = newAttempt(session, token, now);
   const rule = outcomeOf(session, "startPayment");
-  const changes: SessionChanges = { ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }), attempts: [...attempts, attempt] };
+  const changes: SessionChanges = {
+    ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }),
+    attempts: [...attempts, attempt],
+    // Should this process die before the order is registered, the sweeper abandons the attempt.
+    reconcileAt: registrationDeadline(now, deps.acquirerTimeoutMs),
+  };
   const result = await deps.repo.updateIf(session.scope, session.id, session.version, changes);
   return result.updated ? { session: result.session, attempt } : undefined;
-}
-
-function abandoned(attempt: PaymentAttempt, failureCode: string, now: Date): PaymentAttempt {
-  return { ...attempt, status: "ABANDONED", failureCode, failureMessage: failureMessageFor(failureCode), settledAt: now };
 }
 
 /**
@@ -205,7 +200,7 @@ async function markRegistered(deps: PaymentDeps, session: Session, attemptId: st
     if (rule.kind === "reject") {
       await deps.repo.updateIf(current.scope, current.id, current.version, {
         updatedAt: now,
-        attempts: withAttempt(current.attempts, abandoned(attempt, "session_closed", now)),
+        attempts: withAttempt(current.attempts, abandonedAttempt(attempt, "session_closed", now)),
       });
       throw rule.error(current);
     }
@@ -213,6 +208,8 @@ async function markRegistered(deps: PaymentDeps, session: Session, attemptId: st
     const changes: SessionChanges = {
       ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }),
       attempts: withAttempt(current.attempts, processing),
+      // A buyer who never comes back (and an acquirer callback that never arrives) is caught here.
+      reconcileAt: new Date(now.getTime() + deps.reconcileIntervalMs),
     };
     const result = await deps.repo.updateIf(current.scope, current.id, current.version, changes);
     if (result.updated) return;
@@ -233,7 +230,7 @@ async function abandonAfterFailedStart(deps: PaymentDeps, session: Session, atte
       const rule = outcomeOf(current, "attemptAbandoned");
       const changes: SessionChanges = {
         ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }),
-        attempts: withAttempt(current.attempts, abandoned(attempt, failureCode, now)),
+        attempts: withAttempt(current.attempts, abandonedAttempt(attempt, failureCode, now)),
       };
       const result = await deps.repo.updateIf(current.scope, current.id, current.version, changes);
       if (result.updated) return;

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "../domain/session-events.js";
-import type { Session, SessionChanges } from "../domain/session.js";
+import { withChanges, type Session, type SessionChanges } from "../domain/session.js";
 import type { OutboxEvent, OutboxSignal, SessionEventEncoder, SessionRepository, UpdateResult } from "./ports.js";
 
 export interface StoreChangeDeps {
@@ -17,7 +17,7 @@ export interface StoreChangeDeps {
 export async function storeChange(deps: StoreChangeDeps, session: Session, changes: SessionChanges, events: readonly SessionEvent[] = []): Promise<UpdateResult> {
   const last = events.at(-1);
   const withSequence: SessionChanges = last ? { ...changes, lastEventSequence: last.sequence } : changes;
-  const after: Session = { ...session, ...withSequence, version: session.version + 1 };
+  const after: Session = { ...withChanges(session, withSequence), version: session.version + 1 };
   const outbox: OutboxEvent[] = events.map((event) => ({
     eventId: event.eventId,
     type: event.type,

@@ -1,4 +1,5 @@
 import { newId } from "@gateway/platform";
+import { failureMessageFor } from "./failure-messages.js";
 import { isPayable, type AttemptStatus, type PaymentAttempt, type Session } from "./session.js";
 
 /**
@@ -60,4 +61,9 @@ export function newAttempt(session: Session, checkoutToken: string, now: Date): 
 /** `attempts` with the attempt of the same id replaced by `updated`. */
 export function withAttempt(attempts: readonly PaymentAttempt[], updated: PaymentAttempt): PaymentAttempt[] {
   return attempts.map((a) => (a.id === updated.id ? updated : a));
+}
+
+/** `attempt` ended without a decision (not one of the buyer's tries), for `failureCode`. */
+export function abandonedAttempt(attempt: PaymentAttempt, failureCode: string, now: Date): PaymentAttempt {
+  return { ...attempt, status: "ABANDONED", failureCode, failureMessage: failureMessageFor(failureCode), settledAt: now };
 }

@@ -1,6 +1,7 @@
 import { SETTLEMENT_CURRENCY } from "@gateway/money";
 import { newId } from "@gateway/platform";
 import { mintCheckoutLink } from "./checkout-link.js";
+import { linkExpiryDueAtFor } from "./sweep-schedule.js";
 import { newOrderNumber } from "./order-number.js";
 import { requestFingerprint } from "./request-fingerprint.js";
 import type { AccountScope, Session } from "./session.js";
@@ -18,6 +19,8 @@ export interface Lifetimes {
  */
 export function newSession(scope: AccountScope, req: ValidCreateSession, now: Date, lifetimes: Lifetimes): Session {
   const expiresAt = new Date(now.getTime() + lifetimes.sessionLifetimeMs);
+  const link = mintCheckoutLink(now, lifetimes.checkoutLinkLifetimeMs, expiresAt);
+  const linkExpiryDueAt = linkExpiryDueAtFor(link, expiresAt);
   return {
     id: newId("ps"),
     scope: { merchantId: scope.merchantId, livemode: scope.livemode },
@@ -36,7 +39,7 @@ export function newSession(scope: AccountScope, req: ValidCreateSession, now: Da
     ...(req.cancelUrl !== undefined ? { cancelUrl: req.cancelUrl } : {}),
     ...(req.webhookUrl !== undefined ? { webhookUrl: req.webhookUrl } : {}),
     maxAttempts: req.maxAttempts,
-    checkoutLinks: [mintCheckoutLink(now, lifetimes.checkoutLinkLifetimeMs, expiresAt)],
+    checkoutLinks: [link],
     attempts: [],
     expiresAt,
     createdAt: now,
@@ -44,5 +47,6 @@ export function newSession(scope: AccountScope, req: ValidCreateSession, now: Da
     requestFingerprint: requestFingerprint(req),
     version: 1,
     lastEventSequence: 0,
+    ...(linkExpiryDueAt ? { linkExpiryDueAt } : {}),
   };
 }

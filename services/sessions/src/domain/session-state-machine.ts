@@ -15,6 +15,8 @@ import type { Session, SessionChanges, SessionStatus } from "./session.js";
  *   not (declines >= max_attempts); the caller counts, the table only says where each goes.
  * - attemptAbandoned: an attempt ended without a decision (the card page timed out, the order
  *   could not be registered). Not the buyer's try: it never counts toward max_attempts.
+ * - expire: the session's lifetime ended (the sweeper). An attempt still in flight is asked
+ *   about first; what the acquirer approves after this is given back (late payment).
  */
 export const SESSION_TRIGGERS = [
   "cancel",
@@ -24,6 +26,7 @@ export const SESSION_TRIGGERS = [
   "declinedCanRetry",
   "declinedExhausted",
   "attemptAbandoned",
+  "expire",
 ] as const;
 export type SessionTrigger = (typeof SESSION_TRIGGERS)[number];
 
@@ -59,17 +62,6 @@ const canceled: Rule = {
     }),
 };
 
-// While PROCESSING the buyer is on the acquirer's card page or the payment is settling. Until
-// attempts can be abandoned at the acquirer, canceling then could race a successful payment,
-// so it is refused with 409 conflict; the merchant may retry once the attempt settles.
-const paymentInProgress: Rule = {
-  kind: "reject",
-  error: (s) =>
-    new GatewayError("CONFLICT", "A payment is in progress on this session; try again once it has settled.", {
-      metadata: { session_id: s.id, status: s.status },
-    }),
-};
-
 const alreadyProcessing: Rule = {
   kind: "reject",
   error: (s) =>
@@ -87,10 +79,13 @@ const noPaymentStarted: Rule = {
 };
 
 export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [S in SessionStatus]: Rule } } = {
+  // While PROCESSING the buyer may be on the acquirer's card page. The cancel use case asks the
+  // acquirer first (an approval makes the session SUCCEEDED and the cancel is refused); an
+  // approval arriving after the cancel is a late payment, given back automatically.
   cancel: {
     CREATED: move("CANCELED"),
     PENDING: move("CANCELED"),
-    PROCESSING: paymentInProgress,
+    PROCESSING: move("CANCELED"),
     CANCELED: stay,
     SUCCEEDED: alreadyTerminal,
     FAILED: alreadyTerminal,
@@ -150,6 +145,16 @@ export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [
     SUCCEEDED: recordOnly,
     FAILED: recordOnly,
     EXPIRED: recordOnly,
+  },
+  // Spec 3: "non-terminal session | session lifetime ends without completion -> EXPIRED".
+  expire: {
+    CREATED: move("EXPIRED"),
+    PENDING: move("EXPIRED"),
+    PROCESSING: move("EXPIRED"),
+    CANCELED: stay,
+    SUCCEEDED: stay,
+    FAILED: stay,
+    EXPIRED: stay,
   },
 };
 

@@ -46,7 +46,7 @@ export interface CheckoutLink {
 }
 
 /** Who asked the acquirer for an attempt's outcome: kept on the attempt for support. */
-export const SETTLEMENT_SOURCES = ["return", "callback", "reconciler", "checkout"] as const;
+export const SETTLEMENT_SOURCES = ["return", "callback", "reconciler", "checkout", "cancel"] as const;
 export type SettlementSource = (typeof SETTLEMENT_SOURCES)[number];
 
 /**
@@ -87,7 +87,13 @@ export interface PaymentAttempt {
    * (reconciliation reverses it); it is never counted as the session's payment.
    */
   duplicatePayment?: boolean;
+  /** When a duplicate payment was given back at the acquirer, and how. */
+  returnedAt?: Date;
+  returnMethod?: LatePaymentReturnMethod;
 }
+
+/** Reversal before the acquirer settled the payment (same day), refund after. */
+export type LatePaymentReturnMethod = "reversal" | "refund";
 
 export interface Session {
   id: string;
@@ -123,12 +129,28 @@ export interface Session {
   version: number;
   /** Sequence of the session's last event (0 before the first); events count 1, 2, 3… */
   lastEventSequence: number;
+  /**
+   * When the current checkout link's expiry is to be announced (checkout.session.expired);
+   * unset once announced, or when the link lasts as long as the session (session.expired
+   * says it then).
+   */
+  linkExpiryDueAt?: Date;
+  /**
+   * When the sweeper next asks the acquirer about this session's unfinished business: an
+   * attempt still INITIATED or PROCESSING, or a late payment still to be given back. Unset when
+   * there is none.
+   */
+  reconcileAt?: Date;
 }
 
 /** The fields a state change may write. The repository bumps `version` itself. */
 export type SessionChanges = Partial<
   Pick<Session, "status" | "completedAt" | "updatedAt" | "checkoutLinks" | "attempts" | "lastEventSequence">
->;
+> & {
+  /** null clears the schedule. */
+  linkExpiryDueAt?: Date | null;
+  reconcileAt?: Date | null;
+};
 
 const TERMINAL: ReadonlySet<SessionStatus> = new Set(["SUCCEEDED", "FAILED", "EXPIRED"]);
 
@@ -146,4 +168,15 @@ export function isPayable(status: SessionStatus): boolean {
 export function currentCheckoutLink(session: Session): CheckoutLink | undefined {
   if (!isPayable(session.status)) return undefined;
   return session.checkoutLinks.at(-1);
+}
+
+/** `session` with `changes` applied (a null schedule field removes it); the version is not bumped. */
+export function withChanges(session: Session, changes: SessionChanges): Session {
+  const { linkExpiryDueAt, reconcileAt, ...rest } = changes;
+  const next: Session = { ...session, ...rest };
+  if (linkExpiryDueAt === null) delete next.linkExpiryDueAt;
+  else if (linkExpiryDueAt !== undefined) next.linkExpiryDueAt = linkExpiryDueAt;
+  if (reconcileAt === null) delete next.reconcileAt;
+  else if (reconcileAt !== undefined) next.reconcileAt = reconcileAt;
+  return next;
 }

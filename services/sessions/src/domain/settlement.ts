@@ -1,9 +1,10 @@
 import { declinedCount, canRetry, withAttempt } from "./attempts.js";
 import { failureMessageFor } from "./failure-messages.js";
 import { feeAndNet, type FeePlan } from "./fees.js";
+import { needsReconciliation } from "./sweep-schedule.js";
 import { failedEvent, succeededEvent, type SessionEvent } from "./session-events.js";
 import { outcomeOf, statusChanges, type SessionTrigger } from "./session-state-machine.js";
-import type { PaymentAttempt, Session, SessionChanges, SettlementSource } from "./session.js";
+import { withChanges, type PaymentAttempt, type Session, type SessionChanges, type SettlementSource } from "./session.js";
 
 /** Card facts from the acquirer; never a card number. */
 export interface CardFacts {
@@ -62,16 +63,26 @@ export function settle(session: Session, attempt: PaymentAttempt, outcome: Final
   const rule = outcomeOf(session, trigger);
   if (rule.kind === "recordOnly" && settled.status === "SUCCEEDED") settled = { ...settled, duplicatePayment: true };
   const attempts = withAttempt(session.attempts, settled);
-  if (rule.kind !== "move") return { changes: { attempts, updatedAt: now }, events: [], attempt: settled };
+  const schedule = reconcileScheduleAfter({ ...session, attempts }, settled, now);
+  if (rule.kind !== "move") return { changes: { attempts, updatedAt: now, ...schedule }, events: [], attempt: settled };
 
-  const changes: SessionChanges = { ...statusChanges(rule.to, now), attempts };
-  const after: Session = { ...session, ...changes };
+  const changes: SessionChanges = { ...statusChanges(rule.to, now), attempts, ...schedule };
+  const after: Session = withChanges(session, changes);
   const events: SessionEvent[] = [];
   if (outcome.kind === "succeeded") events.push(succeededEvent(after, settled, now));
   if (outcome.kind === "declined") {
     events.push(failedEvent(after, settled, { attemptsCount: declines, canRetry: canRetry(declines, session.maxAttempts) }, now));
   }
   return { changes, events, attempt: settled };
+}
+
+/**
+ * Money to give back is due at once; with nothing left for the acquirer the schedule is
+ * cleared; otherwise (another attempt in flight, older money to give back) it stays as it is.
+ */
+function reconcileScheduleAfter(after: Session, settled: PaymentAttempt, now: Date): Pick<SessionChanges, "reconcileAt"> {
+  if (settled.duplicatePayment === true) return { reconcileAt: now };
+  return needsReconciliation(after) ? {} : { reconcileAt: null };
 }
 
 function cardFields(card: CardFacts | undefined): Partial<Pick<PaymentAttempt, "cardBrand" | "cardLastFour" | "cardCountry">> {

@@ -1,7 +1,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { fromMinorUnits } from "@gateway/money";
-import { FailureInfoSchema, PaymentInfoSchema, SessionEventSchema } from "@gateway/proto";
+import { FailureInfoSchema, LatePaymentInfoSchema, PaymentInfoSchema, SessionEventSchema } from "@gateway/proto";
 import { context, propagation } from "@opentelemetry/api";
 import type { SessionEventEncoder } from "../app/ports.js";
 import type { SessionEvent } from "../domain/session-events.js";
@@ -16,27 +16,55 @@ export function sessionEventToProto(event: SessionEvent, session: Session, publi
     sequence: BigInt(event.sequence),
     occurredAt: timestampFromDate(event.occurredAt),
     session: sessionToProto(session, publicBaseUrl),
-    ...(event.type === "session.succeeded"
-      ? {
-          payment: create(PaymentInfoSchema, {
-            paidAt: timestampFromDate(event.payment.paidAt),
-            method: event.payment.method,
-            cardBrand: event.payment.cardBrand,
-            cardLastFour: event.payment.cardLastFour,
-            cardCountry: event.payment.cardCountry ?? "",
-            feeAmount: fromMinorUnits(event.payment.feeMinor, session.currency),
-            netAmount: fromMinorUnits(event.payment.netMinor, session.currency),
-          }),
-        }
-      : {
-          failure: create(FailureInfoSchema, {
-            lastFailureCode: event.failure.lastFailureCode,
-            lastFailureMessage: event.failure.lastFailureMessage,
-            attemptsCount: event.failure.attemptsCount,
-            canRetry: event.failure.canRetry,
-          }),
-        }),
+    ...eventFacts(event, session.currency),
   });
+}
+
+/** The members only some event types carry. */
+function eventFacts(event: SessionEvent, currency: string) {
+  switch (event.type) {
+    case "session.succeeded":
+      return {
+        payment: create(PaymentInfoSchema, {
+          paidAt: timestampFromDate(event.payment.paidAt),
+          method: event.payment.method,
+          cardBrand: event.payment.cardBrand,
+          cardLastFour: event.payment.cardLastFour,
+          cardCountry: event.payment.cardCountry ?? "",
+          feeAmount: fromMinorUnits(event.payment.feeMinor, currency),
+          netAmount: fromMinorUnits(event.payment.netMinor, currency),
+        }),
+      };
+    case "session.failed":
+      return {
+        failure: create(FailureInfoSchema, {
+          lastFailureCode: event.failure.lastFailureCode,
+          lastFailureMessage: event.failure.lastFailureMessage,
+          attemptsCount: event.failure.attemptsCount,
+          canRetry: event.failure.canRetry,
+        }),
+      };
+    case "session.late_payment_returned": {
+      const late = event.latePayment;
+      return {
+        latePayment: create(LatePaymentInfoSchema, {
+          attemptId: late.attemptId,
+          amount: fromMinorUnits(late.amountMinor, currency),
+          currency,
+          cardBrand: late.cardBrand,
+          cardLastFour: late.cardLastFour,
+          approvedAt: timestampFromDate(late.approvedAt),
+          returnedAt: timestampFromDate(late.returnedAt),
+          method: late.method,
+          reason: late.reason,
+        }),
+      };
+    }
+    case "session.expired":
+    case "checkout.session.expired":
+      // The session itself says it all (status, completed_at; the event's time for the link).
+      return {};
+  }
 }
 
 /**

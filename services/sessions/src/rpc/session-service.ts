@@ -9,7 +9,7 @@ import { createSession } from "../app/create-session.js";
 import { getCheckout } from "../app/get-checkout.js";
 import { getSession } from "../app/get-session.js";
 import { listSessions } from "../app/list-sessions.js";
-import type { PaymentDeps } from "../app/payment-deps.js";
+import { DEFAULT_RECONCILE_INTERVAL_MS, type PaymentDeps } from "../app/payment-deps.js";
 import {
   DEFAULT_CHECKOUT_LINK_LIMIT,
   type ExchangeRateProvider,
@@ -44,22 +44,29 @@ export interface SessionServiceDeps {
   outbox?: OutboxSignal;
 }
 
-/** Connect handlers for SessionService: proto in, use case, proto out. No rules live here. */
-export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceImpl<typeof SessionService> {
-  const { repo, rates, clock, settings } = deps;
-  const toProto = (s: Parameters<typeof sessionToProto>[0]) => sessionToProto(s, settings.publicBaseUrl);
-  const payments: PaymentDeps = {
-    repo,
+/** What the payment use cases (and the sweeper) work with, from the service's dependencies. */
+export function paymentDepsOf(deps: SessionServiceDeps): PaymentDeps {
+  const { settings } = deps;
+  return {
+    repo: deps.repo,
     acquirer: deps.acquirer,
     terminals: deps.terminals,
     fees: deps.fees,
     encoder: createProtoSessionEventEncoder(settings.publicBaseUrl),
-    clock,
+    clock: deps.clock,
     logger: deps.logger,
     publicBaseUrl: settings.publicBaseUrl,
     acquirerTimeoutMs: settings.acquirerTimeoutMs ?? DEFAULT_ACQUIRER_TIMEOUT_MS,
+    reconcileIntervalMs: settings.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
     ...(deps.outbox ? { outbox: deps.outbox } : {}),
   };
+}
+
+/** Connect handlers for SessionService: proto in, use case, proto out. No rules live here. */
+export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceImpl<typeof SessionService> {
+  const { repo, rates, clock, settings } = deps;
+  const toProto = (s: Parameters<typeof sessionToProto>[0]) => sessionToProto(s, settings.publicBaseUrl);
+  const payments = paymentDepsOf(deps);
   return {
     async createSession(req) {
       const outcome = await createSession({ repo, rates, clock, lifetimes: settings }, createInputFromProto(req));
@@ -76,7 +83,7 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
       };
     },
     async cancelSession(req) {
-      return { session: toProto(await cancelSession(repo, clock, scopeFromProto(req.scope), req.sessionId)) };
+      return { session: toProto(await cancelSession(payments, scopeFromProto(req.scope), req.sessionId)) };
     },
     async createCheckout(req) {
       const link = await createCheckout(

@@ -4,10 +4,11 @@ import { createMemorySessionRepository } from "../../src/adapters/memory/memory-
 import { cancelSession } from "../../src/app/cancel-session.js";
 import type { SessionRepository } from "../../src/app/ports.js";
 import { newScope, sessionFixture } from "../support/fixtures.js";
+import { offlinePaymentDeps } from "../support/payment-fakes.js";
 
 describe("cancelSession", () => {
   it("when the session does not exist, then it is NOT_FOUND", async () => {
-    const err = await cancelSession(createMemorySessionRepository(), new ManualClock(), newScope(), "ps_missing").catch((e: unknown) => e);
+    const err = await cancelSession(offlinePaymentDeps(createMemorySessionRepository(), new ManualClock()), newScope(), "ps_missing").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect((err as GatewayError).reason).toBe("NOT_FOUND");
   });
@@ -27,6 +28,7 @@ describe("cancelSession", () => {
       findByCheckoutToken: (t) => inner.findByCheckoutToken(t),
       findByAcquirerOrderId: (o) => inner.findByAcquirerOrderId(o),
       findPendingOutbox: (l) => inner.findPendingOutbox(l),
+      findDue: (n, l) => inner.findDue(n, l),
       markOutboxPublished: (s, e, at) => inner.markOutboxPublished(s, e, at),
       findById: async (sc, id) => {
         const read = await inner.findById(sc, id);
@@ -37,7 +39,7 @@ describe("cancelSession", () => {
         return read;
       },
     };
-    const err = await cancelSession(racing, new ManualClock(), scope, session.id).catch((e: unknown) => e);
+    const err = await cancelSession(offlinePaymentDeps(racing, new ManualClock()), scope, session.id).catch((e: unknown) => e);
     expect((err as GatewayError).reason).toBe("SESSION_TERMINAL");
     expect((await inner.findById(scope, session.id))?.status).toBe("SUCCEEDED");
   });

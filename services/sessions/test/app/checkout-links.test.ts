@@ -38,6 +38,7 @@ function setup() {
     logger: createLogger({ service: "sessions-test", level: "silent" }),
     publicBaseUrl: SETTINGS.publicBaseUrl,
     acquirerTimeoutMs: 1_000,
+    reconcileIntervalMs: 60_000,
   };
   const newSession = async (overrides: Parameters<typeof createInput>[1] = {}) =>
     (await createSession({ repo, rates: fakeRates({}), clock, lifetimes: LIFETIMES }, createInput(newScope(), overrides))).session;

@@ -155,6 +155,7 @@ function bind(repo: SessionRepository): SessionRepository {
     findByCheckoutToken: (t) => repo.findByCheckoutToken(t),
     findByAcquirerOrderId: (o) => repo.findByAcquirerOrderId(o),
     findPendingOutbox: (l) => repo.findPendingOutbox(l),
+    findDue: (n, l) => repo.findDue(n, l),
     markOutboxPublished: (s, e, at) => repo.markOutboxPublished(s, e, at),
   };
 }

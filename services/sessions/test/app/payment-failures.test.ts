@@ -133,7 +133,7 @@ describe("when the session changes under a payment", () => {
         ...acquirer,
         registerOrder: async (input: Parameters<typeof acquirer.registerOrder>[0]) => {
           const order = await acquirer.registerOrder(input);
-          await cancelSession(h.repo, h.clock, session.scope, session.id); // the merchant cancels meanwhile
+          await cancelSession(h.deps, session.scope, session.id); // the merchant cancels meanwhile
           return order;
         },
       },

@@ -8,6 +8,7 @@ import { PUBLISHED_OUTBOX_KEPT, type OutboxEvent, type SessionRepository } from 
 import { newAttempt } from "../../src/domain/attempts.js";
 import type { PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
 import { LIFETIMES, createInput, fakeRates, newScope, sessionFixture } from "../support/fixtures.js";
+import { offlinePaymentDeps } from "../support/payment-fakes.js";
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -315,10 +316,10 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
         clock.advance(5000);
-        const canceled = await cancelSession(repo, clock, scope, session.id);
+        const canceled = await cancelSession(offlinePaymentDeps(repo, clock), scope, session.id);
         expect(canceled).toMatchObject({ status: "CANCELED", version: 2, completedAt: clock.now() });
         clock.advance(5000);
-        expect(await cancelSession(repo, clock, scope, session.id)).toEqual(canceled);
+        expect(await cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)).toEqual(canceled);
         expect(await getSession(repo, scope, session.id)).toEqual(canceled);
       });
 
@@ -326,7 +327,7 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
-        const results = await Promise.all(Array.from({ length: 20 }, () => cancelSession(repo, clock, scope, session.id)));
+        const results = await Promise.all(Array.from({ length: 20 }, () => cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)));
         for (const r of results) expect(r).toEqual(results[0]);
         expect(results[0]).toMatchObject({ status: "CANCELED", version: 2 });
       });
@@ -336,16 +337,16 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
         await repo.updateIf(scope, session.id, 1, { status });
-        expect(await reasonOf(cancelSession(repo, clock, scope, session.id))).toBe("SESSION_TERMINAL");
+        expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), scope, session.id))).toBe("SESSION_TERMINAL");
         expect((await repo.findById(scope, session.id))?.status).toBe(status);
       });
 
-      it("when a PROCESSING session is canceled, then it fails CONFLICT", async () => {
+      it("when a PROCESSING session is canceled and the acquirer cannot be asked, then it is CANCELED all the same", async () => {
         const scope = newScope();
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
         await repo.updateIf(scope, session.id, 1, { status: "PROCESSING" });
-        expect(await reasonOf(cancelSession(repo, clock, scope, session.id))).toBe("CONFLICT");
+        expect((await cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)).status).toBe("CANCELED");
       });
 
       it("when another merchant or the other mode reads, cancels or lists a session, then it is not found", async () => {
@@ -354,7 +355,7 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const { session } = await createSession(deps(clock), createInput(scope));
         for (const other of [newScope(), { ...scope, livemode: true }]) {
           expect(await reasonOf(getSession(repo, other, session.id))).toBe("NOT_FOUND");
-          expect(await reasonOf(cancelSession(repo, clock, other, session.id))).toBe("NOT_FOUND");
+          expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), other, session.id))).toBe("NOT_FOUND");
           expect((await listSessions(repo, other, { filter: {} })).sessions).toEqual([]);
           expect(await reasonOf(listSessions(repo, other, { filter: {}, startingAfter: session.id }))).toBe("VALIDATION_ERROR");
         }
@@ -411,6 +412,48 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         expect(typeof read?.attempts[0]?.feeMinor).toBe("bigint");
         expect((await repo.findByAcquirerOrderId(declined.acquirerOrderId!))?.id).toBe(session.id);
         expect(await repo.findByAcquirerOrderId("ord-unknown")).toBeUndefined();
+      });
+    });
+
+    describe("due work for the sweeper", () => {
+      // Before 1970, so that no other test's session (ManualClock starts at 0) is due at these instants.
+      const t0 = Date.UTC(1960, 0, 1) + Math.floor(Math.random() * 86_400_000);
+      const at = (ms: number) => new Date(t0 + ms);
+      const HOUR = 3_600_000;
+
+      async function stored(status: SessionStatus, schedule: Pick<Session, "expiresAt"> & Partial<Pick<Session, "linkExpiryDueAt" | "reconcileAt">>): Promise<Session> {
+        // Only the schedule given: the fixture's own first-link expiry is dropped.
+        const { linkExpiryDueAt: _fixtureLinkDue, ...fixture } = sessionFixture(newScope(), {}, at(0));
+        const session: Session = { ...fixture, status, ...schedule };
+        expect(await repo.insert(session)).toEqual({ inserted: true });
+        return session;
+      }
+
+      it("when sessions have due work, then findDue returns those due at now, most overdue first, across accounts, at most limit", async () => {
+        const expiring = await stored("PENDING", { expiresAt: at(HOUR) });
+        const linkDue = await stored("CREATED", { expiresAt: at(10 * HOUR), linkExpiryDueAt: at(HOUR / 2) });
+        const reconcileDue = await stored("SUCCEEDED", { expiresAt: at(HOUR), reconcileAt: at(2 * HOUR) });
+        await stored("EXPIRED", { expiresAt: at(0) });
+        await stored("CREATED", { expiresAt: at(24 * HOUR) });
+        await stored("CANCELED", { expiresAt: at(0), reconcileAt: at(4 * HOUR) });
+
+        expect((await repo.findDue(at(3 * HOUR), 10)).map((s) => s.id)).toEqual([linkDue.id, expiring.id, reconcileDue.id]);
+        expect((await repo.findDue(at(3 * HOUR), 2)).map((s) => s.id)).toEqual([linkDue.id, expiring.id]);
+        expect(await repo.findDue(at(HOUR / 2 - 1), 10)).toEqual([]);
+        const found = (await repo.findDue(at(3 * HOUR), 10))[2]!;
+        expect(found).toEqual(reconcileDue);
+      });
+
+      it("when the schedule is cleared or moved by an update, then findDue follows it", async () => {
+        // Ten days before the other test's sessions, so that none of them is due here.
+        const earlier = (ms: number) => at(ms - 10 * 24 * HOUR);
+        const session = await stored("PROCESSING", { expiresAt: earlier(10 * HOUR), linkExpiryDueAt: earlier(HOUR), reconcileAt: earlier(HOUR) });
+        expect((await repo.findDue(earlier(2 * HOUR), 10)).map((s) => s.id)).toEqual([session.id]);
+        const moved = await repo.updateIf(session.scope, session.id, session.version, { linkExpiryDueAt: null, reconcileAt: earlier(5 * HOUR) });
+        expect(moved.updated && moved.session.linkExpiryDueAt).toBeUndefined();
+        expect(moved.updated && moved.session.reconcileAt).toEqual(earlier(5 * HOUR));
+        expect(await repo.findDue(earlier(2 * HOUR), 10)).toEqual([]);
+        expect((await repo.findDue(earlier(5 * HOUR), 10)).map((s) => s.id)).toEqual([session.id]);
       });
     });
 

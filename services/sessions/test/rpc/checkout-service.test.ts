@@ -6,6 +6,7 @@ import { InMemoryEventBus, ManualClock, createInProcessTransport, createLogger, 
 import { AttemptStatus, CheckoutState, SessionEventSchema, SessionService, SessionStatus, SettlementSource } from "@gateway/proto";
 import { waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemorySweepLocks } from "../../src/adapters/memory/memory-sweep-locks.js";
 import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
 import { createSessionsModule, type SessionsModule } from "../../src/sessions-module.js";
 import { payOnCardPage } from "../support/card-page.js";
@@ -49,6 +50,7 @@ beforeAll(async () => {
     merchants: fakeMerchants({}, "Dar El Jeld"),
     eventBus: bus,
     outboxPollIntervalMs: 60_000, // only a wake gets events out quickly in this test
+    sweepLocks: new InMemorySweepLocks(),
   });
   sessions.relay.start();
   client = createClient(SessionService, createInProcessTransport({ name: "sessions", routes: sessions.routes, logger }));

@@ -1,6 +1,8 @@
 import type { Acquirer, Terminal } from "@gateway/acquirer";
-import { GatewayError } from "@gateway/platform";
-import type { FeePlanProvider, MerchantDirectory, TerminalProvider } from "../../src/app/ports.js";
+import { GatewayError, createLogger, type Clock } from "@gateway/platform";
+import type { PaymentDeps } from "../../src/app/payment-deps.js";
+import type { FeePlanProvider, MerchantDirectory, SessionRepository, TerminalProvider } from "../../src/app/ports.js";
+import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
 import { ZERO_FEE_PLAN, type FeePlan } from "../../src/domain/fees.js";
 import type { AccountScope } from "../../src/domain/session.js";
 
@@ -56,3 +58,19 @@ export const unreachableAcquirer: Acquirer = {
   refund: () => Promise.reject(new Error("the acquirer was not expected to be called")),
   reverse: () => Promise.reject(new Error("the acquirer was not expected to be called")),
 };
+
+/** Payment dependencies around `repo` whose acquirer is unreachable (cancel, sweeps without a payment). */
+export function offlinePaymentDeps(repo: SessionRepository, clock: Clock): PaymentDeps {
+  return {
+    repo,
+    acquirer: unreachableAcquirer,
+    terminals: fakeTerminals({ baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" }),
+    fees: fakeFees(),
+    encoder: createProtoSessionEventEncoder("https://pay.example.test"),
+    clock,
+    logger: createLogger({ service: "sessions-test", level: "silent" }),
+    publicBaseUrl: "https://pay.example.test",
+    acquirerTimeoutMs: 1_000,
+    reconcileIntervalMs: 60_000,
+  };
+}

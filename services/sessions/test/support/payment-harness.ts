@@ -15,6 +15,7 @@ export interface PaymentHarnessOptions {
   repo?: SessionRepository;
   simulator?: EpgSimulatorOptions;
   acquirerTimeoutMs?: number;
+  reconcileIntervalMs?: number;
   feePlan?: FeePlan;
   logger?: Logger;
 }
@@ -57,6 +58,7 @@ export async function startPaymentHarness(o: PaymentHarnessOptions = {}): Promis
     logger: o.logger ?? createLogger({ service: "sessions-test", level: "silent" }),
     publicBaseUrl: SETTINGS.publicBaseUrl,
     acquirerTimeoutMs,
+    reconcileIntervalMs: o.reconcileIntervalMs ?? 60_000,
     outbox: { wake: () => void wakes++ },
   };
   return {

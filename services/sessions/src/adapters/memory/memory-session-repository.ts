@@ -1,4 +1,5 @@
-import type { AccountScope, Session, SessionChanges } from "../../domain/session.js";
+import { withChanges, type AccountScope, type Session, type SessionChanges } from "../../domain/session.js";
+import { sweepDueAt } from "../../domain/sweep-schedule.js";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
   InsertResult,
@@ -121,7 +122,7 @@ export class InMemorySessionRepository implements SessionRepository {
     if (newTokens.some((token) => this.checkoutTokens.has(token))) {
       throw new Error("checkout token collision"); // 190 random bits: a bug, not bad luck
     }
-    const updated: Session = { ...stored, ...structuredClone(changes), version: stored.version + 1 };
+    const updated: Session = { ...withChanges(stored, structuredClone(changes)), version: stored.version + 1 };
     this.byId.set(id, updated);
     for (const token of newTokens) this.checkoutTokens.set(token, id);
     this.indexAcquirerOrders(updated);
@@ -130,6 +131,14 @@ export class InMemorySessionRepository implements SessionRepository {
     this.outboxes.set(id, outbox);
     if (events.length > 0) this.pendingSessions.add(id);
     return { updated: true, session: structuredClone(updated) };
+  }
+
+  async findDue(now: Date, limit: number): Promise<Session[]> {
+    const due = [...this.byId.values()].filter((s) => (sweepDueAt(s) ?? Infinity) <= now.getTime());
+    return due
+      .sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!)
+      .slice(0, limit)
+      .map((s) => structuredClone(s));
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {

@@ -1,4 +1,4 @@
-import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
+import { GatewayError, KeyedSerializer, isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, CreateIndexesOptions, Db, Filter, FindOptions, IndexSpecification, UpdateFilter } from "mongodb";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
@@ -12,7 +12,7 @@ import type {
   UpdateResult,
 } from "../../app/ports.js";
 import type { AccountScope, Session, SessionChanges } from "../../domain/session.js";
-import { KeyedSerializer } from "./keyed-serializer.js";
+import { sweepDueAt } from "../../domain/sweep-schedule.js";
 import { runMongo } from "./mongo-errors.js";
 import {
   changesToSet,
@@ -46,7 +46,13 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
   { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
   // The relay's look for unpublished events.
   { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
+  // The sweeper's three looks for due work (findDue).
+  { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
+  { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
+  { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
 ];
+
+const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"];
 
 /** Session reads leave the outbox (event payloads) on the server: only the relay needs it. */
 const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
@@ -158,6 +164,19 @@ export class MongoSessionRepository implements SessionRepository {
     );
     if (doc) return { updated: true, session: fromDocument(doc) };
     return { updated: false, current: await this.findById(scope, id) };
+  }
+
+  async findDue(now: Date, limit: number): Promise<Session[]> {
+    const look = (filter: Filter<SessionDocument>, sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt") =>
+      runMongo(() => this.collection.find(filter, WITHOUT_OUTBOX).sort({ [sortKey]: 1 }).limit(limit).toArray());
+    const batches = await Promise.all([
+      look({ status: { $in: PAYABLE_STATUSES }, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt"),
+      look({ linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
+      look({ reconcileAt: { $lte: now } }, "reconcileAt"),
+    ]);
+    const byId = new Map<string, Session>();
+    for (const doc of batches.flat()) if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
+    return [...byId.values()].sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!).slice(0, limit);
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {

@@ -7,6 +7,7 @@ import type {
   PaymentAttempt,
   Session,
   SessionChanges,
+  LatePaymentReturnMethod,
   SessionStatus,
   SettlementSource,
 } from "../../domain/session.js";
@@ -50,6 +51,9 @@ export interface SessionDocument {
   outboxPending: number;
   /** Bumped by every change to `outbox`: marking published compares it (compare-and-set). */
   outboxRevision: number;
+  /** The sweeper's schedule (indexed): when the link expiry is due, when to reconcile. */
+  linkExpiryDueAt: Date | null;
+  reconcileAt: Date | null;
 }
 
 export interface OutboxDocument {
@@ -83,6 +87,8 @@ interface AttemptDocument {
   settledAt: Date | null;
   settledBy: SettlementSource | null;
   duplicatePayment: boolean;
+  returnedAt: Date | null;
+  returnMethod: LatePaymentReturnMethod | null;
 }
 
 /**
@@ -123,6 +129,8 @@ function attemptToDocument(a: PaymentAttempt): AttemptDocument {
     settledAt: orNull(a.settledAt),
     settledBy: orNull(a.settledBy),
     duplicatePayment: a.duplicatePayment === true,
+    returnedAt: orNull(a.returnedAt),
+    returnMethod: orNull(a.returnMethod),
   };
 }
 
@@ -146,6 +154,8 @@ function attemptFromDocument(d: AttemptDocument): PaymentAttempt {
     ...present("settledAt", d.settledAt),
     ...present("settledBy", d.settledBy),
     ...(d.duplicatePayment === true ? { duplicatePayment: true } : {}),
+    ...present("returnedAt", d.returnedAt),
+    ...present("returnMethod", d.returnMethod),
   };
 }
 
@@ -206,6 +216,8 @@ export function toDocument(s: Session): SessionDocument {
     sequence: s.lastEventSequence,
     outboxPending: 0,
     outboxRevision: 0,
+    linkExpiryDueAt: orNull(s.linkExpiryDueAt),
+    reconcileAt: orNull(s.reconcileAt),
   };
 }
 
@@ -247,6 +259,8 @@ export function fromDocument(d: SessionDocument): Session {
     requestFingerprint: d.requestFingerprint,
     version: Number(d.version),
     lastEventSequence: Number(d.sequence ?? 0),
+    ...present("linkExpiryDueAt", d.linkExpiryDueAt),
+    ...present("reconcileAt", d.reconcileAt),
   };
 }
 
@@ -259,5 +273,7 @@ export function changesToSet(changes: SessionChanges): Partial<SessionDocument> 
   if (changes.checkoutLinks !== undefined) set.checkoutLinks = changes.checkoutLinks.map(linkToDocument);
   if (changes.attempts !== undefined) set.attempts = changes.attempts.map(attemptToDocument);
   if (changes.lastEventSequence !== undefined) set.sequence = changes.lastEventSequence;
+  if (changes.linkExpiryDueAt !== undefined) set.linkExpiryDueAt = changes.linkExpiryDueAt;
+  if (changes.reconcileAt !== undefined) set.reconcileAt = changes.reconcileAt;
   return set;
 }

@@ -1,0 +1,94 @@
+import { createPollingLoop, randomBase62 } from "@gateway/platform";
+import { sweepDueAt } from "../domain/sweep-schedule.js";
+import type { PaymentDeps } from "./payment-deps.js";
+import type { SweepLocks, SweepObserver } from "./ports.js";
+import { sweepSession } from "./sweep-session.js";
+
+export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+export const DEFAULT_SWEEP_LEASE_MS = 120_000;
+const DEFAULT_BATCH_SIZE = 100;
+/** Sessions swept at once: each may wait on the acquirer. */
+const CONCURRENCY = 8;
+
+export interface SessionSweeperOptions {
+  deps: PaymentDeps;
+  locks: SweepLocks;
+  /** Pause between looks for due sessions; default 1 s. */
+  intervalMs?: number;
+  /**
+   * How long one session's claim lasts: longer than a sweep can take (a few acquirer calls).
+   * After a crash, the session waits this long before another replica takes it over.
+   */
+  leaseMs?: number;
+  batchSize?: number;
+  observer?: SweepObserver;
+}
+
+export interface SessionSweeper {
+  start(): void;
+  stop(): Promise<void>;
+  /** One look: sweeps what is due now; resolves with how many sessions this replica swept. */
+  runOnce(): Promise<number>;
+}
+
+/**
+ * Finds sessions with due work (expiry, link expiry, reconciliation) and sweeps each under an
+ * exclusive, expiring claim, so any number of replicas can run it: one sweeps a session at a
+ * time, and a replica that dies mid-sweep leaves its claim to run out for another to finish.
+ */
+export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
+  const { deps, locks } = o;
+  const holder = `sweeper-${randomBase62(16)}`;
+  const leaseMs = o.leaseMs ?? DEFAULT_SWEEP_LEASE_MS;
+  const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
+
+  async function sweepClaimed(sessionId: string, scope: { merchantId: string; livemode: boolean }): Promise<boolean> {
+    const key = `sweep|${sessionId}`;
+    const now = deps.clock.now();
+    if (!(await locks.acquire(key, holder, new Date(now.getTime() + leaseMs), now))) return false;
+    try {
+      // Read again under the claim: another replica may have swept it since the look.
+      const session = await deps.repo.findById(scope, sessionId);
+      if (!session || (sweepDueAt(session) ?? Infinity) > deps.clock.now().getTime()) return false;
+      await sweepSession(deps, session, o.observer);
+      o.observer?.sessionSwept("swept");
+      return true;
+    } finally {
+      await locks.release(key, holder).catch((err: unknown) => deps.logger.warn({ err, sessionId }, "could not release a sweep claim; it runs out on its own"));
+    }
+  }
+
+  async function pass(): Promise<{ swept: number; more: boolean }> {
+    const due = await deps.repo.findDue(deps.clock.now(), batchSize);
+    let swept = 0;
+    let failed = false;
+    const queue = [...due];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        try {
+          if (await sweepClaimed(next.id, next.scope)) swept++;
+        } catch (err) {
+          failed = true;
+          o.observer?.sessionSwept("failed");
+          deps.logger.warn({ err, sessionId: next.id }, "could not sweep a session; will try again");
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+    return { swept, more: due.length >= batchSize && swept > 0 && !failed };
+  }
+
+  const loop = createPollingLoop({
+    pass,
+    intervalMs: o.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS,
+    logger: deps.logger,
+    failureMessage: "could not look for due sessions, will retry",
+  });
+  return {
+    start: () => loop.start(),
+    stop: () => loop.stop(),
+    async runOnce() {
+      return (await pass()).swept;
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { InMemorySweepLocks } from "../src/adapters/memory/memory-sweep-locks.js";
+import { sweepLocksContract } from "./contracts/sweep-locks.contract.js";
+
+sweepLocksContract("in memory", async () => new InMemorySweepLocks());
