@@ -2,6 +2,7 @@ import { accountsConfigSpec } from "@gateway/accounts";
 import { simulatorConfigSpec } from "@gateway/acquirer";
 import { edgeConfigSpec } from "@gateway/edge";
 import type { ConfigSpec } from "@gateway/platform";
+import { refundsConfigSpec } from "@gateway/refunds";
 import { sessionsConfigSpec } from "@gateway/sessions";
 import { webhooksConfigSpec } from "@gateway/webhooks";
 import { embeddedConfigSpec } from "./embedded-config.js";
@@ -12,6 +13,7 @@ export const configSpecsByComponent: Array<[component: string, spec: ConfigSpec]
   ["edge", edgeConfigSpec],
   ["accounts", accountsConfigSpec],
   ["sessions", sessionsConfigSpec],
+  ["refunds", refundsConfigSpec],
   ["webhooks", webhooksConfigSpec],
   ["epg-simulator", simulatorConfigSpec],
 ];

@@ -17,8 +17,10 @@ import { AccountsService, RefundService, SessionService, WebhookService } from "
 import {
   createAccountsTerminalProvider as createRefundsTerminalProvider,
   createRefundsRoutes,
+  createRefundsRuntime,
   createSessionsPaidSessionLookup,
   InMemoryBalanceLedger,
+  InMemoryPaidSessionStore,
   InMemoryRefundRepository,
 } from "@gateway/refunds";
 import {
@@ -36,6 +38,7 @@ import {
   createAccountsRateProvider,
   createAccountsTerminalProvider,
   createMemorySessionRepository,
+  InMemorySweepLocks,
   createSessionsModule,
 } from "@gateway/sessions";
 import type { embeddedConfigSpec } from "./embedded-config.js";
@@ -89,7 +92,10 @@ export async function startEmbeddedGateway(
       checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
       checkoutLinkLimit: config.checkoutLinkLimit,
       acquirerTimeoutMs: config.acquirerTimeoutMs,
+      reconcileIntervalMs: config.reconcileIntervalMs,
     },
+    sweepLocks: new InMemorySweepLocks(),
+    sweepIntervalMs: config.sweepIntervalMs,
   });
   const sessions = createClient(
     SessionService,
@@ -119,18 +125,25 @@ export async function startEmbeddedGateway(
   );
 
   const refundsLogger = logger.child({ service: "refunds" });
+  const refundStore = new InMemoryRefundRepository();
+  const paidSessions = new InMemoryPaidSessionStore();
+  // Publishes refund events on the shared bus and learns paid sessions from it.
+  const refundsRuntime = createRefundsRuntime({ refunds: refundStore, paidSessions, bus: eventBus, clock, logger: refundsLogger });
   const refunds = createClient(
     RefundService,
     createInProcessTransport({
       name: "refunds",
       routes: createRefundsRoutes({
         sessions: createSessionsPaidSessionLookup(sessions),
+        paidSessions,
         terminals: createRefundsTerminalProvider(accounts),
         ledger: new InMemoryBalanceLedger(),
-        refunds: new InMemoryRefundRepository(),
+        refunds: refundStore,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
+        outbox: refundsRuntime,
         clock,
         newId,
+        logger: refundsLogger,
       }),
       logger: refundsLogger,
       clientInterceptors,
@@ -170,15 +183,19 @@ export async function startEmbeddedGateway(
   });
   await app.listen({ port: config.port, host: config.host });
   await webhooksRuntime.start();
+  await refundsRuntime.start();
   sessionsModule.relay.start();
+  sessionsModule.sweeper.start();
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
     close: async () => {
+      await sessionsModule.sweeper.stop();
       await sessionsModule.relay.stop();
       await app.close();
+      await refundsRuntime.stop();
       await webhooksRuntime.stop({ graceMs: 2_000 });
       deliverer.close();
       await rateLimiting.close();

@@ -27,7 +27,14 @@ export type { StopOptions } from "./app/delivery-dispatcher.js";
 export { createMemoryWebhooksStores } from "./adapters/memory/create-memory-webhooks-stores.js";
 export { createMongoWebhooksStores } from "./adapters/mongo/create-mongo-webhooks-stores.js";
 export { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
-export { DEFAULT_EVENTS_SUBJECT_PREFIX, DEFAULT_WEBHOOKS_DURABLE, webhookEventSubjects } from "./adapters/events/session-event-consumer.js";
+export { DEFAULT_EVENTS_SUBJECT_PREFIX, DEFAULT_WEBHOOKS_DURABLE, webhookEventSubjects } from "./adapters/events/gateway-event-consumer.js";
 export { createHttpDeliverer, type HttpDeliverer, type AddressPolicy } from "./adapters/http/index.js";
 export { createSecretBox, parseSecretsKey, parseSecretsKeyList, type SecretBox } from "./domain/secret-box.js";
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./domain/event-types.js";
+export {
+  REFUND_WEBHOOK_EVENT_TYPES,
+  SESSION_WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENT_TYPES,
+  type RefundWebhookEventType,
+  type SessionWebhookEventType,
+  type WebhookEventType,
+} from "./domain/event-types.js";

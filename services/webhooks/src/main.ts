@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     logger,
   });
   await runtime.start();
-  logger.info({ retryScheduleMs: config.retryScheduleMs, timeoutMs: config.timeoutMs }, "webhooks consuming session events");
+  logger.info({ retryScheduleMs: config.retryScheduleMs, timeoutMs: config.timeoutMs }, "webhooks consuming session and refund events");
 
   installGracefulShutdown(logger, [
     // Stop consuming, stop claiming, let POSTs in flight finish (bounded); the rest is re-sent after its lease.

@@ -3,9 +3,10 @@ import type { Clock, EventBus, EventSubscription, Logger } from "@gateway/platfo
 import { WebhookService } from "@gateway/proto";
 import { DeliveryDispatcher, type StopOptions } from "./app/delivery-dispatcher.js";
 import type { WebhookSender, WebhooksStores } from "./app/ports.js";
+import { recordRefundEvent } from "./app/record-refund-event.js";
 import { recordSessionEvent } from "./app/record-session-event.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
-import { subscribeToSessionEvents } from "./adapters/events/session-event-consumer.js";
+import { subscribeToGatewayEvents } from "./adapters/events/gateway-event-consumer.js";
 import { recordAttemptMetrics } from "./adapters/metrics/delivery-metrics.js";
 import { createWebhookServiceHandlers } from "./rpc/webhook-service.js";
 import { assertRetrySchedule } from "./domain/retry-schedule.js";
@@ -41,21 +42,21 @@ export function createWebhooksRoutes(deps: WebhooksRoutesDeps): (router: Connect
 
 export interface WebhooksRuntimeDeps {
   stores: WebhooksStores;
-  /** Where session events arrive: the shared InMemoryEventBus (embedded) or JetStream. */
+  /** Where session and refund events arrive: the shared InMemoryEventBus (embedded) or JetStream. */
   bus: EventBus;
   /** Signs and POSTs (createSigningWebhookSender over createHttpDeliverer). */
   sender: WebhookSender;
   clock: Clock;
   logger: Logger;
   settings: WebhooksSettings;
-  /** Subjects are `<prefix>.session.*` and `<prefix>.checkout.session.expired`; default "gateway.events". */
+  /** Subjects are `<prefix>.session.*`, `<prefix>.checkout.session.expired` and `<prefix>.refund.*`; default "gateway.events". */
   subjectPrefix?: string;
   /** Durable consumer name; default "webhooks" (replicas share it). */
   durable?: string;
 }
 
 export interface WebhooksRuntime {
-  /** Starts consuming session events and sending due attempts. */
+  /** Starts consuming session and refund events and sending due attempts. */
   start(): Promise<void>;
   /** Look for due attempts now (after a resend through the routes). */
   wake(): void;
@@ -85,10 +86,12 @@ export function createWebhooksRuntime(deps: WebhooksRuntimeDeps): WebhooksRuntim
     dispatcher,
     async start() {
       if (subscription) return;
-      subscription = await subscribeToSessionEvents({
+      const recordDeps = { stores: deps.stores, clock: deps.clock };
+      subscription = await subscribeToGatewayEvents({
         bus: deps.bus,
         logger: deps.logger,
-        record: (facts, traceContext) => recordSessionEvent({ stores: deps.stores, clock: deps.clock }, facts, traceContext),
+        recordSession: (facts, traceContext) => recordSessionEvent(recordDeps, facts, traceContext),
+        recordRefund: (facts, traceContext) => recordRefundEvent(recordDeps, facts, traceContext),
         onRecorded: () => dispatcher.wake(),
         ...(deps.subjectPrefix ? { subjectPrefix: deps.subjectPrefix } : {}),
         ...(deps.durable ? { durable: deps.durable } : {}),

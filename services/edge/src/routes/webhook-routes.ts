@@ -27,7 +27,16 @@ export interface WebhookRoutesDeps {
 export const DEFAULT_DELIVERY_LIMIT = 20;
 const MAX_EVENT_ID_LENGTH = 64;
 /** The event types of spec 6.1: a filter on anything else is a typo, answered 422. */
-export const WEBHOOK_EVENT_NAMES = ["session.succeeded", "session.failed", "session.expired", "checkout.session.expired"];
+export const WEBHOOK_EVENT_NAMES = [
+  "session.succeeded",
+  "session.failed",
+  "session.expired",
+  "checkout.session.expired",
+  // Beyond the spec's list (docs/decisions.md): a late payment given back, a refund's outcome.
+  "session.late_payment_returned",
+  "refund.succeeded",
+  "refund.failed",
+];
 
 /** Delivery status names of the API ("PENDING", …) and their proto values. */
 export const DELIVERY_STATUS_BY_NAME = new Map(

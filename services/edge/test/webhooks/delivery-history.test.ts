@@ -129,7 +129,8 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
   it("when the account history is listed, then it pages with next_cursor and applies every filter", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
-      ids.push(t.webhooks.addDelivery(scope(), { sessionId: i % 2 === 0 ? "ps_even" : "ps_odd", status: i === 7 ? DeliveryStatus.FAILED : DeliveryStatus.SUCCEEDED, event: i === 3 ? "session.expired" : "session.succeeded" }).id);
+      const event = i === 3 ? "session.expired" : i === 11 ? "refund.failed" : i === 13 ? "session.late_payment_returned" : "session.succeeded";
+      ids.push(t.webhooks.addDelivery(scope(), { sessionId: i % 2 === 0 ? "ps_even" : "ps_odd", status: i === 7 ? DeliveryStatus.FAILED : DeliveryStatus.SUCCEEDED, event }).id);
       t.clock.advance(1_000);
     }
     t.webhooks.addDelivery({ merchantId: "mer_someone_else", livemode: false });
@@ -146,6 +147,9 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     const ids$ = async (query: string) => (await get(`/api/v1/gateway/webhooks/?${query}`)).json().data.map((d: { id: string }) => d.id);
     expect(await ids$("status=FAILED")).toEqual([ids[7]]);
     expect(await ids$("event=session.expired")).toEqual([ids[3]]);
+    // The events beyond the spec's list filter the same way.
+    expect(await ids$("event=refund.failed")).toEqual([ids[11]]);
+    expect(await ids$("event=session.late_payment_returned")).toEqual([ids[13]]);
     expect((await ids$("session_id=ps_odd&limit=100")).length).toBe(12);
     const eventId = t.webhooks.deliveries.find((d) => d.delivery.id === ids[9])!.delivery.eventId;
     expect(await ids$(`event_id=${eventId}`)).toEqual([ids[9]]);

@@ -1,7 +1,9 @@
 import { GatewayError, type FieldViolation } from "@gateway/platform";
 import type { AccountScope, Refund, RefundType } from "../domain/refund.js";
-import { amountToTake, assertRefundable, requestedAmountMinor } from "../domain/refund-rules.js";
+import { amountToTake, requestedAmountMinor } from "../domain/refund-rules.js";
 import { refundAtAcquirer } from "./acquirer-step.js";
+import { confirmPaidSession } from "./confirm-paid-session.js";
+import { settleRefund } from "./settle-refund.js";
 import type { RefundDeps } from "./refund-deps.js";
 
 export interface CreateRefundInput {
@@ -23,6 +25,8 @@ export const AWAITING_ACQUIRER = "The refund was not confirmed by the acquirer y
  * balance first (atomically, so concurrent refunds never sum past the payment), then recorded,
  * then sent to the acquirer. The record is stored as PENDING_MANUAL before the acquirer is
  * called, so a process that stops mid-way leaves the refund in operations' queue, never lost.
+ * A confirmed refund is settled SUCCEEDED with its refund.succeeded event; one the acquirer
+ * could not confirm stays in the queue with the acquirer's reason, and operations settle it.
  */
 export async function createRefund(deps: RefundDeps, input: CreateRefundInput): Promise<Refund> {
   const violations = [...(input.inputViolations ?? [])];
@@ -32,15 +36,13 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
   if (violations.length > 0) throw GatewayError.validation(violations);
   const type = input.type as RefundType;
 
-  const session = await deps.sessions.find(input.scope, input.sessionId);
-  if (session === undefined) throw GatewayError.notFound("session", input.sessionId);
-  assertRefundable(session);
-  const requested = requestedAmountMinor(type, input.amount, session.currency);
+  const { record, session } = await confirmPaidSession(deps, input.scope, input.sessionId);
+  const requested = requestedAmountMinor(type, input.amount, record.currency);
   // The merchant's terminal before anything is taken: a configuration error changes nothing.
   const terminal = await deps.terminals.terminalFor(input.scope);
 
   const id = deps.newId("re");
-  const paidMinor = session.amountMinor;
+  const paidMinor = record.amountMinor;
   const amountMinor = await deps.ledger.reserve(input.sessionId, id, (refundedMinor) => amountToTake(requested, { paidMinor, refundedMinor }));
   const wholePayment = amountMinor === paidMinor;
   const now = deps.clock.now();
@@ -50,7 +52,7 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
     scope: input.scope,
     type,
     amountMinor,
-    currency: session.currency,
+    currency: record.currency,
     reason: input.reason ?? "",
     metadataJson: input.metadataJson ?? "",
     status: "PENDING_MANUAL",
@@ -58,6 +60,9 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
     acquirerErrorMessage: AWAITING_ACQUIRER,
     externalRefundId: id,
     method: wholePayment && session.settled !== true ? "REVERSAL" : "REFUND",
+    sessionMerchantReference: record.merchantReference,
+    sessionOrderNumber: record.orderNumber,
+    sessionWebhookUrl: record.webhookUrl,
     createdAt: now,
     updatedAt: now,
   };
@@ -71,12 +76,28 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
 
   const result = await refundAtAcquirer(deps.acquirer, {
     terminal,
-    acquirerOrderId: session.acquirerOrderId,
+    acquirerOrderId: record.acquirerOrderId,
     refundId: id,
     amountMinor,
     wholePayment,
     settled: session.settled,
   });
-  const stored = await deps.refunds.updateIfStatus(id, "PENDING_MANUAL", { ...result, updatedAt: deps.clock.now() });
-  return stored ?? { ...refund, ...result };
+  if (result.status === "PENDING_MANUAL") {
+    const stored = await deps.refunds.recordAcquirerAnswer(id, {
+      automated: false,
+      acquirerErrorMessage: result.acquirerErrorMessage,
+      method: result.method,
+      updatedAt: deps.clock.now(),
+    });
+    // Settled by operations meanwhile: what they decided is the refund's outcome.
+    return stored ?? (await deps.refunds.findByIdAnyScope(id)) ?? { ...refund, ...result };
+  }
+  const settled = await settleRefund(deps, refund, { status: "SUCCEEDED", automated: true, acquirerErrorMessage: "", method: result.method });
+  if (!settled.won && settled.refund.status !== "SUCCEEDED") {
+    deps.logger.error(
+      { refundId: id, sessionId: input.sessionId, status: settled.refund.status, method: result.method },
+      "the acquirer confirmed a refund that operations had already settled otherwise; check it with the acquirer",
+    );
+  }
+  return settled.refund;
 }

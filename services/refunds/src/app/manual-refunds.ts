@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/platform";
 import type { AccountScope, Refund } from "../domain/refund.js";
 import type { RefundDeps } from "./refund-deps.js";
+import { settleRefund } from "./settle-refund.js";
 
 export async function getRefund(deps: Pick<RefundDeps, "refunds">, scope: AccountScope, refundId: string): Promise<Refund> {
   const refund = await deps.refunds.findById(scope, refundId);
@@ -26,18 +27,20 @@ export interface ResolveManualRefundInput {
 }
 
 /**
- * Settles a manual refund. FAILED marks the record first and gives the balance back after: a
- * stop in between leaves the balance lower than it could be (safe), never a refund counted as
- * both failed and taken. Repeating a resolution with the same outcome is harmless.
+ * Settles a manual refund, with the refund.succeeded or refund.failed event that tells the
+ * merchant. FAILED settles the record first and gives the balance back after: a stop in
+ * between leaves the balance lower than it could be (safe; repeating the resolution gives it
+ * back), never a refund counted as both failed and taken. Repeating a resolution with the same
+ * outcome is harmless and emits no second event; another outcome is INVALID_STATE.
  */
-export async function resolveManualRefund(deps: Pick<RefundDeps, "refunds" | "ledger" | "clock">, input: ResolveManualRefundInput): Promise<Refund> {
-  const updated = await deps.refunds.updateIfStatus(input.refundId, "PENDING_MANUAL", {
-    status: input.outcome,
-    resolutionNote: input.note,
-    updatedAt: deps.clock.now(),
-  });
-  const refund = updated ?? (await deps.refunds.findByIdAnyScope(input.refundId));
-  if (refund === undefined) throw GatewayError.notFound("refund", input.refundId);
+export async function resolveManualRefund(
+  deps: Pick<RefundDeps, "refunds" | "ledger" | "clock" | "events" | "outbox" | "newId">,
+  input: ResolveManualRefundInput,
+): Promise<Refund> {
+  const pending = await deps.refunds.findByIdAnyScope(input.refundId);
+  if (pending === undefined) throw GatewayError.notFound("refund", input.refundId);
+  const refund =
+    pending.status === "PENDING_MANUAL" ? (await settleRefund(deps, pending, { status: input.outcome, resolutionNote: input.note })).refund : pending;
   if (refund.status !== input.outcome) {
     throw new GatewayError("INVALID_STATE", `The refund is ${refund.status}, not waiting for manual processing.`, { metadata: { status: refund.status } });
   }

@@ -12,6 +12,10 @@ export interface PaidSession {
   acquirerOrderId: string | undefined;
   /** Whether the acquirer has settled the payment, when known. */
   settled?: boolean;
+  /** How the merchant knows the session; its own webhook URL ("" when the account's applies). */
+  merchantReference: string;
+  orderNumber: string;
+  webhookUrl: string;
 }
 
 /** Only a succeeded session with a successful payment can be refunded. */

@@ -36,9 +36,19 @@ export interface Refund {
   method: RefundMethod;
   /** Set by operations when they resolve a manual refund. */
   resolutionNote?: string;
+  /**
+   * How the merchant knows the refunded session, and its own webhook URL ("" when the account's
+   * endpoint applies): copied from the session at creation, for the refund's webhook events.
+   */
+  sessionMerchantReference: string;
+  sessionOrderNumber: string;
+  sessionWebhookUrl: string;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** SUCCEEDED and FAILED are final: a refund reaches one of them once and never leaves it. */
+export type FinalRefundStatus = Extract<RefundStatus, "SUCCEEDED" | "FAILED">;
 
 /** What a session was paid and how much of it refunds have taken so far. */
 export interface Balance {

@@ -119,8 +119,9 @@ describe("refund rules at the use case", () => {
 
   it("when the session did not succeed or has no payment, then INVALID_STATE or NO_PAYMENT", async () => {
     const s = await h.paidSession(1_000n);
-    h.sessions.put(s.scope, "ps_pending", { status: "PENDING", amountMinor: 1_000n, currency: "TND", acquirerOrderId: undefined });
-    h.sessions.put(s.scope, "ps_unpaid", { status: "SUCCEEDED", amountMinor: 1_000n, currency: "TND", acquirerOrderId: undefined });
+    const facts = { amountMinor: 1_000n, currency: "TND", acquirerOrderId: undefined, merchantReference: "r", orderNumber: "GW-R", webhookUrl: "" };
+    h.sessions.put(s.scope, "ps_pending", { ...facts, status: "PENDING" });
+    h.sessions.put(s.scope, "ps_unpaid", { ...facts, status: "SUCCEEDED" });
     expect((await errorOf(() => createRefund(h.deps, { ...s, sessionId: "ps_pending", type: "FULL" }))).reason).toBe("INVALID_STATE");
     expect((await errorOf(() => createRefund(h.deps, { ...s, sessionId: "ps_unpaid", type: "FULL" }))).reason).toBe("NO_PAYMENT");
   });

@@ -3,7 +3,7 @@ import { amountToTake, assertRefundable, requestedAmountMinor, type PaidSession 
 import { remainingMinor } from "../../src/domain/refund.js";
 import { errorOf } from "../support/reason-of.js";
 
-const paid: PaidSession = { status: "SUCCEEDED", amountMinor: 125_500n, currency: "TND", acquirerOrderId: "ord-1" };
+const paid: PaidSession = { status: "SUCCEEDED", amountMinor: 125_500n, currency: "TND", acquirerOrderId: "ord-1", merchantReference: "order-1", orderNumber: "GW-1", webhookUrl: "" };
 
 describe("assertRefundable", () => {
   it("when the session succeeded with a payment, then it can be refunded", () => {

@@ -13,10 +13,13 @@ import {
 import { ManualClock, newId, randomBase62 } from "@gateway/platform";
 import { InMemoryBalanceLedger } from "../../src/adapters/memory/memory-balance-ledger.js";
 import { InMemoryPaidSessionLookup } from "../../src/adapters/memory/memory-paid-session-lookup.js";
+import { InMemoryPaidSessionStore } from "../../src/adapters/memory/memory-paid-session-store.js";
 import { InMemoryRefundRepository } from "../../src/adapters/memory/memory-refund-repository.js";
 import type { RefundDeps } from "../../src/app/refund-deps.js";
 import type { AccountScope } from "../../src/domain/refund.js";
+import { protoRefundEventEncoder } from "../../src/rpc/refund-event-encoder.js";
 import { payOnCardPage } from "./card-page.js";
+import { captureLogger } from "./capture-logger.js";
 
 /** The real EPG simulator over HTTP, the real EPG adapter, and in-memory refunds stores. */
 export interface RefundHarness {
@@ -25,7 +28,11 @@ export interface RefundHarness {
   terminal: Terminal;
   acquirer: Acquirer;
   sessions: InMemoryPaidSessionLookup;
+  paidSessions: InMemoryPaidSessionStore;
+  refunds: InMemoryRefundRepository;
   deps: RefundDeps;
+  /** What the use cases logged. */
+  logLines: string[];
   /** Whether the simulator considers approvals settled (no longer reversible). */
   setSettled(settled: boolean): void;
   /** Registers an order on the simulator, pays it on its card page, and tells the lookup a succeeded session. */
@@ -41,14 +48,20 @@ export async function startRefundHarness(): Promise<RefundHarness> {
   const terminal: Terminal = { baseUrl: simulatorTerminalBaseUrl(listening.url), username: credential!.username, password: credential!.password };
   const acquirer = createEpgAcquirer({ timeoutMs: 5_000 });
   const sessions = new InMemoryPaidSessionLookup();
+  const paidSessions = new InMemoryPaidSessionStore();
+  const refunds = new InMemoryRefundRepository();
+  const { logger, lines } = captureLogger();
   const deps: RefundDeps = {
     sessions,
+    paidSessions,
     terminals: { terminalFor: async () => terminal },
     ledger: new InMemoryBalanceLedger(),
-    refunds: new InMemoryRefundRepository(),
+    refunds,
     acquirer,
+    events: protoRefundEventEncoder,
     clock: new ManualClock(),
     newId,
+    logger,
   };
   return {
     simulator,
@@ -56,7 +69,10 @@ export async function startRefundHarness(): Promise<RefundHarness> {
     terminal,
     acquirer,
     sessions,
+    paidSessions,
+    refunds,
     deps,
+    logLines: lines,
     setSettled: (value) => {
       settled = value;
     },
@@ -79,6 +95,9 @@ export async function startRefundHarness(): Promise<RefundHarness> {
         amountMinor,
         currency: "TND",
         acquirerOrderId: order.acquirerOrderId,
+        merchantReference: `order-${sessionId}`,
+        orderNumber: `GW-${randomBase62(6)}`,
+        webhookUrl: "",
         ...(opts.settled === undefined ? {} : { settled: opts.settled }),
       });
       return { scope, sessionId, acquirerOrderId: order.acquirerOrderId };

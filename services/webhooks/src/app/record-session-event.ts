@@ -1,64 +1,34 @@
 import type { Clock } from "@gateway/platform";
-import type { Delivery } from "../domain/delivery.js";
-import { derivedId } from "../domain/derived-id.js";
-import { expectedUrl } from "../domain/delivery-target.js";
 import { buildEnvelope } from "../domain/envelope.js";
-import type { SessionEventFacts, WebhookEvent } from "../domain/webhook-event.js";
+import type { SessionEventFacts } from "../domain/webhook-event.js";
 import type { WebhooksStores } from "./ports.js";
+import { recordWebhookEvent, type RecordedEvent } from "./record-event.js";
 
-export interface RecordedEvent {
-  /** False when the event was already known (a redelivery or a repeated publish): nothing new was stored. */
-  firstTime: boolean;
-  /** The stored metadata was not a JSON object; the envelope carries `metadata: null`. */
-  metadataUnreadable: boolean;
-}
-
-/** The id of an event's first attempt, the same however often the event arrives. */
-export function firstAttemptId(eventId: string): string {
-  return derivedId("whd", `first attempt of ${eventId}`);
-}
+export { firstAttemptId, type RecordedEvent } from "./record-event.js";
 
 /**
  * Takes in a session event: builds its envelope bytes once, stores the event and queues its
- * first attempt (PENDING, due now). Idempotent on the event id: both writes are keyed by it, so
- * a redelivered or republished event (or a crash between the writes) never starts a second chain.
+ * first attempt, idempotently on the event id (see recordWebhookEvent).
  */
 export async function recordSessionEvent(
   deps: { stores: WebhooksStores; clock: Clock },
   facts: SessionEventFacts,
   traceContext?: Record<string, string>,
 ): Promise<RecordedEvent> {
-  const { stores, clock } = deps;
-  const now = clock.now();
   const { body, warning } = buildEnvelope(facts);
-  const event: WebhookEvent = {
-    id: facts.eventId,
-    scope: facts.session.scope,
-    sessionId: facts.session.id,
-    type: facts.eventType,
-    sequence: facts.sequence,
-    occurredAt: facts.occurredAt,
-    ...(facts.session.webhookUrl ? { sessionWebhookUrl: facts.session.webhookUrl } : {}),
-    body,
-    ...(traceContext && Object.keys(traceContext).length > 0 ? { traceContext } : {}),
-    receivedAt: now,
-  };
-  const stored = await stores.events.insert(event);
-  const endpoint = await stores.endpoints.find(event.scope);
-  const first: Delivery = {
-    id: firstAttemptId(event.id),
-    scope: event.scope,
-    sessionId: event.sessionId,
-    event: event.type,
-    eventId: event.id,
-    url: expectedUrl(event.sessionWebhookUrl, endpoint),
-    attemptNumber: 1,
-    chainAttempt: 1,
-    trigger: "initial",
-    status: "PENDING",
-    createdAt: now,
-    dueAt: now,
-  };
-  const queued = await stores.deliveries.insert(first);
-  return { firstTime: stored === "inserted" || queued === "inserted", metadataUnreadable: warning.metadataUnreadable };
+  const { firstTime } = await recordWebhookEvent(
+    deps,
+    {
+      id: facts.eventId,
+      scope: facts.session.scope,
+      sessionId: facts.session.id,
+      type: facts.eventType,
+      sequence: facts.sequence,
+      occurredAt: facts.occurredAt,
+      ...(facts.session.webhookUrl ? { sessionWebhookUrl: facts.session.webhookUrl } : {}),
+      body,
+    },
+    traceContext,
+  );
+  return { firstTime, metadataUnreadable: warning.metadataUnreadable };
 }

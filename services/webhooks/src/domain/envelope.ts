@@ -8,10 +8,11 @@ export interface EnvelopeWarning {
 
 const PAYABLE_STATUSES = new Set(["CREATED", "PENDING", "PROCESSING"]);
 
-const orNull = (value: string | undefined): string | null => (value === undefined || value === "" ? null : value);
+export const orNull = (value: string | undefined): string | null => (value === undefined || value === "" ? null : value);
+const dateOrNull = (value: Date | undefined): string | null => (value === undefined ? null : value.toISOString());
 
 /** The stored metadata text, spliced verbatim when it is a JSON object; null otherwise. */
-function metadataValue(text: string | undefined, warning: EnvelopeWarning): JsonValue {
+export function metadataValue(text: string | undefined, warning: EnvelopeWarning): JsonValue {
   if (text === undefined || text.trim() === "") return null;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -54,7 +55,7 @@ function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, 
  * The members each event type adds (spec 6.2; the expired events' members are our decision,
  * see the service README): session.succeeded `paid_at`, `payment`; session.failed the failure
  * figures; session.expired `expired_at`; checkout.session.expired `checkout_expired_at` and
- * `session_still_payable`.
+ * `session_still_payable`; session.late_payment_returned `late_payment`.
  */
 function eventSpecificData(facts: SessionEventFacts): Record<string, JsonValue> {
   switch (facts.eventType) {
@@ -90,6 +91,23 @@ function eventSpecificData(facts: SessionEventFacts): Record<string, JsonValue> 
         checkout_expired_at: facts.occurredAt.toISOString(),
         session_still_payable: PAYABLE_STATUSES.has(facts.session.status),
       };
+    case "session.late_payment_returned": {
+      const l = facts.latePayment;
+      if (!l) throw new Error("a session.late_payment_returned event needs its late payment facts");
+      return {
+        late_payment: {
+          attempt_id: l.attemptId,
+          amount: l.amount,
+          currency: l.currency,
+          card_brand: orNull(l.cardBrand),
+          card_last_four: orNull(l.cardLastFour),
+          approved_at: dateOrNull(l.approvedAt),
+          returned_at: dateOrNull(l.returnedAt),
+          method: l.method,
+          reason: l.reason,
+        },
+      };
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AccountScope } from "./account-scope.js";
-import type { WebhookEventType } from "./event-types.js";
+import type { RefundWebhookEventType, SessionWebhookEventType, WebhookEventType } from "./event-types.js";
 
 /** The session as the event saw it, right after the change (from the events stream). */
 export interface EventSession {
@@ -42,10 +42,26 @@ export interface FailureFacts {
   canRetry: boolean;
 }
 
+/** A payment approved after the session could no longer keep it, and given back. */
+export interface LatePaymentFacts {
+  attemptId: string;
+  /** Decimal string in `currency`. */
+  amount: string;
+  currency: string;
+  cardBrand?: string;
+  cardLastFour?: string;
+  approvedAt?: Date;
+  returnedAt?: Date;
+  /** "reversal" or "refund". */
+  method: string;
+  /** session_expired, session_canceled, session_failed, already_paid. */
+  reason: string;
+}
+
 /** A session event as published by the sessions service, in domain terms. */
 export interface SessionEventFacts {
   eventId: string;
-  eventType: WebhookEventType;
+  eventType: SessionWebhookEventType;
   /** Per-session sequence 1, 2, 3… in the order the session's events happened. */
   sequence: number;
   occurredAt: Date;
@@ -54,6 +70,40 @@ export interface SessionEventFacts {
   payment?: PaymentFacts;
   /** session.failed only. */
   failure?: FailureFacts;
+  /** session.late_payment_returned only. */
+  latePayment?: LatePaymentFacts;
+}
+
+/** The refund as the refund event saw it, right after it reached its final outcome. */
+export interface EventRefund {
+  id: string;
+  sessionId: string;
+  scope: AccountScope;
+  /** FULL or PARTIAL. */
+  type: string;
+  /** SUCCEEDED or FAILED. */
+  status: string;
+  /** Decimal string in `currency`. */
+  amount: string;
+  currency: string;
+  reason?: string;
+  /** The merchant's metadata as the exact JSON text it sent; absent when none. */
+  metadataJson?: string;
+  /** True when the acquirer confirmed it; false when operations settled it by hand. */
+  automated: boolean;
+  /** The acquirer's reason when it could not confirm the refund. */
+  acquirerErrorMessage?: string;
+  createdAt: Date;
+}
+
+/** A refund event as published by the refunds service, in domain terms. */
+export interface RefundEventFacts {
+  eventId: string;
+  eventType: RefundWebhookEventType;
+  occurredAt: Date;
+  refund: EventRefund;
+  /** The refunded session, as the merchant knows it and where its webhooks go. */
+  session: { merchantReference: string; orderNumber: string; webhookUrl?: string };
 }
 
 /**
@@ -65,7 +115,8 @@ export interface WebhookEvent {
   scope: AccountScope;
   sessionId: string;
   type: WebhookEventType;
-  sequence: number;
+  /** The session event's sequence; refund events have none. */
+  sequence?: number;
   occurredAt: Date;
   sessionWebhookUrl?: string;
   /** The envelope JSON text (UTF-8 on the wire). */

@@ -37,6 +37,12 @@ export function eventRepositoryContract(adapter: string, open: () => Promise<Web
       expect(await repo.findById(withoutUrl.id)).toEqual(withoutUrl);
     });
 
+    it("when a refund event (which has no sequence) is stored, then it reads back exactly, without a sequence", async () => {
+      const { sequence: _none, ...refundEvent } = event({ type: "refund.succeeded" });
+      expect(await repo.insert(refundEvent)).toBe("inserted");
+      expect(await repo.findById(refundEvent.id)).toEqual(refundEvent);
+    });
+
     it("when the same event id arrives again, then the first one and its body are kept", async () => {
       const e = event();
       await repo.insert(e);

@@ -61,6 +61,29 @@ describe("webhook envelope (spec 6.2)", () => {
     expect(data).toMatchObject({ checkout_expired_at: "2026-01-01T12:00:00.000Z", session_still_payable: true });
   });
 
+  it("when session.late_payment_returned is built, then data adds late_payment with the returned payment's figures", () => {
+    const { data } = parse(buildEnvelope(eventFacts("session.late_payment_returned")).body);
+    expect(Object.keys(data)).toEqual([...SESSION_FIELDS, "late_payment"]);
+    expect(data.late_payment).toEqual({
+      attempt_id: "pa_late01",
+      amount: "34.000",
+      currency: "TND",
+      card_brand: "mastercard",
+      card_last_four: "5454",
+      approved_at: "2026-01-01T11:59:00.000Z",
+      returned_at: "2026-01-01T12:00:00.000Z",
+      method: "reversal",
+      reason: "session_expired",
+    });
+    expect(Object.keys(data.late_payment as object)).toEqual(["attempt_id", "amount", "currency", "card_brand", "card_last_four", "approved_at", "returned_at", "method", "reason"]);
+  });
+
+  it("when a late payment's card and times are unknown, then they are null", () => {
+    const facts = eventFacts("session.late_payment_returned");
+    facts.latePayment = { attemptId: "pa_x", amount: "1.000", currency: "TND", method: "refund", reason: "already_paid" };
+    expect(parse(buildEnvelope(facts).body).data.late_payment).toMatchObject({ card_brand: null, card_last_four: null, approved_at: null, returned_at: null });
+  });
+
   it("when a checkout link expires on a session that can no longer be paid, then session_still_payable is false", () => {
     const facts = eventFacts("checkout.session.expired");
     facts.session.status = "CANCELED";

@@ -12,7 +12,7 @@ import type { Delivery } from "../../src/domain/delivery.js";
 import type { SessionEventFacts } from "../../src/domain/webhook-event.js";
 import { createWebhooksRuntime, type WebhooksRuntime } from "../../src/webhooks-module.js";
 import { type TestReceiver, startReceiver } from "../http/test-receiver.js";
-import { eventFacts, newScope, publishedEvent } from "../support/fixtures.js";
+import { eventFacts, newScope, publishedEvent, publishedRefundEvent, refundEventFacts } from "../support/fixtures.js";
 import { captureLogger } from "../support/silent-logger.js";
 
 /** Where the runtime runs: an event bus, stores, and the subject space the test publishes in. */
@@ -119,6 +119,47 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       const envelope = JSON.parse(request.body.toString("utf8"));
       expect(envelope).toMatchObject({ id: facts.eventId, event: "session.succeeded", sequence: facts.sequence, data: { id: facts.session.id, amount: "34.000" } });
       expect(attempt).toMatchObject({ status: "SUCCEEDED", httpStatusCode: 200, attemptNumber: 1, url: receiver.url });
+    });
+
+    it("when a RefundEvent is published (twice), then the refunded session's endpoint gets one signed refund webhook, listed with the session's deliveries", async () => {
+      await startRuntime();
+      const scope = newScope();
+      const paid = eventFacts("session.succeeded", { scope });
+      const refund = refundEventFacts("refund.failed", { scope, sessionId: paid.session.id, occurredAt: new Date() });
+      const secret = await endpointFor(paid);
+      await env.bus.publish(publishedRefundEvent(refund, env.subjectPrefix));
+      await env.bus.publish({ ...publishedRefundEvent(refund, env.subjectPrefix), id: `${refund.eventId}-republished` });
+      const rows = await waitFor(
+        async () => {
+          const list = (await env.stores.deliveries.list(scope, { eventId: refund.eventId }, { limit: 10 })).deliveries;
+          return list.length === 1 && list[0]!.status === "SUCCEEDED" ? list : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 25, message: "the refund webhook to be delivered" },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.requests).toHaveLength(1);
+      const request = receiver.requests[0]!;
+      expect(request.headers).toMatchObject({ "x-service-webhook-id": refund.eventId, "x-service-event": "refund.failed", "webhook-id": refund.eventId });
+      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({ ok: true, webhookId: refund.eventId });
+      expect(JSON.parse(request.body.toString("utf8"))).toMatchObject({
+        id: refund.eventId,
+        event: "refund.failed",
+        data: { refund_id: refund.refund.id, session_id: paid.session.id, refunded_amount: "12.500", automated_refund: false, status: "FAILED" },
+      });
+      expect(rows[0]).toMatchObject({ sessionId: paid.session.id, event: "refund.failed", url: receiver.url, attemptNumber: 1 });
+      const bySession = await env.stores.deliveries.list(scope, { sessionId: paid.session.id, event: "refund.failed" }, { limit: 10 });
+      expect(bySession.deliveries.map((d) => d.eventId)).toEqual([refund.eventId]);
+    });
+
+    it("when a refund's session has its own webhook_url, then the refund webhook goes there", async () => {
+      await startRuntime();
+      const scope = newScope();
+      const refund = refundEventFacts("refund.succeeded", { scope, webhookUrl: `${receiver.url}/session-hooks` });
+      await setEndpoint({ endpoints: env.stores.endpoints, clock: systemClock }, scope, "https://account.example/hooks");
+      await env.bus.publish(publishedRefundEvent(refund, env.subjectPrefix));
+      await waitFor(() => (receiver.requests.length === 1 ? true : undefined), { message: "the POST to the session's URL" });
+      expect(receiver.requests[0]!.headers["x-service-event"]).toBe("refund.succeeded");
+      expect(receiver.requests[0]!.path).toBe(new URL(`${receiver.url}/session-hooks`).pathname);
     });
 
     it.each([

@@ -1,11 +1,28 @@
-import type { RefundChanges, RefundRepository } from "../../app/ports.js";
-import type { AccountScope, Refund, RefundStatus } from "../../domain/refund.js";
+import type { AcquirerAnswer, RefundRepository, SettleResult, Settlement } from "../../app/ports.js";
+import type { PendingRefundEvent, RefundOutboxEvent } from "../../domain/refund-events.js";
+import type { AccountScope, Refund } from "../../domain/refund.js";
 
 const copy = (r: Refund): Refund => ({ ...r, scope: { ...r.scope } });
 
-/** Refunds in memory (embedded mode, tests); hands out copies so callers cannot alter the store. */
+interface OutboxEntry extends RefundOutboxEvent {
+  publishedAt: Date | null;
+}
+
+/** Copies the defined members of `changes` onto `refund` (undefined means "leave as is"). */
+function applied(refund: Refund, changes: Partial<Refund>): Refund {
+  const next: Refund = { ...refund };
+  for (const [key, value] of Object.entries(changes)) if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+  return next;
+}
+
+/**
+ * Refunds in memory (embedded mode, tests); hands out copies so callers cannot alter the store.
+ * Every method reads and writes without yielding, so each is atomic in one process.
+ */
 export class InMemoryRefundRepository implements RefundRepository {
   private readonly byId = new Map<string, Refund>();
+  private readonly outboxes = new Map<string, OutboxEntry[]>();
+  private readonly settlements = new Map<string, Settlement>();
 
   async insert(refund: Refund): Promise<void> {
     if (this.byId.has(refund.id)) throw new Error(`refund ${refund.id} already exists`);
@@ -22,13 +39,25 @@ export class InMemoryRefundRepository implements RefundRepository {
     return r === undefined ? undefined : copy(r);
   }
 
-  async updateIfStatus(id: string, expectedStatus: RefundStatus, changes: RefundChanges): Promise<Refund | undefined> {
+  async recordAcquirerAnswer(id: string, answer: AcquirerAnswer): Promise<Refund | undefined> {
     const r = this.byId.get(id);
-    if (r === undefined || r.status !== expectedStatus) return undefined;
-    const next: Refund = { ...r };
-    for (const [key, value] of Object.entries(changes)) if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+    if (r === undefined || r.status !== "PENDING_MANUAL" || this.settlements.has(id)) return undefined;
+    const next = applied(r, answer);
     this.byId.set(id, next);
     return copy(next);
+  }
+
+  async settle(id: string, settlement: Settlement): Promise<SettleResult | undefined> {
+    const r = this.byId.get(id);
+    if (r === undefined) return undefined;
+    const earlier = this.settlements.get(id);
+    if (earlier !== undefined || r.status !== "PENDING_MANUAL") return { refund: copy(r), won: false };
+    this.settlements.set(id, settlement);
+    const { event, ...changes } = settlement;
+    const next = applied(r, changes);
+    this.byId.set(id, next);
+    this.outboxes.set(id, [...(this.outboxes.get(id) ?? []), { ...event, publishedAt: null }]);
+    return { refund: copy(next), won: true };
   }
 
   async listPendingManual(limit: number): Promise<Refund[]> {
@@ -37,5 +66,22 @@ export class InMemoryRefundRepository implements RefundRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       .slice(0, limit)
       .map(copy);
+  }
+
+  async findPendingOutbox(limit: number): Promise<PendingRefundEvent[]> {
+    const pending: PendingRefundEvent[] = [];
+    for (const [refundId, entries] of this.outboxes) {
+      for (const { publishedAt, ...event } of entries) {
+        if (publishedAt !== null) continue;
+        if (pending.length >= limit) return pending;
+        pending.push({ ...event, refundId });
+      }
+    }
+    return pending;
+  }
+
+  async markOutboxPublished(refundId: string, eventId: string, publishedAt: Date): Promise<void> {
+    const entry = this.outboxes.get(refundId)?.find((e) => e.eventId === eventId);
+    if (entry !== undefined && entry.publishedAt === null) entry.publishedAt = publishedAt;
   }
 }

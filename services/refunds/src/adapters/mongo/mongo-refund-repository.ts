@@ -1,121 +1,175 @@
-import { Long, type Collection, type Db } from "mongodb";
-import type { RefundChanges, RefundRepository } from "../../app/ports.js";
-import type { AccountScope, Refund, RefundStatus } from "../../domain/refund.js";
+import { GatewayError, KeyedSerializer, isDuplicateKeyError } from "@gateway/platform";
+import type { Collection, Db, FindOptions } from "mongodb";
+import type { AcquirerAnswer, RefundRepository, SettleResult, Settlement } from "../../app/ports.js";
+import type { PendingRefundEvent } from "../../domain/refund-events.js";
+import type { AccountScope, Refund } from "../../domain/refund.js";
 import { runMongo } from "./mongo-errors.js";
+import {
+  eventFromDocument,
+  fromDocument,
+  settlementChanges,
+  settlementToDocument,
+  toDocument,
+  type OutboxDocument,
+  type RefundDocument,
+  type SettlementDocument,
+} from "./refund-document.js";
 
 export const REFUNDS_COLLECTION = "refunds";
-
-/** A refund as stored: amounts as Int64, the scope flattened for the indexes. */
-interface RefundDocument {
-  id: string;
-  sessionId: string;
-  merchantId: string;
-  livemode: boolean;
-  type: Refund["type"];
-  amountMinor: Long;
-  currency: string;
-  reason: string;
-  metadataJson: string;
-  status: RefundStatus;
-  automated: boolean;
-  acquirerErrorMessage: string;
-  externalRefundId: string;
-  method: Refund["method"];
-  resolutionNote: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const SETTLEMENTS_COLLECTION = "refund_settlements";
 
 const INDEXES = [
   { key: { id: 1 }, options: { name: "id_unique", unique: true } },
   { key: { merchantId: 1, livemode: 1, sessionId: 1 }, options: { name: "by_session" } },
   // Operations' manual queue, oldest first.
   { key: { status: 1, createdAt: 1, id: 1 }, options: { name: "by_status_created" } },
+  // The relay's look for unpublished events.
+  { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
 ] as const;
 
-function toDocument(r: Refund): RefundDocument {
-  return {
-    id: r.id,
-    sessionId: r.sessionId,
-    merchantId: r.scope.merchantId,
-    livemode: r.scope.livemode,
-    type: r.type,
-    amountMinor: Long.fromBigInt(r.amountMinor),
-    currency: r.currency,
-    reason: r.reason,
-    metadataJson: r.metadataJson,
-    status: r.status,
-    automated: r.automated,
-    acquirerErrorMessage: r.acquirerErrorMessage,
-    externalRefundId: r.externalRefundId,
-    method: r.method,
-    resolutionNote: r.resolutionNote ?? null,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-}
+/** Reads leave the outbox (event payloads) on the server: only the relay needs it. */
+const REFUND_FIELDS: FindOptions = { projection: { _id: 0, outbox: 0 } };
 
-function fromDocument(d: RefundDocument): Refund {
-  const amount = d.amountMinor as Long | number;
-  return {
-    id: d.id,
-    sessionId: d.sessionId,
-    scope: { merchantId: d.merchantId, livemode: d.livemode },
-    type: d.type,
-    amountMinor: typeof amount === "number" ? BigInt(amount) : amount.toBigInt(),
-    currency: d.currency,
-    reason: d.reason,
-    metadataJson: d.metadataJson,
-    status: d.status,
-    automated: d.automated,
-    acquirerErrorMessage: d.acquirerErrorMessage,
-    externalRefundId: d.externalRefundId,
-    method: d.method,
-    ...(d.resolutionNote !== null ? { resolutionNote: d.resolutionNote } : {}),
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
-}
+/** Rounds of marking an event published before leaving it to the relay's next look. */
+const MARK_ROUNDS = 10;
 
 /**
- * Refunds in MongoDB (or FerretDB), one document each. Status changes are single conditional
- * updates; the balance invariant does not rest on them (the ledger's unique inserts hold it).
+ * Every conditional write to one refund document from this process, one at a time. FerretDB
+ * 1.24 does not apply a filtered update atomically against a concurrent one (it reads, applies
+ * and writes back without isolation); serializing our own writes makes them hold within this
+ * process. What must hold across processes (one outcome per refund) is decided by a unique
+ * insert instead: see `settle`.
+ */
+const documentWrites = new KeyedSerializer();
+
+/**
+ * Refunds in MongoDB (or FerretDB), one document each, with the refund's event outbox on the
+ * document. The balance invariant does not rest on this store (the ledger's unique inserts hold
+ * it), and neither does the one-outcome rule (the settlements' unique index holds it).
  */
 export class MongoRefundRepository implements RefundRepository {
-  constructor(private readonly collection: Collection<RefundDocument>) {}
+  constructor(
+    private readonly collection: Collection<RefundDocument>,
+    private readonly settlements: Collection<SettlementDocument>,
+  ) {}
+
+  private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
+    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () => runMongo(operation));
+  }
 
   async insert(refund: Refund): Promise<void> {
     await runMongo(() => this.collection.insertOne(toDocument(refund)));
   }
 
   async findById(scope: AccountScope, id: string): Promise<Refund | undefined> {
-    const d = await runMongo(() => this.collection.findOne({ id, merchantId: scope.merchantId, livemode: scope.livemode }, { projection: { _id: 0 } }));
+    const d = await runMongo(() => this.collection.findOne({ id, merchantId: scope.merchantId, livemode: scope.livemode }, REFUND_FIELDS));
     return d === null ? undefined : fromDocument(d);
   }
 
   async findByIdAnyScope(id: string): Promise<Refund | undefined> {
-    const d = await runMongo(() => this.collection.findOne({ id }, { projection: { _id: 0 } }));
+    const d = await runMongo(() => this.collection.findOne({ id }, REFUND_FIELDS));
     return d === null ? undefined : fromDocument(d);
   }
 
-  async updateIfStatus(id: string, expectedStatus: RefundStatus, changes: RefundChanges): Promise<Refund | undefined> {
-    const set: Partial<RefundDocument> = {};
-    for (const [key, value] of Object.entries(changes)) if (value !== undefined) (set as Record<string, unknown>)[key] = value;
-    const result = await runMongo(() => this.collection.updateOne({ id, status: expectedStatus }, { $set: set }));
+  async recordAcquirerAnswer(id: string, answer: AcquirerAnswer): Promise<Refund | undefined> {
+    const { automated, acquirerErrorMessage, method, updatedAt } = answer;
+    const result = await this.write(id, () =>
+      this.collection.updateOne({ id, status: "PENDING_MANUAL" }, { $set: { automated, acquirerErrorMessage, method, updatedAt } }),
+    );
     if (result.matchedCount === 0) return undefined;
     return this.findByIdAnyScope(id);
   }
 
-  async listPendingManual(limit: number): Promise<Refund[]> {
-    const docs = await runMongo(() =>
-      this.collection.find({ status: "PENDING_MANUAL" }, { projection: { _id: 0 } }).sort({ createdAt: 1, id: 1 }).limit(limit).toArray(),
+  /**
+   * The settlement is decided by inserting it (unique refundId): one insert wins, on MongoDB and
+   * FerretDB alike. The winner's settlement is then written onto the refund, status and event
+   * together in one update. A caller that loses (or finds the refund already settled) writes
+   * the winner's settlement again, which finishes the job of a winner that stopped in between
+   * and changes nothing otherwise (the update only applies to a refund still PENDING_MANUAL).
+   */
+  async settle(id: string, settlement: Settlement): Promise<SettleResult | undefined> {
+    const before = await this.findByIdAnyScope(id);
+    if (before === undefined) return undefined;
+    let won = false;
+    if (before.status === "PENDING_MANUAL") {
+      try {
+        await runMongo(() => this.settlements.insertOne(settlementToDocument(id, settlement, new Date())));
+        won = true;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
+    const decided = await runMongo(() => this.settlements.findOne({ refundId: id }, { projection: { _id: 0 } }));
+    if (decided !== null) await this.apply(decided);
+    const refund = await this.findByIdAnyScope(id);
+    if (refund === undefined) return undefined;
+    return { refund, won };
+  }
+
+  private async apply(s: SettlementDocument): Promise<void> {
+    const entry: OutboxDocument = { ...s.event, publishedAt: null };
+    await this.write(s.refundId, () =>
+      this.collection.updateOne(
+        { id: s.refundId, status: "PENDING_MANUAL" },
+        { $set: settlementChanges(s), $push: { outbox: entry }, $inc: { outboxPending: 1, outboxRevision: 1 } },
+      ),
     );
+  }
+
+  async listPendingManual(limit: number): Promise<Refund[]> {
+    const docs = await runMongo(() => this.collection.find({ status: "PENDING_MANUAL" }, REFUND_FIELDS).sort({ createdAt: 1, id: 1 }).limit(limit).toArray());
     return docs.map(fromDocument);
+  }
+
+  async findPendingOutbox(limit: number): Promise<PendingRefundEvent[]> {
+    const docs = await runMongo(() =>
+      this.collection
+        .find({ outboxPending: { $gt: 0 } }, { projection: { _id: 0, id: 1, outbox: 1 } })
+        .sort({ updatedAt: 1 })
+        .limit(limit)
+        .toArray(),
+    );
+    const pending: PendingRefundEvent[] = [];
+    for (const doc of docs) {
+      for (const entry of doc.outbox ?? []) {
+        if (entry.publishedAt !== null) continue;
+        if (pending.length >= limit) return pending;
+        pending.push({ refundId: doc.id, ...eventFromDocument(entry) });
+      }
+    }
+    return pending;
+  }
+
+  /**
+   * Reads the outbox, marks the entry, and writes it back only if no one changed the outbox in
+   * between (`outboxRevision`); the pending count is recomputed from the entries, never
+   * incremented, so writing the same marks twice is harmless.
+   */
+  async markOutboxPublished(refundId: string, eventId: string, publishedAt: Date): Promise<void> {
+    for (let round = 0; round < MARK_ROUNDS; round++) {
+      const doc = await runMongo(() => this.collection.findOne({ id: refundId }, { projection: { _id: 0, outbox: 1, outboxRevision: 1 } }));
+      const outbox = doc?.outbox ?? [];
+      const entry = outbox.find((e) => e.eventId === eventId);
+      if (!doc || !entry || entry.publishedAt !== null) return;
+      const marked = outbox.map((e) => (e === entry ? { ...e, publishedAt } : e));
+      const result = await this.write(refundId, () =>
+        this.collection.updateOne(
+          { id: refundId, outboxRevision: doc.outboxRevision ?? 0 },
+          { $set: { outbox: marked, outboxPending: marked.filter((e) => e.publishedAt === null).length }, $inc: { outboxRevision: 1 } },
+        ),
+      );
+      if (result.matchedCount > 0) return;
+    }
+    throw new GatewayError("SERVICE_UNAVAILABLE", "The refund event outbox is busy; the event will be marked on the next look.", {
+      metadata: { refund_id: refundId, event_id: eventId },
+    });
   }
 }
 
 export async function createMongoRefundRepository(db: Db): Promise<MongoRefundRepository> {
   const collection = db.collection<RefundDocument>(REFUNDS_COLLECTION);
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
-  return new MongoRefundRepository(collection);
+  const settlements = db.collection<SettlementDocument>(SETTLEMENTS_COLLECTION);
+  await runMongo(() => settlements.createIndex({ refundId: 1 }, { name: "refund_unique", unique: true }));
+  return new MongoRefundRepository(collection, settlements);
 }

@@ -1,15 +1,18 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { SessionEventSchema, SessionStatus, type SessionEvent } from "@gateway/proto";
-import { isWebhookEventType } from "../../domain/event-types.js";
+import { isSessionWebhookEventType } from "../../domain/event-types.js";
 import type { EventSession, SessionEventFacts } from "../../domain/webhook-event.js";
 
-export type DecodedSessionEvent =
-  | { kind: "event"; facts: SessionEventFacts }
+/** A decoded event payload of any kind (session or refund facts). */
+export type DecodedEvent<Facts> =
+  | { kind: "event"; facts: Facts }
   /** A well-formed event of a type no webhook exists for: acknowledged and skipped. */
   | { kind: "no_webhook"; eventType: string; eventId: string }
   /** The payload cannot be turned into a webhook; `problem` says why (never data). */
   | { kind: "malformed"; problem: string };
+
+export type DecodedSessionEvent = DecodedEvent<SessionEventFacts>;
 
 const text = (value: string): string | undefined => (value === "" ? undefined : value);
 const date = (ts: Timestamp | undefined): Date | undefined => (ts ? timestampDate(ts) : undefined);
@@ -57,7 +60,7 @@ export function decodeSessionEvent(data: Uint8Array): DecodedSessionEvent {
     return { kind: "malformed", problem: "the payload is not a gateway.events.v1.SessionEvent" };
   }
   if (event.eventId === "") return { kind: "malformed", problem: "the event has no event_id" };
-  if (!isWebhookEventType(event.eventType)) return { kind: "no_webhook", eventType: event.eventType, eventId: event.eventId };
+  if (!isSessionWebhookEventType(event.eventType)) return { kind: "no_webhook", eventType: event.eventType, eventId: event.eventId };
   const occurredAt = date(event.occurredAt);
   if (!occurredAt) return { kind: "malformed", problem: "the event has no occurred_at" };
   const session = sessionFrom(event);
@@ -85,6 +88,22 @@ export function decodeSessionEvent(data: Uint8Array): DecodedSessionEvent {
       lastFailureMessage: text(f.lastFailureMessage),
       attemptsCount: f.attemptsCount,
       canRetry: f.canRetry,
+    };
+  }
+  if (event.eventType === "session.late_payment_returned") {
+    const l = event.latePayment;
+    if (!l) return { kind: "malformed", problem: "a session.late_payment_returned event has no late_payment" };
+    if (l.attemptId === "" || l.amount === "") return { kind: "malformed", problem: "the late payment has no attempt id or amount" };
+    facts.latePayment = {
+      attemptId: l.attemptId,
+      amount: l.amount,
+      currency: l.currency || session.currency,
+      cardBrand: text(l.cardBrand),
+      cardLastFour: text(l.cardLastFour),
+      approvedAt: date(l.approvedAt),
+      returnedAt: date(l.returnedAt),
+      method: l.method,
+      reason: l.reason,
     };
   }
   return { kind: "event", facts };

@@ -14,7 +14,8 @@ export interface WebhookEventDocument {
   livemode: boolean;
   sessionId: string;
   type: WebhookEventType;
-  sequence: number;
+  /** null for refund events, which have no sequence. */
+  sequence: number | null;
   occurredAt: Date;
   sessionWebhookUrl: string | null;
   /** The envelope's JSON text, sent as is on every attempt. */
@@ -32,7 +33,7 @@ function fromDocument(doc: WebhookEventDocument): WebhookEvent {
     scope: { merchantId: doc.merchantId, livemode: doc.livemode },
     sessionId: doc.sessionId,
     type: doc.type,
-    sequence: doc.sequence,
+    ...(doc.sequence != null ? { sequence: doc.sequence } : {}),
     occurredAt: doc.occurredAt,
     ...(doc.sessionWebhookUrl != null ? { sessionWebhookUrl: doc.sessionWebhookUrl } : {}),
     body: doc.body,
@@ -52,7 +53,7 @@ export class MongoWebhookEventRepository implements WebhookEventRepository {
       livemode: event.scope.livemode,
       sessionId: event.sessionId,
       type: event.type,
-      sequence: event.sequence,
+      sequence: event.sequence ?? null,
       occurredAt: event.occurredAt,
       sessionWebhookUrl: event.sessionWebhookUrl ?? null,
       body: event.body,

@@ -1,0 +1,4 @@
+import { InMemoryPaidSessionStore } from "../src/adapters/memory/memory-paid-session-store.js";
+import { paidSessionStoreContract } from "./contracts/paid-session-store.contract.js";
+
+paidSessionStoreContract("in memory", async () => new InMemoryPaidSessionStore());

@@ -1,0 +1,55 @@
+import type { Clock } from "@gateway/platform";
+import type { Delivery } from "../domain/delivery.js";
+import { derivedId } from "../domain/derived-id.js";
+import { expectedUrl } from "../domain/delivery-target.js";
+import type { WebhookEvent } from "../domain/webhook-event.js";
+import type { WebhooksStores } from "./ports.js";
+
+export interface RecordedEvent {
+  /** False when the event was already known (a redelivery or a repeated publish): nothing new was stored. */
+  firstTime: boolean;
+  /** The stored metadata was not a JSON object; the envelope carries `metadata: null`. */
+  metadataUnreadable: boolean;
+}
+
+/** The id of an event's first attempt, the same however often the event arrives. */
+export function firstAttemptId(eventId: string): string {
+  return derivedId("whd", `first attempt of ${eventId}`);
+}
+
+/**
+ * Stores an event with its envelope bytes and queues its first attempt (PENDING, due now).
+ * Idempotent on the event id: both writes are keyed by it, so a redelivered or republished
+ * event (or a crash between the writes) never starts a second chain.
+ */
+export async function recordWebhookEvent(
+  deps: { stores: WebhooksStores; clock: Clock },
+  received: Omit<WebhookEvent, "receivedAt" | "traceContext">,
+  traceContext?: Record<string, string>,
+): Promise<{ firstTime: boolean }> {
+  const { stores, clock } = deps;
+  const now = clock.now();
+  const event: WebhookEvent = {
+    ...received,
+    ...(traceContext && Object.keys(traceContext).length > 0 ? { traceContext } : {}),
+    receivedAt: now,
+  };
+  const stored = await stores.events.insert(event);
+  const endpoint = await stores.endpoints.find(event.scope);
+  const first: Delivery = {
+    id: firstAttemptId(event.id),
+    scope: event.scope,
+    sessionId: event.sessionId,
+    event: event.type,
+    eventId: event.id,
+    url: expectedUrl(event.sessionWebhookUrl, endpoint),
+    attemptNumber: 1,
+    chainAttempt: 1,
+    trigger: "initial",
+    status: "PENDING",
+    createdAt: now,
+    dueAt: now,
+  };
+  const queued = await stores.deliveries.insert(first);
+  return { firstTime: stored === "inserted" || queued === "inserted" };
+}
