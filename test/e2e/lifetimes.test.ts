@@ -5,6 +5,7 @@ import { createEpgAcquirer, type OrderStatus, type Terminal } from "@gateway/acq
 import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
 import { waitFor } from "@gateway/testkit";
 import { merchantApi, request, type MerchantApi } from "./support/http.js";
+import { expectProblem } from "./support/problem.js";
 import { payWithCard, startPayment } from "./support/pay-with-card.js";
 import { eventsOf, expectExactlyOneEvent, waitForEvent } from "./support/session-events.js";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "./support/webhook-receiver.js";
@@ -152,6 +153,14 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     expect(repeat.status, repeat.text).toBe(200);
     expect(repeat.body).toMatchObject({ id: sessions[0]!.id, status: "EXPIRED" });
     expect(repeat.body.checkout_url ?? null).toBeNull();
+
+    // Nothing was paid: an expired session cannot be refunded.
+    const refund = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessions[0]!.id}/refund/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gw.demoTestKey}` },
+      body: { refund_type: "FULL" },
+    });
+    expectProblem(refund, 422, "invalid-state", `${gw.edgeUrl}/errors`);
   });
 
   it("when a link expires, checkout.session.expired is sent once, its page says so, and a repeat create mints a new link the buyer pays with", async () => {

@@ -46,8 +46,12 @@ describe("refunds, distributed mode", () => {
   let secret: string;
   const errorsUrl = () => `${gw.edgeUrl}/errors`;
   const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const refund = (key: string, sessionId: string, body: unknown) =>
-    request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/refund/`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body });
+  const refund = (key: string, sessionId: string, body: unknown, idempotencyKey?: string) =>
+    request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/refund/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, ...(idempotencyKey !== undefined ? { "idempotency-key": idempotencyKey } : {}) },
+      body,
+    });
   const setTerminalUrl = (baseUrl: string) =>
     request(`${gw.edgeUrl}/admin/v1/merchants/${shop.id}/terminals/test`, {
       method: "PUT",
@@ -300,6 +304,31 @@ describe("refunds, distributed mode", () => {
     expect(fullHook.json.data).toMatchObject({ refunded_amount: "3.500", refund_type: "FULL", automated_refund: true });
     // The signature covers the exact bytes: another amount would not verify.
     expect(verifyWebhook(Buffer.from(fullHook.rawBody.toString("utf8").replace('"3.500"', '"3.501"')), fullHook.headers, secret)).toMatchObject({ ok: false });
+  });
+
+  it("answers a refund retried with the same Idempotency-Key with the first refund, and the acquirer refunds once", async () => {
+    const paid = await paidSession("ref-idempotent", "6.000");
+    const body = { refund_type: "PARTIAL", amount: "1.250", reason: "retry after a timeout" };
+    const first = await refund(shop.testKey, paid.id, body, "rma-9001");
+    expect(first.status, first.text).toBe(201);
+    const retries = await Promise.all([1, 2, 3].map(() => refund(shop.testKey, paid.id, body, "rma-9001")));
+    for (const retry of retries) {
+      expect(retry.status, retry.text).toBe(201);
+      expect(retry.body).toEqual(first.body);
+    }
+    expect(await acquirerRefundedMinor(paid.orderId)).toBe(1_250n);
+    expectProblem(await refund(shop.testKey, paid.id, { ...body, amount: "2.000" }, "rma-9001"), 409, "conflict", errorsUrl());
+    const second = await refund(shop.testKey, paid.id, body, "rma-9002");
+    expect(second.body.refund_id).not.toBe(first.body.refund_id);
+    expect(await acquirerRefundedMinor(paid.orderId)).toBe(2_500n);
+  });
+
+  it("refuses a session whose payment failed", async () => {
+    const api = merchantApi(gw.edgeUrl, shop.testKey);
+    const created = await api.createSession({ merchant_reference: "ref-failed", amount: "1.000", max_attempts: 1 });
+    await payWithCard(created.body.checkout_url, { number: "4000000000000002" });
+    expect((await api.getSession(created.body.id)).body.status).toBe("FAILED");
+    expectProblem(await refund(shop.testKey, created.body.id, { refund_type: "FULL" }), 422, "invalid-state", errorsUrl());
   });
 
   it("refuses sessions that were not paid, bad amounts, and other merchants' sessions", async () => {

@@ -1,8 +1,10 @@
 import type { Client } from "@connectrpc/connect";
-import type { RefundService } from "@gateway/proto";
+import { create } from "@bufbuild/protobuf";
+import { FieldViolationSchema, type RefundService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { requireJsonObjectBody } from "../http/json-body.js";
+import { readIdempotencyKey } from "../http/idempotency-key.js";
 import { sendJson } from "../http/send-json.js";
 import { mapCreateRefundBody } from "../mapping/create-refund-request.js";
 import { refundResultToJson } from "../mapping/refund-json.js";
@@ -16,7 +18,12 @@ export function registerRefundRoutes(api: FastifyInstance, refunds: Client<typeo
   api.post<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/refund/", async (request, reply) => {
     const { scope } = requireCaller(request);
     const body = requireJsonObjectBody(request.body);
-    const response = await refunds.createRefund(mapCreateRefundBody(body.value, body.text, scope, request.params.session_id));
+    const request$ = mapCreateRefundBody(body.value, body.text, scope, request.params.session_id);
+    const idempotency = readIdempotencyKey(request.headers["idempotency-key"]);
+    if (idempotency.key !== undefined) request$.idempotencyKey = idempotency.key;
+    if (idempotency.violation) request$.inputViolations.push(create(FieldViolationSchema, idempotency.violation));
+    // A repeat with the same Idempotency-Key answers the first refund, with the same 201.
+    const response = await refunds.createRefund(request$);
     // 201 even when the acquirer could not confirm it: the refund exists, operations finish it (spec 4.5).
     return sendJson(reply, 201, refundResultToJson(response.refund));
   });

@@ -46,6 +46,25 @@ describe("POST /api/v1/gateway/sessions/{session_id}/refund/", () => {
     expect(body).toMatchObject({ refunded_amount: "10.000", automated_refund: false, epg_error_message: "Reversal declined by the issuer" });
   });
 
+  it("when an Idempotency-Key header is sent, then the service gets it; without one, none", async () => {
+    expect((await refund({ refund_type: "FULL" }, sessionId, { ...headers, "idempotency-key": "  order-42/refund-1 " })).statusCode).toBe(201);
+    expect(t.refunds.createRequests[0]!.idempotencyKey).toBe("order-42/refund-1");
+    await refund({ refund_type: "FULL" });
+    expect(t.refunds.createRequests[1]!.idempotencyKey).toBeUndefined();
+  });
+
+  it.each([
+    ["empty", ""],
+    ["too long", "k".repeat(256)],
+    ["not printable ASCII", "clé-1"],
+  ])("when the Idempotency-Key is %s, then 422 invalid on Idempotency-Key", async (_case, key) => {
+    const res = await refund({ refund_type: "FULL" }, sessionId, { ...headers, "idempotency-key": key });
+    expectProblem(res, 422, "validation-error", "Validation Error");
+    expect(t.refunds.createRequests.at(-1)!.inputViolations).toEqual([
+      expect.objectContaining({ field: "Idempotency-Key", code: "invalid" }),
+    ]);
+  });
+
   it("when metadata is an object, then the service gets the merchant's exact JSON text", async () => {
     const payload = '{"refund_type":"FULL","metadata":{ "ticket" : "T-1", "n": 1.50 }}';
     expect((await refund(payload)).statusCode).toBe(201);

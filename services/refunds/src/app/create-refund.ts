@@ -1,4 +1,4 @@
-import { GatewayError, type FieldViolation } from "@gateway/platform";
+import { GatewayError, derivedId, type FieldViolation } from "@gateway/platform";
 import type { AccountScope, Refund, RefundType } from "../domain/refund.js";
 import { amountToTake, requestedAmountMinor } from "../domain/refund-rules.js";
 import { refundAtAcquirer } from "./acquirer-step.js";
@@ -15,6 +15,8 @@ export interface CreateRefundInput {
   metadataJson?: string;
   /** Violations the edge found while reading the JSON body (wrong types), reported together. */
   inputViolations?: FieldViolation[];
+  /** The merchant's Idempotency-Key: a repeat returns the first request's refund. */
+  idempotencyKey?: string;
 }
 
 /** Said of a refund between taking its balance and the acquirer's answer. */
@@ -36,12 +38,16 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
   if (violations.length > 0) throw GatewayError.validation(violations);
   const type = input.type as RefundType;
 
+  const keyed = input.idempotencyKey !== undefined ? idempotentRefundId(input.scope, input.sessionId, input.idempotencyKey) : undefined;
+  const earlier = keyed !== undefined ? await deps.refunds.findById(input.scope, keyed) : undefined;
+  if (earlier) return repeatOf(earlier, type, input.amount);
+
   const { record, session } = await confirmPaidSession(deps, input.scope, input.sessionId);
   const requested = requestedAmountMinor(type, input.amount, record.currency);
   // The merchant's terminal before anything is taken: a configuration error changes nothing.
   const terminal = await deps.terminals.terminalFor(input.scope);
 
-  const id = deps.newId("re");
+  const id = keyed ?? deps.newId("re");
   const paidMinor = record.amountMinor;
   const amountMinor = await deps.ledger.reserve(input.sessionId, id, (refundedMinor) => amountToTake(requested, { paidMinor, refundedMinor }));
   const wholePayment = amountMinor === paidMinor;
@@ -66,12 +72,19 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
     createdAt: now,
     updatedAt: now,
   };
+  let inserted: boolean;
   try {
-    await deps.refunds.insert(refund);
+    inserted = await deps.refunds.insert(refund);
   } catch (err) {
     // Nothing was sent to the acquirer: give the balance back, and let the merchant retry.
     await deps.ledger.release(input.sessionId, id).catch(() => undefined);
     throw err;
+  }
+  if (!inserted) {
+    // A concurrent request with the same key won: the balance taken is its refund's, kept as it is.
+    const winner = await deps.refunds.findById(input.scope, id);
+    if (!winner) throw new GatewayError("SERVICE_UNAVAILABLE", "The refund is being created by another request; try again.");
+    return repeatOf(winner, type, input.amount);
   }
 
   const result = await refundAtAcquirer(deps.acquirer, {
@@ -100,4 +113,32 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
     );
   }
   return settled.refund;
+}
+
+/**
+ * The refund id of an Idempotency-Key: derived from the account, mode, session and key, so a
+ * repeat (even a concurrent one) lands on the same balance reservation, the same record and the
+ * same externalRefundId at the acquirer, and never refunds twice.
+ */
+export function idempotentRefundId(scope: AccountScope, sessionId: string, key: string): string {
+  return derivedId("re", `refund idempotency key\n${scope.merchantId}\n${scope.livemode}\n${sessionId}\n${key}`);
+}
+
+/** The first request's refund for a repeated key; a different request under it is a conflict. */
+function repeatOf(earlier: Refund, type: RefundType, amount: string | undefined): Refund {
+  const sameAmount = type === "FULL" || (amount !== undefined && safeMinor(type, amount, earlier.currency) === earlier.amountMinor);
+  if (earlier.type !== type || !sameAmount) {
+    throw new GatewayError("CONFLICT", "This Idempotency-Key was already used for a different refund request.", {
+      metadata: { refund_id: earlier.id },
+    });
+  }
+  return earlier;
+}
+
+function safeMinor(type: RefundType, amount: string, currency: string): bigint | undefined {
+  try {
+    return requestedAmountMinor(type, amount, currency);
+  } catch {
+    return undefined;
+  }
 }

@@ -72,8 +72,8 @@ export interface RefundOutboxStore {
 
 /** Refund records. Methods taking a scope never see another account's or mode's refunds. */
 export interface RefundRepository extends RefundOutboxStore {
-  /** Stores a new refund; its id is unique. */
-  insert(refund: Refund): Promise<void>;
+  /** Stores a new refund; false (nothing stored) when a refund with its id exists: the id is unique. */
+  insert(refund: Refund): Promise<boolean>;
   findById(scope: AccountScope, id: string): Promise<Refund | undefined>;
   /** For operations' manual queue, which works across accounts. */
   findByIdAnyScope(id: string): Promise<Refund | undefined>;

@@ -27,6 +27,7 @@ export function createRefundServiceHandlers(deps: RefundDeps): ServiceImpl<typeo
         ...(req.amount !== undefined ? { amount: req.amount } : {}),
         ...(req.reason !== undefined ? { reason: req.reason } : {}),
         ...(req.metadataJson !== undefined ? { metadataJson: req.metadataJson } : {}),
+        ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
         inputViolations: req.inputViolations.map(({ field, code, message }) => ({ field, code, message })),
       });
       return { refund: refundToProto(refund) };

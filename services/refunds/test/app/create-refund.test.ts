@@ -79,6 +79,32 @@ describe("refunds against the EPG simulator", () => {
     expect(ledgerOf(s.acquirerOrderId)).toMatchObject({ state: "REVERSED", refunds: [] });
   });
 
+  it("when a refund is repeated with the same Idempotency-Key, then the first refund comes back and the acquirer refunds once", async () => {
+    h.setSettled(true);
+    const s = await h.paidSession(9_000n);
+    const first = await createRefund(h.deps, { ...s, type: "PARTIAL", amount: "2.000", idempotencyKey: "order-77-refund" });
+    const again = await createRefund(h.deps, { ...s, type: "PARTIAL", amount: "2.000", idempotencyKey: "order-77-refund" });
+    expect(again).toEqual(first);
+    const concurrent = await Promise.all(Array.from({ length: 8 }, () => createRefund(h.deps, { ...s, type: "PARTIAL", amount: "1.000", idempotencyKey: "order-77-second" })));
+    expect(new Set(concurrent.map((r) => r.id)).size).toBe(1);
+    expect(await h.deps.ledger.refundedMinor(s.sessionId)).toBe(3_000n);
+    expect(ledgerOf(s.acquirerOrderId)).toMatchObject({ refundedMinor: 3_000n });
+    expect(ledgerOf(s.acquirerOrderId)?.refunds).toHaveLength(2);
+    // Another key is another refund.
+    expect((await createRefund(h.deps, { ...s, type: "PARTIAL", amount: "2.000", idempotencyKey: "order-77-third" })).id).not.toBe(first.id);
+  });
+
+  it("when an Idempotency-Key is reused for a different refund, then CONFLICT and nothing more is refunded", async () => {
+    const s = await h.paidSession(9_000n);
+    await createRefund(h.deps, { ...s, type: "PARTIAL", amount: "2.000", idempotencyKey: "k-1" });
+    expect((await errorOf(() => createRefund(h.deps, { ...s, type: "PARTIAL", amount: "2.500", idempotencyKey: "k-1" }))).reason).toBe("CONFLICT");
+    expect((await errorOf(() => createRefund(h.deps, { ...s, type: "FULL", idempotencyKey: "k-1" }))).reason).toBe("CONFLICT");
+    expect(await h.deps.ledger.refundedMinor(s.sessionId)).toBe(2_000n);
+    // The same key on another session is another refund.
+    const other = await h.paidSession(1_000n);
+    expect((await createRefund(h.deps, { ...other, type: "FULL", idempotencyKey: "k-1" })).amountMinor).toBe(1_000n);
+  });
+
   it("when the acquirer times out, then the refund is recorded for manual processing and the call still succeeds", async () => {
     const silent = await startSilentServer();
     try {

@@ -24,9 +24,10 @@ export class InMemoryRefundRepository implements RefundRepository {
   private readonly outboxes = new Map<string, OutboxEntry[]>();
   private readonly settlements = new Map<string, Settlement>();
 
-  async insert(refund: Refund): Promise<void> {
-    if (this.byId.has(refund.id)) throw new Error(`refund ${refund.id} already exists`);
+  async insert(refund: Refund): Promise<boolean> {
+    if (this.byId.has(refund.id)) return false;
     this.byId.set(refund.id, copy(refund));
+    return true;
   }
 
   async findById(scope: AccountScope, id: string): Promise<Refund | undefined> {

@@ -57,8 +57,14 @@ export class MongoRefundRepository implements RefundRepository {
     return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () => runMongo(operation));
   }
 
-  async insert(refund: Refund): Promise<void> {
-    await runMongo(() => this.collection.insertOne(toDocument(refund)));
+  async insert(refund: Refund): Promise<boolean> {
+    try {
+      await runMongo(() => this.collection.insertOne(toDocument(refund)));
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
   }
 
   async findById(scope: AccountScope, id: string): Promise<Refund | undefined> {
