@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { freePort, startFerretDb, startNatsServer, startProcess, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
+import { freePorts, startFerretDb, startNatsServer, startProcess, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
 import { serviceEntries, type ServiceName } from "./service-entries.js";
 
 export interface DistributedGatewayOptions {
@@ -83,19 +83,22 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
   try {
     const mongodbUrl = options.mongodbUrl ?? (await own(owned, startFerretDb())).url;
     const natsUrl = options.natsUrl ?? (await own(owned, startNatsServer())).url;
+    // All at once, so no two processes are ever given the same port.
+    const free = await freePorts(5 + edgeReplicas + sessionsReplicas - 1);
+    const take = () => free.pop()!;
     const ports: Record<ServiceName, number> = {
-      accounts: await freePort(),
-      sessions: await freePort(),
-      refunds: await freePort(),
-      webhooks: await freePort(),
-      "epg-simulator": await freePort(),
-      edge: options.edgePort || (await freePort()),
+      accounts: take(),
+      sessions: take(),
+      refunds: take(),
+      webhooks: take(),
+      "epg-simulator": take(),
+      edge: options.edgePort || take(),
     };
     const local = (name: ServiceName) => `http://127.0.0.1:${ports[name]}`;
     const edgePorts = [ports.edge];
-    while (edgePorts.length < edgeReplicas) edgePorts.push(await freePort());
+    while (edgePorts.length < edgeReplicas) edgePorts.push(take());
     const sessionsPorts = [ports.sessions];
-    while (sessionsPorts.length < sessionsReplicas) sessionsPorts.push(await freePort());
+    while (sessionsPorts.length < sessionsReplicas) sessionsPorts.push(take());
     const secretsKey = randomBytes(32).toString("base64");
     // Shared by every edge replica, so a checkout form served by one is accepted by another.
     const csrfSecret = randomBytes(32).toString("base64url");

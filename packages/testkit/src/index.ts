@@ -1,5 +1,5 @@
 // Test infrastructure shared by every package and service, and the local servers `npm run stack` uses.
-export { freePort } from "./local-servers/free-port.js";
+export { freePort, freePorts } from "./local-servers/free-port.js";
 export { ensureServerBinaries, serverBinDir, type ServerBinaries } from "./local-servers/binaries.js";
 export type { LocalServer, StartOptions as LocalServerOptions } from "./local-servers/local-server.js";
 export { startFerretDb } from "./local-servers/ferretdb-server.js";
