@@ -36,3 +36,4 @@ export { TEST_CARDS, type TestCard, type CardOutcome } from "./simulator/test-ca
 export { passesLuhn } from "./simulator/card-input.js";
 export { simulatorConfigSpec, type SimulatorConfig } from "./simulator/simulator-config.js";
 export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "./simulator/card-page-driver.js";
+export { createAccountsTerminalProvider, type TerminalProvider } from "./accounts-terminal-provider.js";

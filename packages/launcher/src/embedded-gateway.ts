@@ -1,6 +1,6 @@
 import { createClient } from "@connectrpc/connect";
 import { createAccountsInterceptors, createAccountsRoutes, createMemoryAccountsRepositories, seedDemoMerchant } from "@gateway/accounts";
-import { createEpgAcquirer, createEpgSimulator, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createAccountsTerminalProvider, createEpgAcquirer, createEpgSimulator, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
 import {
   createInProcessTransport,
@@ -15,7 +15,6 @@ import {
 } from "@gateway/platform";
 import { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
 import {
-  createAccountsTerminalProvider as createRefundsTerminalProvider,
   createRefundsRoutes,
   createRefundsRuntime,
   createSessionsPaidSessionLookup,
@@ -36,7 +35,6 @@ import {
   createAccountsFeePlanProvider,
   createAccountsMerchantDirectory,
   createAccountsRateProvider,
-  createAccountsTerminalProvider,
   createMemorySessionRepository,
   InMemorySweepLocks,
   createSessionsModule,
@@ -73,6 +71,8 @@ export async function startEmbeddedGateway(
       clientInterceptors,
     }),
   );
+  // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
+  const terminals = createAccountsTerminalProvider(accounts);
   // One in-process event bus: the sessions outbox relay publishes, the webhooks service consumes.
   const eventBus = new InMemoryEventBus({ clock });
   const sessionsLogger = logger.child({ service: "sessions" });
@@ -80,7 +80,7 @@ export async function startEmbeddedGateway(
     repo: createMemorySessionRepository(),
     rates: createAccountsRateProvider(accounts),
     acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
-    terminals: createAccountsTerminalProvider(accounts),
+    terminals,
     fees: createAccountsFeePlanProvider(accounts),
     merchants: createAccountsMerchantDirectory(accounts),
     eventBus,
@@ -136,7 +136,7 @@ export async function startEmbeddedGateway(
       routes: createRefundsRoutes({
         sessions: createSessionsPaidSessionLookup(sessions),
         paidSessions,
-        terminals: createRefundsTerminalProvider(accounts),
+        terminals,
         ledger: new InMemoryBalanceLedger(),
         refunds: refundStore,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),

@@ -11,7 +11,7 @@ import {
 import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
 import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
-import { accountsConfigSpec, demoTerminalFromConfig, type AccountsConfig } from "./config.js";
+import { accountsConfigSpec, demoTerminalFromConfig } from "./config.js";
 import { secretBoxFromConfig } from "./secret-box-from-config.js";
 
 const SERVICE_NAME = "accounts";

@@ -29,7 +29,6 @@ export { InMemoryPaidSessionStore } from "./adapters/memory/memory-paid-session-
 export { createMongoBalanceLedger, MongoBalanceLedger, RESERVATIONS_COLLECTION } from "./adapters/mongo/mongo-balance-ledger.js";
 export { createMongoRefundRepository, MongoRefundRepository, REFUNDS_COLLECTION, SETTLEMENTS_COLLECTION } from "./adapters/mongo/mongo-refund-repository.js";
 export { createMongoPaidSessionStore, MongoPaidSessionStore, PAID_SESSIONS_COLLECTION } from "./adapters/mongo/mongo-paid-session-store.js";
-export { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 export { refundsConfigSpec, type RefundsConfig } from "./config.js";
 export { createSessionsPaidSessionLookup } from "./adapters/sessions/sessions-paid-session-lookup.js";
 export { DEFAULT_REFUNDS_DURABLE } from "./adapters/events/session-succeeded-consumer.js";

@@ -1,7 +1,7 @@
 // The refunds service in distributed mode: config -> Mongo, NATS -> gRPC clients -> server -> runtime.
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createEpgAcquirer } from "@gateway/acquirer";
+import { createAccountsTerminalProvider, createEpgAcquirer } from "@gateway/acquirer";
 import {
   connectMongo,
   connectNats,
@@ -19,7 +19,6 @@ import {
   tracingClientInterceptor,
 } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
-import { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 import { createMongoBalanceLedger } from "./adapters/mongo/mongo-balance-ledger.js";
 import { createMongoPaidSessionStore } from "./adapters/mongo/mongo-paid-session-store.js";
 import { createMongoRefundRepository } from "./adapters/mongo/mongo-refund-repository.js";

@@ -12,7 +12,6 @@ export { InMemorySweepLocks } from "./adapters/memory/memory-sweep-locks.js";
 export { createMongoSweepLocks, MongoSweepLocks } from "./adapters/mongo/mongo-sweep-locks.js";
 export { createMongoSessionRepository, MongoSessionRepository, SESSIONS_COLLECTION } from "./adapters/mongo/mongo-session-repository.js";
 export { createAccountsRateProvider } from "./adapters/accounts/accounts-rate-provider.js";
-export { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 export { createAccountsFeePlanProvider } from "./adapters/accounts/accounts-fee-plan-provider.js";
 export { createAccountsMerchantDirectory } from "./adapters/accounts/accounts-merchant-directory.js";
 export { publishingInRecordedTrace } from "./adapters/events/trace-continuing-event-bus.js";

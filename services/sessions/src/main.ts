@@ -1,6 +1,6 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createEpgAcquirer } from "@gateway/acquirer";
+import { createAccountsTerminalProvider, createEpgAcquirer } from "@gateway/acquirer";
 import {
   connectMongo,
   connectNats,
@@ -20,10 +20,9 @@ import { AccountsService } from "@gateway/proto";
 import { createAccountsFeePlanProvider } from "./adapters/accounts/accounts-fee-plan-provider.js";
 import { createAccountsMerchantDirectory } from "./adapters/accounts/accounts-merchant-directory.js";
 import { createAccountsRateProvider } from "./adapters/accounts/accounts-rate-provider.js";
-import { createAccountsTerminalProvider } from "./adapters/accounts/accounts-terminal-provider.js";
 import { createMongoSessionRepository } from "./adapters/mongo/mongo-session-repository.js";
 import { createMongoSweepLocks } from "./adapters/mongo/mongo-sweep-locks.js";
-import { sessionsConfigSpec, type SessionsConfig } from "./config.js";
+import { sessionsConfigSpec } from "./config.js";
 import { createSessionsModule } from "./sessions-module.js";
 
 const SERVICE_NAME = "sessions";

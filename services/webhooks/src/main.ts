@@ -15,7 +15,7 @@ import {
 import { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
 import { createHttpDeliverer } from "./adapters/http/index.js";
 import { createMongoWebhooksStores } from "./adapters/mongo/create-mongo-webhooks-stores.js";
-import { addressPolicyFromConfig, webhooksConfigSpec, webhooksSettingsFromConfig, type WebhooksConfig } from "./config.js";
+import { addressPolicyFromConfig, webhooksConfigSpec, webhooksSettingsFromConfig } from "./config.js";
 import { createSecretBox } from "./domain/secret-box.js";
 import { createWebhooksRoutes, createWebhooksRuntime } from "./webhooks-module.js";
 

@@ -1,6 +1,6 @@
 import { createLogger, installGracefulShutdown, readConfigOrExit } from "@gateway/platform";
 import { createEpgSimulator, simulatorTerminalBaseUrl } from "./epg-simulator.js";
-import { simulatorConfigSpec, type SimulatorConfig } from "./simulator-config.js";
+import { simulatorConfigSpec } from "./simulator-config.js";
 
 // The EPG simulator as its own process (distributed mode, Helm component `epg-simulator`).
 // Test terminals point their base URL at `{public URL}/epg/rest`.

@@ -4,21 +4,9 @@ import { createServer, type AddressInfo, type Server } from "node:net";
  * A TCP port on 127.0.0.1 that was free a moment ago: the OS picks it, we release it. Another
  * process may take it before the caller binds it, so callers retry on "address in use".
  */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen({ host: "127.0.0.1", port: 0 }, () => {
-      const address = server.address();
-      if (address === null || typeof address === "string") {
-        server.close();
-        reject(new Error(`unexpected listening address: ${String(address)}`));
-        return;
-      }
-      server.close((err) => (err ? reject(err) : resolve(address.port)));
-    });
-  });
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  return port!;
 }
 
 /** True when nothing listens on 127.0.0.1:`port` right now (checked by binding it briefly). */

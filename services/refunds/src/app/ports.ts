@@ -1,4 +1,3 @@
-import type { Terminal } from "@gateway/acquirer";
 import type { PaidSessionRecord } from "../domain/paid-session-record.js";
 import type { PendingRefundEvent, RefundOutboxEvent } from "../domain/refund-events.js";
 import type { AccountScope, FinalRefundStatus, Refund } from "../domain/refund.js";
@@ -12,11 +11,8 @@ export interface PaidSessionLookup {
   find(scope: AccountScope, sessionId: string): Promise<PaidSession | undefined>;
 }
 
-/** The merchant's acquirer terminal (accounts' ResolveTerminalCredentials). */
-export interface TerminalProvider {
-  /** Throws NO_TERMINAL_CONFIGURED, TERMINAL_INACTIVE, or SERVICE_UNAVAILABLE (retryable). */
-  terminalFor(scope: AccountScope): Promise<Terminal>;
-}
+/** The merchant's acquirer terminal for an account and mode (accounts' ResolveTerminalCredentials). */
+export type { TerminalProvider } from "@gateway/acquirer";
 
 /**
  * Each session's refunded total, kept so that the refunds of a session never sum past what was

@@ -1,4 +1,3 @@
-import type { Terminal } from "@gateway/acquirer";
 import type { FeePlan } from "../domain/fees.js";
 import type { SessionEvent, SessionEventType } from "../domain/session-events.js";
 import type { AccountScope, Session, SessionChanges, SessionStatus } from "../domain/session.js";
@@ -138,10 +137,7 @@ export interface ExchangeRateProvider {
 }
 
 /** The merchant's acquirer terminal for an account and mode (accounts' ResolveTerminalCredentials). */
-export interface TerminalProvider {
-  /** Throws NO_TERMINAL_CONFIGURED, TERMINAL_INACTIVE, or SERVICE_UNAVAILABLE (retryable). */
-  terminalFor(scope: AccountScope): Promise<Terminal>;
-}
+export type { TerminalProvider } from "@gateway/acquirer";
 
 /** The merchant's fee plan (accounts' GetFeePlan); a merchant without one has a zero plan. */
 export interface FeePlanProvider {

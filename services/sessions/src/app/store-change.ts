@@ -1,5 +1,6 @@
 import type { SessionEvent } from "../domain/session-events.js";
 import { withChanges, type Session, type SessionChanges } from "../domain/session.js";
+import { MAX_ROUNDS, contention } from "./payment-deps.js";
 import type { OutboxEvent, OutboxSignal, SessionEventEncoder, SessionRepository, UpdateResult } from "./ports.js";
 
 export interface StoreChangeDeps {
@@ -28,4 +29,33 @@ export async function storeChange(deps: StoreChangeDeps, session: Session, chang
   const result = await deps.repo.updateIf(session.scope, session.id, session.version, withSequence, outbox);
   if (result.updated && outbox.length > 0) deps.outbox?.wake();
   return result;
+}
+
+/** A change decided on the session as stored, with the events it emits. */
+export interface DecidedChange {
+  changes: SessionChanges;
+  events: readonly SessionEvent[];
+}
+
+/**
+ * Decides a change on `session` and stores it with storeChange; a lost compare-and-set re-reads
+ * the session and decides again, at most MAX_ROUNDS times (then CONFLICT). `decide` returns
+ * undefined when there is nothing (left) to do. Resolves with the session as stored afterwards
+ * and the change that was stored, if any; `session` itself when it is gone.
+ */
+export async function storeDecidedChange(
+  deps: StoreChangeDeps,
+  session: Session,
+  decide: (current: Session) => DecidedChange | undefined,
+): Promise<{ session: Session; stored?: DecidedChange }> {
+  let current: Session | undefined = session;
+  for (let round = 0; round < MAX_ROUNDS && current; round++) {
+    const change = decide(current);
+    if (!change) return { session: current };
+    const result = await storeChange(deps, current, change.changes, change.events);
+    if (result.updated) return { session: result.session, stored: change };
+    current = result.current;
+  }
+  if (!current) return { session };
+  throw contention(session.id);
 }

@@ -3,13 +3,13 @@ import { isPastLifetime } from "../domain/checkout-state.js";
 import { latePaymentReason, lifetimeStep } from "../domain/lifetimes.js";
 import { latePaymentReturnedEvent } from "../domain/session-events.js";
 import { outcomeOf, statusChanges } from "../domain/session-state-machine.js";
-import { isPayable, type PaymentAttempt, type Session, type SessionChanges } from "../domain/session.js";
+import { isPayable, type LatePaymentReturnMethod, type PaymentAttempt, type Session, type SessionChanges } from "../domain/session.js";
 import { isUnreturnedLatePayment } from "../domain/sweep-schedule.js";
 import type { SweepObserver } from "./ports.js";
 import { giveBackAtAcquirer } from "./give-back-late-payment.js";
-import { contention, MAX_ROUNDS, registrationDeadline, type PaymentDeps } from "./payment-deps.js";
+import { registrationDeadline, type PaymentDeps } from "./payment-deps.js";
 import { settleOpenAttempt } from "./settle-attempt.js";
-import { storeChange } from "./store-change.js";
+import { storeDecidedChange, type DecidedChange } from "./store-change.js";
 
 /**
  * Everything time has done to one session, in order: its attempt in flight is reconciled with
@@ -67,7 +67,7 @@ async function abandonIfInterrupted(deps: PaymentDeps, session: Session, attempt
 async function giveBackLatePayments(deps: PaymentDeps, session: Session, observer: SweepObserver): Promise<Session> {
   let current = session;
   for (const attempt of session.attempts.filter(isUnreturnedLatePayment)) {
-    let method;
+    let method: LatePaymentReturnMethod;
     try {
       const terminal = await deps.terminals.terminalFor(current.scope);
       method = await giveBackAtAcquirer(deps.acquirer, terminal, attempt, current.amountMinor);
@@ -78,60 +78,44 @@ async function giveBackLatePayments(deps: PaymentDeps, session: Session, observe
       continue;
     }
     observer.latePaymentReturn("returned");
-    current = await recordGivenBack(deps, current, attempt.id, method);
-    observer.eventStored("session.late_payment_returned");
+    const recorded = await storeDecidedChange(deps, current, (s) => givenBackChange(s, attempt.id, method, deps.clock.now()));
+    if (recorded.stored) {
+      deps.logger.info({ sessionId: current.id, attemptId: attempt.id, method }, "late payment given back at the acquirer");
+      observer.eventStored("session.late_payment_returned");
+    }
+    current = recorded.session;
   }
   return current;
 }
 
-async function recordGivenBack(deps: PaymentDeps, session: Session, attemptId: string, method: "reversal" | "refund"): Promise<Session> {
-  let current: Session | undefined = session;
-  for (let round = 0; round < MAX_ROUNDS && current; round++) {
-    const attempt = current.attempts.find((a) => a.id === attemptId);
-    if (!attempt || !isUnreturnedLatePayment(attempt)) return current;
-    const now = deps.clock.now();
-    const returned: PaymentAttempt = { ...attempt, returnedAt: now, returnMethod: method };
-    const event = latePaymentReturnedEvent(
-      current,
-      {
-        attemptId,
-        amountMinor: current.amountMinor,
-        cardBrand: attempt.cardBrand ?? "",
-        cardLastFour: attempt.cardLastFour ?? "",
-        approvedAt: attempt.settledAt ?? now,
-        returnedAt: now,
-        method,
-        reason: latePaymentReason(current.status),
-      },
-      now,
-    );
-    const result = await storeChange(deps, current, { attempts: withAttempt(current.attempts, returned), updatedAt: now }, [event]);
-    if (result.updated) {
-      deps.logger.info({ sessionId: current.id, attemptId, method }, "late payment given back at the acquirer");
-      return result.session;
-    }
-    current = result.current;
-  }
-  if (!current) return session;
-  throw contention(session.id);
+/** The attempt marked given back, with session.late_payment_returned; undefined once it is. */
+function givenBackChange(session: Session, attemptId: string, method: LatePaymentReturnMethod, now: Date): DecidedChange | undefined {
+  const attempt = session.attempts.find((a) => a.id === attemptId);
+  if (!attempt || !isUnreturnedLatePayment(attempt)) return undefined;
+  const returned: PaymentAttempt = { ...attempt, returnedAt: now, returnMethod: method };
+  const event = latePaymentReturnedEvent(
+    session,
+    {
+      attemptId,
+      amountMinor: session.amountMinor,
+      cardBrand: attempt.cardBrand ?? "",
+      cardLastFour: attempt.cardLastFour ?? "",
+      approvedAt: attempt.settledAt ?? now,
+      returnedAt: now,
+      method,
+      reason: latePaymentReason(session.status),
+    },
+    now,
+  );
+  return { changes: { attempts: withAttempt(session.attempts, returned), updatedAt: now }, events: [event] };
 }
 
-/** Expiry, link announcement and the next reconciliation, stored together with their event. */
+/** Expiry, link announcement and the next reconciliation, stored together with their events. */
 async function applyLifetimeStep(deps: PaymentDeps, session: Session, observer: SweepObserver): Promise<Session> {
-  let current: Session | undefined = session;
-  for (let round = 0; round < MAX_ROUNDS && current; round++) {
-    const step = lifetimeStep(current, deps.clock.now(), deps.reconcileIntervalMs);
-    if (!step) return current;
-    const result = await storeChange(deps, current, step.changes, step.events);
-    if (result.updated) {
-      for (const event of step.events) {
-        deps.logger.info({ sessionId: current.id, eventId: event.eventId, type: event.type }, "session lifetime event");
-        observer.eventStored(event.type);
-      }
-      return result.session;
-    }
-    current = result.current;
+  const applied = await storeDecidedChange(deps, session, (s) => lifetimeStep(s, deps.clock.now(), deps.reconcileIntervalMs));
+  for (const event of applied.stored?.events ?? []) {
+    deps.logger.info({ sessionId: session.id, eventId: event.eventId, type: event.type }, "session lifetime event");
+    observer.eventStored(event.type);
   }
-  if (!current) return session;
-  throw contention(session.id);
+  return applied.session;
 }

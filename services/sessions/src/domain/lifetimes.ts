@@ -13,8 +13,8 @@ export interface LifetimeStep {
  * What time does to `session` at `now`, once its attempts have been reconciled: the
  * announcement of its current link's expiry (checkout.session.expired) when the link ran out
  * before the session did, the session's own expiry (EXPIRED and session.expired), and the next
- * reconciliation when this look was one. undefined when nothing changes. Pure: the sweeper stores the step with a
- * compare-and-set.
+ * reconciliation when this look was one. undefined when nothing changes. Pure: the sweeper
+ * stores the step with a compare-and-set.
  */
 export function lifetimeStep(session: Session, now: Date, reconcileIntervalMs: number): LifetimeStep | undefined {
   const changes: SessionChanges = {};
@@ -41,10 +41,10 @@ export function lifetimeStep(session: Session, now: Date, reconcileIntervalMs: n
     if (session.linkExpiryDueAt !== undefined) changes.linkExpiryDueAt = null;
   }
   if (session.reconcileAt !== undefined && session.reconcileAt.getTime() <= now.getTime()) {
-    const next = nextReconcileAt(session, now, reconcileIntervalMs);
-    changes.reconcileAt = next;
+    changes.reconcileAt = nextReconcileAt(session, now, reconcileIntervalMs);
   }
-  if (Object.keys(changes).length === 0 && events.length === 0) return undefined;
+  // Every event comes with a change (a cleared schedule, a new status): no change, no step.
+  if (Object.keys(changes).length === 0) return undefined;
   return { changes: { ...changes, updatedAt: now }, events };
 }
 

@@ -1,11 +1,11 @@
 import { createClient, createRouterTransport, type ServiceImpl } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createAccountsTerminalProvider } from "@gateway/acquirer";
 import { GatewayError, errorDetailInterceptor } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { createAccountsFeePlanProvider } from "../../src/adapters/accounts/accounts-fee-plan-provider.js";
 import { createAccountsMerchantDirectory } from "../../src/adapters/accounts/accounts-merchant-directory.js";
-import { createAccountsTerminalProvider } from "../../src/adapters/accounts/accounts-terminal-provider.js";
 
 /** A client of an accounts service implementing `impl`, behind the same error-detail interceptor. */
 function accountsAnswering(impl: Partial<ServiceImpl<typeof AccountsService>>) {

@@ -1,12 +1,19 @@
 import type { Client } from "@connectrpc/connect";
 import { GatewayError, fromConnectError } from "@gateway/platform";
 import type { AccountsService } from "@gateway/proto";
-import type { TerminalProvider } from "../../app/ports.js";
+import type { Terminal } from "./acquirer-port.js";
+
+/** Where a service gets a merchant's acquirer terminal for one account and mode. */
+export interface TerminalProvider {
+  /** Throws NO_TERMINAL_CONFIGURED, TERMINAL_INACTIVE, or SERVICE_UNAVAILABLE (retryable). */
+  terminalFor(scope: { merchantId: string; livemode: boolean }): Promise<Terminal>;
+}
 
 /**
- * The merchant's terminal from accounts' ResolveTerminalCredentials. Its errors keep their
- * reason (NO_TERMINAL_CONFIGURED, TERMINAL_INACTIVE: the merchant's configuration;
- * SERVICE_UNAVAILABLE: retryable). The password is only ever handed to the acquirer adapter.
+ * The merchant's terminal from accounts' ResolveTerminalCredentials, for every service that
+ * calls the acquirer (sessions, refunds). Its errors keep their reason (NO_TERMINAL_CONFIGURED,
+ * TERMINAL_INACTIVE: the merchant's configuration; SERVICE_UNAVAILABLE: retryable). The
+ * password is only ever handed to the acquirer adapter.
  */
 export function createAccountsTerminalProvider(client: Client<typeof AccountsService>): TerminalProvider {
   return {
