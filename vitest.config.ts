@@ -10,7 +10,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts"],
+          include: [
+            "packages/*/test/**/*.test.ts",
+            "services/*/test/**/*.test.ts",
+            "apps/*/test/**/*.test.ts",
+            "test/architecture/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           testTimeout: 20_000,
         },
@@ -18,7 +23,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["packages/*/test/**/*.int.test.ts", "services/*/test/**/*.int.test.ts"],
+          include: ["packages/*/test/**/*.int.test.ts", "services/*/test/**/*.int.test.ts", "apps/*/test/**/*.int.test.ts"],
           globalSetup: ["packages/testkit/src/vitest-global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
-import { createEpgSimulator, simulatorTerminalBaseUrl, type EpgSimulator } from "@gateway/acquirer";
+import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createEpgSimulator, type EpgSimulator } from "@gateway/epg-simulator";
 import { createEdgeApp } from "@gateway/edge";
 import { createLogger, errorDetailInterceptor, systemClock } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";

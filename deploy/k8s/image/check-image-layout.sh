@@ -116,7 +116,7 @@ start sessions services/sessions/src/main.ts MONGODB_URL="$mongodb_url" MONGODB_
   NATS_URL="$nats_url" ACCOUNTS_URL="http://127.0.0.1:${ports[accounts]}"
 start edge services/edge/src/main.ts ACCOUNTS_URL="http://127.0.0.1:${ports[accounts]}" \
   SESSIONS_URL="http://127.0.0.1:${ports[sessions]}" NATS_URL="$nats_url"
-start epg-simulator packages/acquirer/src/simulator/simulator-main.ts
+start epg-simulator apps/epg-simulator/src/simulator-main.ts
 # Services still being built join the check once their entry point exists.
 for service in refunds webhooks; do
   if [[ -f "$app/services/$service/src/main.ts" ]]; then

@@ -85,3 +85,9 @@ export interface Acquirer {
   refund(input: RefundInput): Promise<void>;
   reverse(input: { terminal: Terminal; acquirerOrderId: string }): Promise<void>;
 }
+
+/** Where a service gets a merchant's acquirer terminal for one account and mode. */
+export interface TerminalProvider {
+  /** Throws NO_TERMINAL_CONFIGURED, TERMINAL_INACTIVE, or SERVICE_UNAVAILABLE (retryable). */
+  terminalFor(scope: { merchantId: string; livemode: boolean }): Promise<Terminal>;
+}

@@ -1,7 +1,8 @@
 // The refunds service in distributed mode: config -> Mongo, NATS -> gRPC clients -> server -> runtime.
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createAccountsTerminalProvider, createEpgAcquirer } from "@gateway/acquirer";
+import { createEpgAcquirer } from "@gateway/acquirer";
+import { createAccountsTerminalProvider } from "@gateway/accounts-client";
 import {
   connectMongo,
   connectNats,

@@ -1,6 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createAccountsTerminalProvider, createEpgAcquirer } from "@gateway/acquirer";
+import { createEpgAcquirer } from "@gateway/acquirer";
+import { createAccountsTerminalProvider } from "@gateway/accounts-client";
 import {
   connectMongo,
   connectNats,

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createEpgSimulator, simulatorTerminalBaseUrl, type ListeningSimulator } from "@gateway/acquirer";
+import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createEpgSimulator, type ListeningSimulator } from "@gateway/epg-simulator";
 import {
   GatewayError,
   connectNats,

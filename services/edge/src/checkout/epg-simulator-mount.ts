@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 
-/** What the edge needs of the EPG simulator (@gateway/acquirer's createEpgSimulator) to serve it. */
+/** What the edge needs of the EPG simulator (@gateway/epg-simulator's createEpgSimulator) to serve it. */
 export interface MountableEpgSimulator {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }

@@ -1,4 +1,5 @@
-import { createEpgSimulator, simulatorTerminalBaseUrl, type EpgSimulator } from "@gateway/acquirer";
+import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createEpgSimulator, type EpgSimulator } from "@gateway/epg-simulator";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";

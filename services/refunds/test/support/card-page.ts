@@ -1,2 +1,2 @@
 // The simulator card-page driver lives beside the simulator.
-export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "@gateway/acquirer";
+export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "@gateway/testkit";

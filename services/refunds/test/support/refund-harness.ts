@@ -1,15 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  createEpgAcquirer,
-  createEpgSimulator,
-  DEFAULT_SIMULATOR_CREDENTIALS,
-  simulatorTerminalBaseUrl,
-  type Acquirer,
-  type EpgSimulator,
-  type ListeningSimulator,
-  type Terminal,
-} from "@gateway/acquirer";
+import { createEpgAcquirer, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl, type Acquirer, type Terminal } from "@gateway/acquirer";
+import { createEpgSimulator, type EpgSimulator, type ListeningSimulator } from "@gateway/epg-simulator";
 import { ManualClock, newId, randomBase62 } from "@gateway/platform";
 import { InMemoryBalanceLedger } from "../../src/adapters/memory/memory-balance-ledger.js";
 import { InMemoryPaidSessionLookup } from "../../src/adapters/memory/memory-paid-session-lookup.js";

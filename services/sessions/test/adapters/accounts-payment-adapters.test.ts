@@ -1,6 +1,6 @@
 import { createClient, createRouterTransport, type ServiceImpl } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createAccountsTerminalProvider } from "@gateway/acquirer";
+import { createAccountsTerminalProvider } from "@gateway/accounts-client";
 import { GatewayError, errorDetailInterceptor } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,8 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
-import { createEpgAcquirer, createEpgSimulator, simulatorTerminalBaseUrl, type ListeningSimulator } from "@gateway/acquirer";
+import { createEpgAcquirer, simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createEpgSimulator, type ListeningSimulator } from "@gateway/epg-simulator";
 import { InMemoryEventBus, ManualClock, createInProcessTransport, createLogger, readErrorDetail, type ReceivedEvent } from "@gateway/platform";
 import { AttemptStatus, CheckoutState, SessionEventSchema, SessionService, SessionStatus, SettlementSource } from "@gateway/proto";
 import { waitFor } from "@gateway/testkit";

@@ -1,4 +1,5 @@
-import { createEpgAcquirer, createEpgSimulator, simulatorTerminalBaseUrl, type EpgSimulatorOptions, type Terminal } from "@gateway/acquirer";
+import { createEpgAcquirer, simulatorTerminalBaseUrl, type Terminal } from "@gateway/acquirer";
+import { createEpgSimulator, type EpgSimulatorOptions } from "@gateway/epg-simulator";
 import { ManualClock, createLogger, type Logger } from "@gateway/platform";
 import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
 import { createSession } from "../../src/app/create-session.js";
