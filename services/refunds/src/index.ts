@@ -22,10 +22,10 @@ export type { AccountScope, Balance, Refund, RefundMethod, RefundStatus, RefundT
 export type { RefundEventType } from "./domain/refund-events.js";
 export type { PaidSession } from "./domain/refund-rules.js";
 export type { PaidSessionRecord } from "./domain/paid-session-record.js";
-export { InMemoryBalanceLedger } from "./adapters/memory/memory-balance-ledger.js";
-export { InMemoryRefundRepository } from "./adapters/memory/memory-refund-repository.js";
-export { InMemoryPaidSessionLookup } from "./adapters/memory/memory-paid-session-lookup.js";
-export { InMemoryPaidSessionStore } from "./adapters/memory/memory-paid-session-store.js";
+export { InMemoryBalanceLedger } from "./adapters/memory/in-memory-balance-ledger.js";
+export { InMemoryRefundRepository } from "./adapters/memory/in-memory-refund-repository.js";
+export { InMemoryPaidSessionLookup } from "./adapters/memory/in-memory-paid-session-lookup.js";
+export { InMemoryPaidSessionStore } from "./adapters/memory/in-memory-paid-session-store.js";
 export { createMongoBalanceLedger, MongoBalanceLedger, RESERVATIONS_COLLECTION } from "./adapters/mongo/mongo-balance-ledger.js";
 export { createMongoRefundRepository, MongoRefundRepository, REFUNDS_COLLECTION, SETTLEMENTS_COLLECTION } from "./adapters/mongo/mongo-refund-repository.js";
 export { createMongoPaidSessionStore, MongoPaidSessionStore, PAID_SESSIONS_COLLECTION } from "./adapters/mongo/mongo-paid-session-store.js";

@@ -7,8 +7,8 @@ export {
   type SessionsModuleDeps,
   type SessionsModuleOptions,
 } from "./sessions-module.js";
-export { createMemorySessionRepository, InMemorySessionRepository } from "./adapters/memory/memory-session-repository.js";
-export { InMemorySweepLocks } from "./adapters/memory/memory-sweep-locks.js";
+export { createMemorySessionRepository, InMemorySessionRepository } from "./adapters/memory/in-memory-session-repository.js";
+export { InMemorySweepLocks } from "./adapters/memory/in-memory-sweep-locks.js";
 export { createMongoSweepLocks, MongoSweepLocks } from "./adapters/mongo/mongo-sweep-locks.js";
 export { createMongoSessionRepository, MongoSessionRepository, SESSIONS_COLLECTION } from "./adapters/mongo/mongo-session-repository.js";
 export { createAccountsRateProvider } from "./adapters/accounts/accounts-rate-provider.js";

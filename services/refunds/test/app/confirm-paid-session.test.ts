@@ -1,7 +1,7 @@
 import { GatewayError, ManualClock, newId } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { InMemoryPaidSessionLookup } from "../../src/adapters/memory/memory-paid-session-lookup.js";
-import { InMemoryPaidSessionStore } from "../../src/adapters/memory/memory-paid-session-store.js";
+import { InMemoryPaidSessionLookup } from "../../src/adapters/memory/in-memory-paid-session-lookup.js";
+import { InMemoryPaidSessionStore } from "../../src/adapters/memory/in-memory-paid-session-store.js";
 import { confirmPaidSession } from "../../src/app/confirm-paid-session.js";
 import { learnPaidSession } from "../../src/app/learn-paid-session.js";
 import type { PaidSession } from "../../src/domain/refund-rules.js";

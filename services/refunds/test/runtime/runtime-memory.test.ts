@@ -1,6 +1,6 @@
 import { InMemoryEventBus } from "@gateway/platform";
-import { InMemoryPaidSessionStore } from "../../src/adapters/memory/memory-paid-session-store.js";
-import { InMemoryRefundRepository } from "../../src/adapters/memory/memory-refund-repository.js";
+import { InMemoryPaidSessionStore } from "../../src/adapters/memory/in-memory-paid-session-store.js";
+import { InMemoryRefundRepository } from "../../src/adapters/memory/in-memory-refund-repository.js";
 import { runtimeScenarios } from "./runtime-scenarios.js";
 
 // Embedded mode: the bus shared in process with sessions and webhooks, and memory stores.

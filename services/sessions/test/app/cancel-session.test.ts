@@ -1,6 +1,6 @@
 import { GatewayError, ManualClock } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { cancelSession } from "../../src/app/cancel-session.js";
 import type { SessionRepository } from "../../src/app/ports.js";
 import { newScope, sessionFixture } from "../support/fixtures.js";

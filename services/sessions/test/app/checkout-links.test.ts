@@ -1,6 +1,6 @@
 import { GatewayError, ManualClock, createLogger } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createCheckout } from "../../src/app/create-checkout.js";
 import { createSession } from "../../src/app/create-session.js";
 import { getCheckout } from "../../src/app/get-checkout.js";

@@ -1,6 +1,6 @@
 import { GatewayError, ManualClock } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSession } from "../../src/app/create-session.js";
 import { listSessions } from "../../src/app/list-sessions.js";
 import { LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";

@@ -1,7 +1,7 @@
 import { InMemoryEventBus, ManualClock, createLogger, newId, type EventBus, type ReceivedEvent } from "@gateway/platform";
 import { waitFor } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMemorySessionRepository, type InMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository, type InMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createOutboxRelay, type OutboxRelay } from "../../src/app/outbox-relay.js";
 import type { OutboxEvent, OutboxStore } from "../../src/app/ports.js";
 import type { Session } from "../../src/domain/session.js";

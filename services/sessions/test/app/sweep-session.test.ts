@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InMemorySweepLocks } from "../../src/adapters/memory/memory-sweep-locks.js";
+import { InMemorySweepLocks } from "../../src/adapters/memory/in-memory-sweep-locks.js";
 import { cancelSession } from "../../src/app/cancel-session.js";
 import { createSession } from "../../src/app/create-session.js";
 import { createSessionSweeper } from "../../src/app/session-sweeper.js";

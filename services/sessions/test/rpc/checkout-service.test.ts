@@ -7,8 +7,8 @@ import { InMemoryEventBus, ManualClock, createInProcessTransport, createLogger, 
 import { AttemptStatus, CheckoutState, SessionEventSchema, SessionService, SessionStatus, SettlementSource } from "@gateway/proto";
 import { waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InMemorySweepLocks } from "../../src/adapters/memory/memory-sweep-locks.js";
-import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { InMemorySweepLocks } from "../../src/adapters/memory/in-memory-sweep-locks.js";
+import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSessionsModule, type SessionsModule } from "../../src/sessions-module.js";
 import { payOnCardPage } from "../support/card-page.js";
 import { SETTINGS, fakeRates, newScope } from "../support/fixtures.js";

@@ -4,7 +4,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { ManualClock, createInProcessTransport, createLogger, readErrorDetail } from "@gateway/platform";
 import { FieldViolationSchema, SessionService, SessionStatus } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
-import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSessionsRoutes } from "../../src/sessions-module.js";
 import { SETTINGS, fakeRates, newScope } from "../support/fixtures.js";
 import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";

@@ -1,7 +1,7 @@
 import { createEpgAcquirer, simulatorTerminalBaseUrl, type Terminal } from "@gateway/acquirer";
 import { createEpgSimulator, type EpgSimulatorOptions } from "@gateway/epg-simulator";
 import { ManualClock, createLogger, type Logger } from "@gateway/platform";
-import { createMemorySessionRepository } from "../../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSession } from "../../src/app/create-session.js";
 import type { PaymentDeps } from "../../src/app/payment-deps.js";
 import type { SessionRepository } from "../../src/app/ports.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemorySessionRepository } from "../src/adapters/memory/memory-session-repository.js";
+import { createMemorySessionRepository } from "../src/adapters/memory/in-memory-session-repository.js";
 import { sessionRepositoryContract } from "./contracts/session-repository.contract.js";
 import { newScope, sessionFixture } from "./support/fixtures.js";
 

@@ -1,4 +1,4 @@
-import { InMemoryBalanceLedger } from "../src/adapters/memory/memory-balance-ledger.js";
+import { InMemoryBalanceLedger } from "../src/adapters/memory/in-memory-balance-ledger.js";
 import { balanceLedgerContract } from "./contracts/balance-ledger.contract.js";
 
 const ledger = new InMemoryBalanceLedger();

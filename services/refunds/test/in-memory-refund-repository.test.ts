@@ -1,4 +1,4 @@
-import { InMemoryRefundRepository } from "../src/adapters/memory/memory-refund-repository.js";
+import { InMemoryRefundRepository } from "../src/adapters/memory/in-memory-refund-repository.js";
 import { refundRepositoryContract } from "./contracts/refund-repository.contract.js";
 
 const repo = new InMemoryRefundRepository();
