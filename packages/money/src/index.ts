@@ -9,6 +9,7 @@ export {
 } from "./currencies.js";
 export { type AmountErrorCode, type AmountParse, parseAmount } from "./parse-amount.js";
 export { toMinorUnits, fromMinorUnits, formatAmount } from "./minor-units.js";
+export { minorFromStored } from "./stored-minor.js";
 export { type RateParse, parseRate, formatRate } from "./rate.js";
 export {
   convertToSettlement,

@@ -1,6 +1,7 @@
+import { minorFromStored } from "@gateway/money";
 import { setTimeout as sleep } from "node:timers/promises";
 import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
-import { Long, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { BalanceLedger } from "../../app/ports.js";
 import { runMongo } from "./mongo-errors.js";
 
@@ -25,9 +26,9 @@ interface ReservationDocument {
   entryKey: string;
   refundId: string;
   kind: "take" | "release";
-  amountMinor: Long;
+  amountMinor: bigint;
   /** The session's refunded total once this entry is applied. */
-  refundedAfterMinor: Long;
+  refundedAfterMinor: bigint;
   createdAt: Date;
 }
 
@@ -39,8 +40,6 @@ const INDEXES = [
   { key: { entryKey: 1 }, options: { name: "entry_key_unique", unique: true } },
 ] as const;
 
-const toLong = (v: bigint) => Long.fromBigInt(v);
-const fromLong = (v: Long | number) => (typeof v === "number" ? BigInt(v) : v.toBigInt());
 
 export class MongoBalanceLedger implements BalanceLedger {
   constructor(private readonly collection: Collection<ReservationDocument>) {}
@@ -53,7 +52,7 @@ export class MongoBalanceLedger implements BalanceLedger {
     const entryKey = `${refundId}:take`;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const earlier = await runMongo(() => this.collection.findOne({ entryKey }));
-      if (earlier !== null) return fromLong(earlier.amountMinor);
+      if (earlier !== null) return minorFromStored(earlier.amountMinor);
       const head = await this.head(sessionId);
       const amountMinor = decide(head.refundedMinor);
       const inserted = await this.append(sessionId, head, { entryKey, refundId, kind: "take", amountMinor, after: head.refundedMinor + amountMinor });
@@ -67,7 +66,7 @@ export class MongoBalanceLedger implements BalanceLedger {
     const taken = await runMongo(() => this.collection.findOne({ entryKey: `${refundId}:take` }));
     if (taken === null) return;
     const entryKey = `${refundId}:release`;
-    const amountMinor = fromLong(taken.amountMinor);
+    const amountMinor = minorFromStored(taken.amountMinor);
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if ((await runMongo(() => this.collection.findOne({ entryKey }))) !== null) return;
       const head = await this.head(sessionId);
@@ -80,7 +79,7 @@ export class MongoBalanceLedger implements BalanceLedger {
 
   private async head(sessionId: string): Promise<{ slot: number; refundedMinor: bigint }> {
     const [last] = await runMongo(() => this.collection.find({ sessionId }).sort({ slot: -1 }).limit(1).toArray());
-    return last === undefined ? { slot: 0, refundedMinor: 0n } : { slot: last.slot, refundedMinor: fromLong(last.refundedAfterMinor) };
+    return last === undefined ? { slot: 0, refundedMinor: 0n } : { slot: last.slot, refundedMinor: minorFromStored(last.refundedAfterMinor) };
   }
 
   /** Inserts the link after `head`; false when another writer took that slot (or this entry) first. */
@@ -95,8 +94,8 @@ export class MongoBalanceLedger implements BalanceLedger {
       entryKey: e.entryKey,
       refundId: e.refundId,
       kind: e.kind,
-      amountMinor: toLong(e.amountMinor),
-      refundedAfterMinor: toLong(e.after),
+      amountMinor: e.amountMinor,
+      refundedAfterMinor: e.after,
       createdAt: new Date(),
     };
     try {

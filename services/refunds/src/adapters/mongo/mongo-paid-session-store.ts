@@ -1,5 +1,6 @@
+import { minorFromStored } from "@gateway/money";
 import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
-import { Long, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { PaidSessionStore } from "../../app/ports.js";
 import type { PaidSessionRecord, PaidSessionSource } from "../../domain/paid-session-record.js";
 import type { AccountScope } from "../../domain/refund.js";
@@ -11,7 +12,7 @@ interface PaidSessionDocument {
   sessionId: string;
   merchantId: string;
   livemode: boolean;
-  amountMinor: Long;
+  amountMinor: bigint;
   currency: string;
   acquirerOrderId: string;
   merchantReference: string;
@@ -26,7 +27,7 @@ function toDocument(r: PaidSessionRecord): PaidSessionDocument {
     sessionId: r.sessionId,
     merchantId: r.scope.merchantId,
     livemode: r.scope.livemode,
-    amountMinor: Long.fromBigInt(r.amountMinor),
+    amountMinor: r.amountMinor,
     currency: r.currency,
     acquirerOrderId: r.acquirerOrderId,
     merchantReference: r.merchantReference,
@@ -38,11 +39,10 @@ function toDocument(r: PaidSessionRecord): PaidSessionDocument {
 }
 
 function fromDocument(d: PaidSessionDocument): PaidSessionRecord {
-  const amount = d.amountMinor as Long | number;
   return {
     scope: { merchantId: d.merchantId, livemode: d.livemode },
     sessionId: d.sessionId,
-    amountMinor: typeof amount === "number" ? BigInt(amount) : amount.toBigInt(),
+    amountMinor: minorFromStored(d.amountMinor),
     currency: d.currency,
     acquirerOrderId: d.acquirerOrderId,
     merchantReference: d.merchantReference,

@@ -1,4 +1,4 @@
-import { Long } from "mongodb";
+import { minorFromStored } from "@gateway/money";
 import type { Settlement } from "../../app/ports.js";
 import type { RefundEventType, RefundOutboxEvent } from "../../domain/refund-events.js";
 import type { FinalRefundStatus, Refund, RefundStatus } from "../../domain/refund.js";
@@ -20,7 +20,7 @@ export interface RefundDocument {
   merchantId: string;
   livemode: boolean;
   type: Refund["type"];
-  amountMinor: Long;
+  amountMinor: bigint;
   currency: string;
   reason: string;
   metadataJson: string;
@@ -67,7 +67,7 @@ export function toDocument(r: Refund): RefundDocument {
     merchantId: r.scope.merchantId,
     livemode: r.scope.livemode,
     type: r.type,
-    amountMinor: Long.fromBigInt(r.amountMinor),
+    amountMinor: r.amountMinor,
     currency: r.currency,
     reason: r.reason,
     metadataJson: r.metadataJson,
@@ -89,13 +89,12 @@ export function toDocument(r: Refund): RefundDocument {
 }
 
 export function fromDocument(d: RefundDocument): Refund {
-  const amount = d.amountMinor as Long | number;
   return {
     id: d.id,
     sessionId: d.sessionId,
     scope: { merchantId: d.merchantId, livemode: d.livemode },
     type: d.type,
-    amountMinor: typeof amount === "number" ? BigInt(amount) : amount.toBigInt(),
+    amountMinor: minorFromStored(d.amountMinor),
     currency: d.currency,
     reason: d.reason,
     metadataJson: d.metadataJson,

@@ -1,4 +1,4 @@
-import { Long } from "mongodb";
+import { minorFromStored } from "@gateway/money";
 import type { OutboxEvent } from "../../app/ports.js";
 import type { SessionEventType } from "../../domain/session-events.js";
 import type {
@@ -91,17 +91,6 @@ interface AttemptDocument {
   returnMethod: LatePaymentReturnMethod | null;
 }
 
-/**
- * Int64 read back exactly. The collection is opened with `useBigInt64`, so Int64 arrives as
- * bigint; Int32 (a small value another writer stored) and Long are accepted too.
- */
-export function readMinor(value: unknown): bigint {
-  if (typeof value === "bigint") return value;
-  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
-  if (value instanceof Long) return value.toBigInt();
-  throw new Error(`stored amount is not an integer: ${String(value)}`);
-}
-
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
 /** `{ key: value }` unless the stored value is null. */
@@ -148,8 +137,8 @@ function attemptFromDocument(d: AttemptDocument): PaymentAttempt {
     ...present("cardCountry", d.cardCountry),
     ...present("failureCode", d.failureCode),
     ...present("failureMessage", d.failureMessage),
-    ...(d.feeMinor === null || d.feeMinor === undefined ? {} : { feeMinor: readMinor(d.feeMinor) }),
-    ...(d.netMinor === null || d.netMinor === undefined ? {} : { netMinor: readMinor(d.netMinor) }),
+    ...(d.feeMinor === null || d.feeMinor === undefined ? {} : { feeMinor: minorFromStored(d.feeMinor) }),
+    ...(d.netMinor === null || d.netMinor === undefined ? {} : { netMinor: minorFromStored(d.netMinor) }),
     createdAt: d.createdAt,
     ...present("settledAt", d.settledAt),
     ...present("settledBy", d.settledBy),
@@ -228,14 +217,14 @@ export function fromDocument(d: SessionDocument): Session {
     merchantReference: d.merchantReference,
     orderNumber: d.orderNumber,
     ...present("orderId", d.orderId),
-    amountMinor: readMinor(d.amountMinor),
+    amountMinor: minorFromStored(d.amountMinor),
     currency: d.currency,
-    original: { amountMinor: readMinor(d.original.amountMinor), currency: d.original.currency, rate: d.original.rate },
+    original: { amountMinor: minorFromStored(d.original.amountMinor), currency: d.original.currency, rate: d.original.rate },
     ...present("description", d.description),
     items: d.items.map((i) => ({
       name: i.name,
       quantity: Number(i.quantity),
-      unitPriceMinor: readMinor(i.unitPriceMinor),
+      unitPriceMinor: minorFromStored(i.unitPriceMinor),
       ...present("description", i.description),
     })),
     status: d.status,
