@@ -21,11 +21,8 @@ export interface SessionListFilter {
   merchantReference?: string;
 }
 
-/** Where a page starts: strictly after this (createdAt, id) in newest-first order. */
-export interface ListPosition {
-  createdAt: Date;
-  id: string;
-}
+import type { ListPosition } from "@gateway/platform";
+export type { ListPosition };
 
 export interface SessionPage {
   sessions: Session[];

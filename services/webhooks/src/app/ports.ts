@@ -15,11 +15,8 @@ export interface DeliveryFilter {
   createdLte?: Date;
 }
 
-/** Where a page starts: strictly after this (createdAt, id) in newest-first order. */
-export interface ListPosition {
-  createdAt: Date;
-  id: string;
-}
+import type { ListPosition } from "@gateway/platform";
+export type { ListPosition };
 
 export interface DeliveryPage {
   deliveries: Delivery[];

@@ -1,3 +1,4 @@
+import { isAfterPosition, newestFirst } from "@gateway/platform";
 import { withChanges, type AccountScope, type Session, type SessionChanges } from "../../domain/session.js";
 import { sweepDueAt } from "../../domain/sweep-schedule.js";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
@@ -19,12 +20,6 @@ const inScope = (session: Session, scope: AccountScope): boolean =>
   session.scope.merchantId === scope.merchantId && session.scope.livemode === scope.livemode;
 
 /** Newest first; the id breaks ties between sessions created in the same millisecond. */
-function newerFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
-  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
 interface OutboxEntry {
   event: OutboxEvent;
   publishedAt?: Date;
@@ -98,8 +93,8 @@ export class InMemorySessionRepository implements SessionRepository {
       .filter((s) => filter.merchantReference === undefined || s.merchantReference === filter.merchantReference)
       .filter((s) => filter.createdGte === undefined || s.createdAt.getTime() >= filter.createdGte.getTime())
       .filter((s) => filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
-      .filter((s) => page.after === undefined || newerFirst(page.after, s) < 0)
-      .sort(newerFirst);
+      .filter((s) => page.after === undefined || isAfterPosition(s, page.after))
+      .sort(newestFirst);
     return {
       sessions: matching.slice(0, page.limit).map((s) => structuredClone(s)),
       hasMore: matching.length > page.limit,

@@ -1,4 +1,4 @@
-import { GatewayError, KeyedSerializer, isDuplicateKeyError } from "@gateway/platform";
+import { afterPositionFilter, GatewayError, isDuplicateKeyError, KeyedSerializer, NEWEST_FIRST_SORT } from "@gateway/platform";
 import type { Collection, CreateIndexesOptions, Db, Filter, FindOptions, IndexSpecification, UpdateFilter } from "mongodb";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
@@ -132,13 +132,11 @@ export class MongoSessionRepository implements SessionRepository {
         ...(filter.createdLte !== undefined ? { $lte: filter.createdLte } : {}),
       };
     }
-    if (page.after !== undefined) {
-      query.$or = [{ createdAt: { $lt: page.after.createdAt } }, { createdAt: page.after.createdAt, id: { $lt: page.after.id } }];
-    }
+    if (page.after !== undefined) Object.assign(query, afterPositionFilter(page.after));
     const docs = await runMongo(() =>
       this.collection
         .find(query, WITHOUT_OUTBOX)
-        .sort({ createdAt: -1, id: -1 })
+        .sort(NEWEST_FIRST_SORT)
         .limit(page.limit + 1)
         .toArray(),
     );

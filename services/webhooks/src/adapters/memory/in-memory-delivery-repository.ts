@@ -1,3 +1,4 @@
+import { isAfterPosition, newestFirst } from "@gateway/platform";
 import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
 import { sameScope, type AccountScope } from "../../domain/account-scope.js";
 import type { Delivery, DeliveryResult } from "../../domain/delivery.js";
@@ -5,18 +6,6 @@ import type { Delivery, DeliveryResult } from "../../domain/delivery.js";
 const copy = (d: Delivery): Delivery => structuredClone(d);
 
 /** Newest first: createdAt desc, then id desc. */
-function newestFirst(a: Delivery, b: Delivery): number {
-  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-function isAfter(d: Delivery, position: ListPosition): boolean {
-  const t = d.createdAt.getTime();
-  const at = position.createdAt.getTime();
-  return t < at || (t === at && d.id < position.id);
-}
-
 function matches(d: Delivery, f: DeliveryFilter): boolean {
   return (
     (f.status === undefined || d.status === f.status) &&
@@ -81,7 +70,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
 
   async list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage> {
     const rows = [...this.byId.values()]
-      .filter((d) => sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfter(d, page.after)))
+      .filter((d) => sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfterPosition(d, page.after)))
       .sort(newestFirst);
     return { deliveries: rows.slice(0, page.limit).map(copy), hasMore: rows.length > page.limit };
   }

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from "@gateway/platform";
+import { afterPositionFilter, isDuplicateKeyError, NEWEST_FIRST_SORT } from "@gateway/platform";
 import type { Collection, Db, Filter } from "mongodb";
 import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
 import type { AccountScope } from "../../domain/account-scope.js";
@@ -234,13 +234,11 @@ export class MongoDeliveryRepository implements DeliveryRepository {
         ...(filter.createdLte !== undefined ? { $lte: filter.createdLte } : {}),
       };
     }
-    if (page.after !== undefined) {
-      query.$or = [{ createdAt: { $lt: page.after.createdAt } }, { createdAt: page.after.createdAt, id: { $lt: page.after.id } }];
-    }
+    if (page.after !== undefined) Object.assign(query, afterPositionFilter(page.after));
     const docs = await runMongo(() =>
       this.collection
         .find(query)
-        .sort({ createdAt: -1, id: -1 })
+        .sort(NEWEST_FIRST_SORT)
         .limit(page.limit + 1)
         .toArray(),
     );
