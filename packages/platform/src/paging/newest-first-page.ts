@@ -2,8 +2,8 @@ import { GatewayError } from "../errors/gateway-error.js";
 
 // Cursor paging of every list (sessions, webhook deliveries): newest first by (createdAt, id),
 // the cursor being the id of the last item of the previous page. Paging by position rather
-// than by offset keeps pages stable while new items arrive. Limits are documented in
-// docs/decisions.md ("Lists").
+// than by offset keeps pages stable while new items arrive. Every list of the REST API has
+// the same `limit` rules: 1 to 100, 20 when absent.
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
