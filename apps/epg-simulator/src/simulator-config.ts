@@ -1,7 +1,5 @@
 import { parse, type ConfigOf } from "@gateway/platform";
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
 /** Environment of the standalone EPG simulator process. */
 export const simulatorConfigSpec = {
   port: { env: "PORT", description: "HTTP port", default: "50060", parse: parse.port },
@@ -39,7 +37,7 @@ export const simulatorConfigSpec = {
     default: "20s",
     parse: parse.duration,
   },
-  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
 };
 
 export type SimulatorConfig = ConfigOf<typeof simulatorConfigSpec>;

@@ -1,22 +1,15 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { parse, type ConfigOf } from "@gateway/platform";
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
 // The simulator's built-in terminal; the standalone simulator reads the same two variables.
 const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
-
-function mongoUrl(raw: string): string {
-  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
-  return raw;
-}
 
 /** Environment of the accounts process (distributed mode). */
 export const accountsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50051", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: {
     env: "MONGODB_DATABASE",
     description: "database of the accounts service",
@@ -70,7 +63,7 @@ export const accountsConfigSpec = {
     secret: true,
     parse: parse.string,
   },
-  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
 };
 
 export type AccountsConfig = ConfigOf<typeof accountsConfigSpec>;

@@ -2,14 +2,6 @@ import { parse, readConfig, type ConfigOf } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function positiveInt(raw: string): number {
-  const n = parse.int(raw);
-  if (n < 1) throw new Error(`${n} must be at least 1`);
-  return n;
-}
-
 /** The edge's environment (distributed mode); every variable is documented in the README. */
 export const edgeConfigSpec = {
   port: { env: "PORT", description: "HTTP port of the public API", default: "8080", parse: parse.port },
@@ -32,14 +24,14 @@ export const edgeConfigSpec = {
     secret: true,
     parse: parse.string,
   },
-  maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "largest request body accepted", default: "262144", parse: positiveInt },
+  maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "largest request body accepted", default: "262144", parse: parse.positiveInt },
   authCacheTtlMs: {
     env: "GATEWAY_AUTH_CACHE_TTL",
     description: "how long a successful API key lookup is reused (bounds how late a revocation takes effect)",
     default: "5s",
     parse: parse.duration,
   },
-  logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.logLevel },
   csrfSecret: {
     env: "GATEWAY_CSRF_SECRET",
     description: "key (32+ characters) of the checkout forms' CSRF tokens; unset: random at start (then set it when running several edge replicas)",

@@ -1,45 +1,24 @@
 import { parse, type ConfigOf } from "@gateway/platform";
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function mongoUrl(raw: string): string {
-  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
-  return raw;
-}
-
-function natsUrls(raw: string): string {
-  for (const url of raw.split(",")) {
-    if (!/^(nats|tls|wss?):\/\/\S+$/.test(url.trim())) throw new Error("must be nats:// URLs, separated by commas");
-  }
-  return raw;
-}
-
-/** A duration such as 200ms or 15s, never zero. */
-function positiveDuration(raw: string): number {
-  const ms = parse.duration(raw);
-  if (ms <= 0) throw new Error("must be longer than zero");
-  return ms;
-}
-
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the refunds service", default: "gateway_refunds", parse: parse.string },
   // May embed credentials (nats://user:pass@host): never echoed in errors.
-  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: natsUrls },
+  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: parse.natsUrls },
   accountsUrl: { env: "ACCOUNTS_URL", description: "address of the accounts service", default: "http://127.0.0.1:50051", parse: parse.url },
   sessionsUrl: { env: "SESSIONS_URL", description: "address of the sessions service", default: "http://127.0.0.1:50052", parse: parse.url },
-  acquirerTimeoutMs: { env: "GATEWAY_ACQUIRER_TIMEOUT", description: "bound on each call to the acquirer", default: "15s", parse: positiveDuration },
+  acquirerTimeoutMs: { env: "GATEWAY_ACQUIRER_TIMEOUT", description: "bound on each call to the acquirer", default: "15s", parse: parse.positiveDuration },
   outboxPollIntervalMs: {
     env: "GATEWAY_OUTBOX_POLL_INTERVAL",
     description: "pause between looks for unpublished refund events",
     default: "200ms",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
-  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
 };
 
 export type RefundsConfig = ConfigOf<typeof refundsConfigSpec>;

@@ -1,33 +1,5 @@
 import { parse, type ConfigOf } from "@gateway/platform";
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function mongoUrl(raw: string): string {
-  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
-  return raw;
-}
-
-/** A duration such as 200ms, 30m or 24h, never zero. */
-function positiveDuration(raw: string): number {
-  const ms = parse.duration(raw);
-  if (ms <= 0) throw new Error("must be longer than zero");
-  return ms;
-}
-
-/** A positive whole number. */
-function positiveInt(raw: string): number {
-  const n = parse.int(raw);
-  if (n < 1) throw new Error("must be at least 1");
-  return n;
-}
-
-function natsUrls(raw: string): string {
-  for (const url of raw.split(",")) {
-    if (!/^(nats|tls|wss?):\/\/\S+$/.test(url.trim())) throw new Error("must be nats:// URLs, separated by commas");
-  }
-  return raw;
-}
-
 /** An absolute http(s) base address, without a trailing slash. */
 function publicUrl(raw: string): string {
   const url = parse.url(raw);
@@ -40,7 +12,7 @@ export const sessionsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50052", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: {
     env: "MONGODB_DATABASE",
     description: "database of the sessions service",
@@ -48,7 +20,7 @@ export const sessionsConfigSpec = {
     parse: parse.string,
   },
   // May embed credentials (nats://user:pass@host): never echoed in errors.
-  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: natsUrls },
+  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: parse.natsUrls },
   accountsUrl: { env: "ACCOUNTS_URL", description: "address of the accounts service", default: "http://127.0.0.1:50051", parse: parse.url },
   publicBaseUrl: {
     env: "GATEWAY_PUBLIC_URL",
@@ -56,50 +28,50 @@ export const sessionsConfigSpec = {
     default: "http://localhost:8080",
     parse: publicUrl,
   },
-  sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "session lifetime", default: "24h", parse: positiveDuration },
+  sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "session lifetime", default: "24h", parse: parse.positiveDuration },
   checkoutLinkLifetimeMs: {
     env: "GATEWAY_CHECKOUT_LINK_LIFETIME",
     description: "lifetime of one hosted checkout link",
     default: "30m",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
   checkoutLinkLimit: {
     env: "GATEWAY_CHECKOUT_LINK_LIMIT",
     description: "most unexpired checkout links one session may have at once",
     default: "5",
-    parse: positiveInt,
+    parse: parse.positiveInt,
   },
   outboxPollIntervalMs: {
     env: "GATEWAY_OUTBOX_POLL_INTERVAL",
     description: "pause between looks for unpublished session events",
     default: "200ms",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
   acquirerTimeoutMs: {
     env: "GATEWAY_ACQUIRER_TIMEOUT",
     description: "bound on each call to the acquirer",
     default: "15s",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
   sweepIntervalMs: {
     env: "GATEWAY_SWEEP_INTERVAL",
     description: "pause between looks for sessions to expire, links to announce and attempts to reconcile",
     default: "1s",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
   reconcileIntervalMs: {
     env: "GATEWAY_RECONCILE_INTERVAL",
     description: "pause between re-checks of an unsettled payment attempt with the acquirer",
     default: "1m",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
   sweepLeaseMs: {
     env: "GATEWAY_SWEEP_LEASE",
     description: "how long a replica holds one session's sweep; after a crash another takes over once it ends",
     default: "2m",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
-  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
 };
 
 export type SessionsConfig = ConfigOf<typeof sessionsConfigSpec>;

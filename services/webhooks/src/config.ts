@@ -3,32 +3,6 @@ import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.j
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function mongoUrl(raw: string): string {
-  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
-  return raw;
-}
-
-function natsUrl(raw: string): string {
-  for (const server of raw.split(",")) {
-    if (!/^(nats|tls|wss?):\/\/\S+$/.test(server.trim())) throw new Error("must be nats:// URLs, comma-separated");
-  }
-  return raw;
-}
-
-function positiveDuration(raw: string): number {
-  const ms = parse.duration(raw);
-  if (ms <= 0) throw new Error("must be longer than zero");
-  return ms;
-}
-
-function positiveInt(raw: string): number {
-  const n = parse.int(raw);
-  if (n < 1) throw new Error(`${n} must be at least 1`);
-  return n;
-}
-
 /** "1m,2h,24h" (the waits before retry 1, 2, 3); "" or "none" for no retries. */
 function retrySchedule(raw: string): number[] {
   if (/^\s*none\s*$/i.test(raw)) return [];
@@ -49,7 +23,7 @@ function cidrList(raw: string): string[] {
  * the embedded launcher's, then `webhooksSettingsFromConfig`).
  */
 export const webhookDeliveryConfigSpec = {
-  timeoutMs: { env: "GATEWAY_WEBHOOK_TIMEOUT", description: "timeout of one webhook POST", default: "10s", parse: positiveDuration },
+  timeoutMs: { env: "GATEWAY_WEBHOOK_TIMEOUT", description: "timeout of one webhook POST", default: "10s", parse: parse.positiveDuration },
   retryScheduleMs: {
     env: "GATEWAY_WEBHOOK_RETRY_SCHEDULE",
     description: "waits before each webhook retry after a failure, comma-separated (none: no retries)",
@@ -78,9 +52,9 @@ export const webhookDeliveryConfigSpec = {
     env: "GATEWAY_WEBHOOK_POLL_INTERVAL",
     description: "how often an idle webhooks dispatcher looks for due retries",
     default: "1s",
-    parse: positiveDuration,
+    parse: parse.positiveDuration,
   },
-  concurrency: { env: "GATEWAY_WEBHOOK_CONCURRENCY", description: "webhook POSTs in flight at once per process", default: "16", parse: positiveInt },
+  concurrency: { env: "GATEWAY_WEBHOOK_CONCURRENCY", description: "webhook POSTs in flight at once per process", default: "16", parse: parse.positiveInt },
 };
 
 /** Environment of the webhooks process (distributed mode). */
@@ -88,10 +62,10 @@ export const webhooksConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
+  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the webhooks service", default: "gateway_webhooks", parse: parse.string },
   // May embed credentials too.
-  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: natsUrl },
+  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: parse.natsUrls },
   ...webhookDeliveryConfigSpec,
   secretsKey: {
     env: "GATEWAY_SECRETS_KEY",
@@ -106,7 +80,7 @@ export const webhooksConfigSpec = {
     secret: true,
     parse: (raw: string) => parseSecretsKeyList(raw),
   },
-  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
 };
 
 export type WebhooksConfig = ConfigOf<typeof webhooksConfigSpec>;

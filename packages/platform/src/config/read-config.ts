@@ -60,6 +60,10 @@ export function readConfig<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv
 }
 
 /** Parsers for the shapes our configuration uses. Each throws with a reason on bad input. */
+/** The pino levels LOG_LEVEL accepts. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export const parse = {
   string: (raw: string): string => raw,
   int: (raw: string): number => {
@@ -82,6 +86,30 @@ export const parse = {
     const u = new URL(raw);
     return u.toString().replace(/\/$/, "");
   },
+  /** A whole number of at least 1. */
+  positiveInt: (raw: string): number => {
+    const n = parse.int(raw);
+    if (n < 1) throw new Error(`${n} must be at least 1`);
+    return n;
+  },
+  /** A duration such as 200ms, 30m or 24h, never zero. */
+  positiveDuration: (raw: string): number => {
+    const ms = parseDuration(raw);
+    if (ms <= 0) throw new Error("must be longer than zero");
+    return ms;
+  },
+  mongoUrl: (raw: string): string => {
+    if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) throw new Error("must be a mongodb:// or mongodb+srv:// URL");
+    return raw;
+  },
+  /** One or more NATS server URLs, comma-separated. */
+  natsUrls: (raw: string): string => {
+    for (const url of raw.split(",")) {
+      if (!/^(nats|tls|wss?):\/\/\S+$/.test(url.trim())) throw new Error("must be nats:// URLs, separated by commas");
+    }
+    return raw;
+  },
+  logLevel: (raw: string): LogLevel => parse.oneOf(...LOG_LEVELS)(raw),
   oneOf:
     <T extends string>(...allowed: T[]) =>
     (raw: string): T => {
