@@ -82,3 +82,30 @@ export function afterPositionFilter(position: ListPosition): { $or: object[] } {
 
 /** The sort that goes with afterPositionFilter. */
 export const NEWEST_FIRST_SORT = { createdAt: -1, id: -1 } as const;
+
+/** Bounds on creation time that every list filter accepts (`created[gte]`, `created[lte]`). */
+export interface CreatedRange {
+  createdGte?: Date;
+  createdLte?: Date;
+}
+
+/**
+ * The MongoDB filter of one page's window: the creation-time bounds and "strictly after the
+ * cursor", to be combined with the list's own equality filter and sorted by NEWEST_FIRST_SORT
+ * with a limit of `window.limit + 1` (the extra document tells whether there is more).
+ */
+export function newestFirstWindowFilter(range: CreatedRange, window: PageWindow): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  if (range.createdGte !== undefined || range.createdLte !== undefined) {
+    filter.createdAt = {
+      ...(range.createdGte !== undefined ? { $gte: range.createdGte } : {}),
+      ...(range.createdLte !== undefined ? { $lte: range.createdLte } : {}),
+    };
+  }
+  return window.after === undefined ? filter : { ...filter, ...afterPositionFilter(window.after) };
+}
+
+/** Splits the `limit + 1` documents a window query read into the page and whether there is more. */
+export function pageOfWindow<T>(docs: T[], window: PageWindow): { items: T[]; hasMore: boolean } {
+  return { items: docs.slice(0, window.limit), hasMore: docs.length > window.limit };
+}

@@ -1,4 +1,4 @@
-import { afterPositionFilter, GatewayError, isDuplicateKeyError, KeyedSerializer, NEWEST_FIRST_SORT } from "@gateway/platform";
+import { GatewayError, isDuplicateKeyError, KeyedSerializer, NEWEST_FIRST_SORT, newestFirstWindowFilter, pageOfWindow } from "@gateway/platform";
 import type { Collection, CreateIndexesOptions, Db, Filter, FindOptions, IndexSpecification, UpdateFilter } from "mongodb";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
@@ -126,13 +126,7 @@ export class MongoSessionRepository implements SessionRepository {
     const query: Filter<SessionDocument> = { ...scopeFilter(scope) };
     if (filter.status !== undefined) query.status = filter.status;
     if (filter.merchantReference !== undefined) query.merchantReference = filter.merchantReference;
-    if (filter.createdGte !== undefined || filter.createdLte !== undefined) {
-      query.createdAt = {
-        ...(filter.createdGte !== undefined ? { $gte: filter.createdGte } : {}),
-        ...(filter.createdLte !== undefined ? { $lte: filter.createdLte } : {}),
-      };
-    }
-    if (page.after !== undefined) Object.assign(query, afterPositionFilter(page.after));
+    Object.assign(query, newestFirstWindowFilter(filter, page));
     const docs = await runMongo(() =>
       this.collection
         .find(query, WITHOUT_OUTBOX)
@@ -140,7 +134,8 @@ export class MongoSessionRepository implements SessionRepository {
         .limit(page.limit + 1)
         .toArray(),
     );
-    return { sessions: docs.slice(0, page.limit).map(fromDocument), hasMore: docs.length > page.limit };
+    const { items, hasMore } = pageOfWindow(docs, page);
+    return { sessions: items.map(fromDocument), hasMore };
   }
 
   async updateIf(

@@ -1,4 +1,4 @@
-import { afterPositionFilter, isDuplicateKeyError, NEWEST_FIRST_SORT } from "@gateway/platform";
+import { isDuplicateKeyError, NEWEST_FIRST_SORT, newestFirstWindowFilter, pageOfWindow } from "@gateway/platform";
 import type { Collection, Db, Filter } from "mongodb";
 import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
 import type { AccountScope } from "../../domain/account-scope.js";
@@ -228,13 +228,7 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     if (filter.event !== undefined) query.event = filter.event;
     if (filter.sessionId !== undefined) query.sessionId = filter.sessionId;
     if (filter.eventId !== undefined) query.eventId = filter.eventId;
-    if (filter.createdGte !== undefined || filter.createdLte !== undefined) {
-      query.createdAt = {
-        ...(filter.createdGte !== undefined ? { $gte: filter.createdGte } : {}),
-        ...(filter.createdLte !== undefined ? { $lte: filter.createdLte } : {}),
-      };
-    }
-    if (page.after !== undefined) Object.assign(query, afterPositionFilter(page.after));
+    Object.assign(query, newestFirstWindowFilter(filter, page));
     const docs = await runMongo(() =>
       this.collection
         .find(query)
@@ -242,7 +236,8 @@ export class MongoDeliveryRepository implements DeliveryRepository {
         .limit(page.limit + 1)
         .toArray(),
     );
-    return { deliveries: docs.slice(0, page.limit).map(fromDocument), hasMore: docs.length > page.limit };
+    const { items, hasMore } = pageOfWindow(docs, page);
+    return { deliveries: items.map(fromDocument), hasMore };
   }
 }
 
