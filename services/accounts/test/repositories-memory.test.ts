@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { InMemoryTerminalRepository } from "../src/adapters/memory/in-memory-terminal-repository.js";
 import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
+import { createInMemoryDashboardStores } from "../src/adapters/memory/in-memory-dashboard-stores.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";
 import { describeFeePlanRepositoryContract } from "./contracts/fee-plan-repository.contract.js";
 import { describeMerchantRepositoryContract } from "./contracts/merchant-repository.contract.js";
@@ -31,3 +33,5 @@ describe("in-memory terminal storage", () => {
     expect((await repos.terminals.findWithPassword("mer_1", false))?.openPassword()).toBe("pw");
   });
 });
+
+describeDashboardStoresContract("in memory", async () => createInMemoryDashboardStores());

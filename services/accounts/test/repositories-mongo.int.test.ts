@@ -8,7 +8,9 @@ import { MongoTerminalRepository } from "../src/adapters/mongo/mongo-terminal-re
 import { seedDemoMerchant } from "../src/app/seed-demo-merchant.js";
 import { resolveTerminalCredentials, setTerminal } from "../src/app/terminals.js";
 import { createSecretBox, generateSecretsKey, SecretUnreadableError } from "../src/domain/secret-box.js";
+import { createMongoDashboardStores } from "../src/adapters/mongo/mongo-dashboard-stores.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";
 import { describeFeePlanRepositoryContract } from "./contracts/fee-plan-repository.contract.js";
 import { describeMerchantRepositoryContract } from "./contracts/merchant-repository.contract.js";
@@ -32,6 +34,7 @@ describeApiKeyRepositoryContract("MongoDB", async () => (await mongoRepos()).api
 describeExchangeRateRepositoryContract("MongoDB", async () => (await mongoRepos()).exchangeRates);
 describeTerminalRepositoryContract("MongoDB", async (box) => (await createMongoAccountsRepositories(database.db, { secretBox: box })).terminals);
 describeFeePlanRepositoryContract("MongoDB", async () => (await mongoRepos()).feePlans);
+describeDashboardStoresContract("MongoDB", async () => createMongoDashboardStores(database.db));
 
 describe("Mongo accounts storage", () => {
   it("when indexes are ensured again, then it succeeds and the unique indexes are in place", async () => {
