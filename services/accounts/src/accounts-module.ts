@@ -1,8 +1,9 @@
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { GatewayError, type Clock, type Logger } from "@gateway/platform";
-import { AccountsService } from "@gateway/proto";
+import { AccountsService, DashboardUsersService } from "@gateway/proto";
 import type { AccountsRepositories } from "./app/ports.js";
 import { AccountsRpc } from "./rpc/accounts-service.js";
+import { DashboardUsersRpc } from "./rpc/dashboard-users-service.js";
 
 /** The `domain` every accounts error detail carries. */
 export const ACCOUNTS_ERROR_DOMAIN = "accounts.gateway";
@@ -14,7 +15,7 @@ export interface AccountsRoutesDeps {
 }
 
 /**
- * Registers AccountsService on a Connect router: the same routes serve the distributed process
+ * Registers AccountsService and DashboardUsersService on a Connect router: the same routes serve the distributed process
  * (main.ts) and the embedded in-memory transport.
  */
 export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: ConnectRouter) => void {
@@ -22,6 +23,7 @@ export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: Connect
   // metrics, error details) with them. Servers add `createAccountsInterceptors` instead.
   return (router) => {
     router.service(AccountsService, new AccountsRpc(deps));
+    router.service(DashboardUsersService, new DashboardUsersRpc(deps));
   };
 }
 
@@ -36,7 +38,8 @@ export function createAccountsInterceptors(logger: Logger): Interceptor[] {
 
 /**
  * Logs the failures worth an operator's eye that are not internal errors: an unreachable
- * database (warn) and rejected API keys (debug, with the reason that callers never see).
+ * database (warn), rejected API keys (debug, with the reason callers never see) and refused dashboard
+ * sign-ins and sessions (debug).
  */
 function logExpectedFailures(logger: Logger): Interceptor {
   return (next) => async (req) => {
@@ -46,8 +49,10 @@ function logExpectedFailures(logger: Logger): Interceptor {
       if (err instanceof GatewayError && err.reason === "SERVICE_UNAVAILABLE") {
         logger.warn({ err: err.cause instanceof Error ? err.cause : err, procedure: req.method.name }, "accounts dependency unavailable");
       } else if (err instanceof GatewayError && err.reason === "UNAUTHORIZED") {
-        const why = err.cause instanceof Error ? err.cause.message : "rejected";
-        logger.debug({ procedure: req.method.name, why }, "API key rejected");
+        // Authenticate says why a key was refused in the cause ("API key rejected: revoked");
+        // a dashboard sign-in or session refusal has no cause and nothing more to say.
+        const why = err.cause instanceof Error ? err.cause.message : err.message;
+        logger.debug({ procedure: req.method.name, why }, "caller not authenticated");
       } else if (err instanceof ConnectError) {
         logger.debug({ procedure: req.method.name, code: err.code }, "accounts request failed");
       }

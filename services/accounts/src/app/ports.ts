@@ -1,4 +1,5 @@
 import type { ApiKey } from "../domain/api-key.js";
+import type { DashboardStores } from "./dashboard-ports.js";
 import type { ExchangeRate } from "../domain/exchange-rate.js";
 import type { FeePlan } from "../domain/fee-plan.js";
 import type { Merchant } from "../domain/merchant.js";
@@ -71,4 +72,6 @@ export interface AccountsRepositories {
   exchangeRates: ExchangeRateRepository;
   terminals: TerminalRepository;
   feePlans: FeePlanRepository;
+  /** Dashboard users, invitations, sessions and sign-in failures. */
+  dashboard: DashboardStores;
 }

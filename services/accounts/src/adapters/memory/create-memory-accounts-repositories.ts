@@ -1,6 +1,7 @@
 import type { AccountsRepositories } from "../../app/ports.js";
 import { createSecretBox, generateSecretsKey, type SecretBox } from "../../domain/secret-box.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
+import { createInMemoryDashboardStores } from "./in-memory-dashboard-stores.js";
 import { InMemoryExchangeRateRepository } from "./in-memory-exchange-rate-repository.js";
 import { InMemoryFeePlanRepository } from "./in-memory-fee-plan-repository.js";
 import { InMemoryMerchantRepository } from "./in-memory-merchant-repository.js";
@@ -18,5 +19,6 @@ export function createMemoryAccountsRepositories(options: { secretBox?: SecretBo
     exchangeRates: new InMemoryExchangeRateRepository(),
     terminals: new InMemoryTerminalRepository(options.secretBox ?? createSecretBox(generateSecretsKey())),
     feePlans: new InMemoryFeePlanRepository(),
+    dashboard: createInMemoryDashboardStores(),
   };
 }

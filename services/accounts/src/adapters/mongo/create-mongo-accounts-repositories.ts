@@ -3,6 +3,7 @@ import type { AccountsRepositories } from "../../app/ports.js";
 import type { SecretBox } from "../../domain/secret-box.js";
 import { ensureAccountsIndexes } from "./ensure-accounts-indexes.js";
 import { MongoApiKeyRepository } from "./mongo-api-key-repository.js";
+import { createMongoDashboardStores } from "./mongo-dashboard-stores.js";
 import { MongoExchangeRateRepository } from "./mongo-exchange-rate-repository.js";
 import { MongoFeePlanRepository } from "./mongo-fee-plan-repository.js";
 import { MongoMerchantRepository } from "./mongo-merchant-repository.js";
@@ -21,5 +22,6 @@ export async function createMongoAccountsRepositories(db: Db, options: { secretB
     exchangeRates: new MongoExchangeRateRepository(db),
     terminals: new MongoTerminalRepository(db, options.secretBox),
     feePlans: new MongoFeePlanRepository(db),
+    dashboard: await createMongoDashboardStores(db),
   };
 }
