@@ -22,7 +22,7 @@ export interface DeliveryList {
 }
 
 /**
- * One page of an account's delivery attempts (spec 4.7/4.8), most recent first. Confined to the
+ * One page of an account's delivery attempts (docs/api/webhooks.md#delivery-history), most recent first. Confined to the
  * scope: the cursor must be a delivery of this account and mode, and nothing of another account
  * is ever listed.
  */
