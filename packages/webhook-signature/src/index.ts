@@ -16,4 +16,9 @@ export {
   verifyWebhook,
   verifyStandardWebhook,
 } from "./verify.js";
-export { Webhook, WebhookVerificationError, type WebhookVerificationFailure } from "./webhook.js";
+export {
+  type GatewayWebhookEvent,
+  Webhook,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from "./webhook.js";

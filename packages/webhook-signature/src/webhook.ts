@@ -4,6 +4,19 @@ import { secretList, standardSigningKey } from "./secret.js";
 import { standardWebhookSignature } from "./sign.js";
 import { type VerifyFailure, type VerifyOptions, verifyStandardWebhook } from "./verify.js";
 
+/**
+ * The body of every gateway webhook (docs/api/webhooks.md#the-event-body): `event` is the type
+ * (`session.succeeded`, `refund.failed`, …), `sequence` orders one session's events (session
+ * events only), `data` is the session or refund as the event saw it.
+ */
+export interface GatewayWebhookEvent<Data = Record<string, unknown>> {
+  id: string;
+  event: string;
+  created_at: string;
+  sequence?: number;
+  data: Data;
+}
+
 /** Why `Webhook.verify` refused a message: a header problem, or a signed body that is not JSON. */
 export type WebhookVerificationFailure = VerifyFailure | "invalid_json";
 

@@ -36,7 +36,7 @@ async function node(file: string): Promise<unknown> {
 // Signs with the installed package, then verifies with it: both APIs, right and wrong secret.
 const USE = (load: string) => `${load}
 const secret = pkg.generateWebhookSecret();
-const body = JSON.stringify({ id: "evt_1", type: "session.succeeded", data: { amount: "1.00" } });
+const body = JSON.stringify({ id: "evt_1", event: "session.succeeded", data: { amount: "1.00" } });
 const t = Math.floor(Date.now() / 1000);
 const headers = {
   "webhook-id": "evt_1",
@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 const expected = {
-  event: { id: "evt_1", type: "session.succeeded", data: { amount: "1.00" } },
+  event: { id: "evt_1", event: "session.succeeded", data: { amount: "1.00" } },
   legacy: true,
   refused: "no_matching_signature",
 };
@@ -110,11 +110,11 @@ describe("the packed @gateway/webhook-signature", () => {
   });
 
   it("when used from strict TypeScript, then the declarations type-check and wrong use is a type error", async () => {
-    const good = `import { Webhook, WebhookVerificationError, type WebhookVerificationFailure } from "@gateway/webhook-signature";
+    const good = `import { Webhook, WebhookVerificationError, type GatewayWebhookEvent, type WebhookVerificationFailure } from "@gateway/webhook-signature";
 const wh = new Webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", { toleranceSec: 60 });
-export function handle(raw: string, headers: Headers): { id: string } | WebhookVerificationFailure {
+export function handle(raw: string, headers: Headers): GatewayWebhookEvent | WebhookVerificationFailure {
   try {
-    return wh.verify<{ id: string }>(raw, headers);
+    return wh.verify<GatewayWebhookEvent>(raw, headers);
   } catch (e) {
     if (e instanceof WebhookVerificationError) return e.reason;
     throw e;

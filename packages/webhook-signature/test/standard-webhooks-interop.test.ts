@@ -15,7 +15,7 @@ import {
 
 const BODY = JSON.stringify({
   id: "evt_01JD6QZ3V8",
-  type: "session.succeeded",
+  event: "session.succeeded",
   created_at: "2026-11-23T21:00:00.000Z",
   data: { session_id: "ses_1", amount: "12.50", currency: "EUR", note: "naïve café ✓" },
 });
