@@ -1,15 +1,9 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
+import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 import { Webhook, WebhookVerificationError, generateWebhookSecret, type WebhookVerificationFailure } from "../src/index.js";
 
-// The public example of the Standard Webhooks specification.
-const STANDARD = {
-  id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
-  timestamp: 1614265330,
-  body: '{"test": 2432232314}',
-  secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-  signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-};
+const STANDARD = STANDARD_EXAMPLE;
 const at = (now: number) => ({ now: () => now });
 const headers = (signature = STANDARD.signature, id = STANDARD.id, timestamp = STANDARD.timestamp) => ({
   "webhook-id": id,
