@@ -1,4 +1,4 @@
-// Latency the edge's rate limiting adds per request (spec section 8), measured on the real edge
+// Latency the edge's rate limiting adds per request (docs/api/limits.md#rate-limits), measured on the real edge
 // app with in-memory fakes of accounts and sessions, so the limiter is the only variable:
 //   limits off | on, in-memory store (embedded mode) | on, NATS JetStream KV store (distributed)
 // Run: npx tsx bench/rate-limiter-bench.ts [--requests N per scenario] [--seconds S per scenario, a bound on the run]
@@ -30,7 +30,7 @@ const ROUNDS = 20;
 const NEVER_REACHED = parseRateLimitConfig(
   ["account", "create", "refund"].flatMap((b) => [`test.${b}=1000000`, `live.${b}=1000000`]).join(","),
 ) as RateLimitPolicy;
-// The spec's limits, to measure answers over the limit (429, decided from the replica's last seen state).
+// The default limits (docs/api/limits.md), to measure answers over the limit (429, decided from the replica's last seen state).
 const SPEC = parseRateLimitConfig(undefined) as RateLimitPolicy;
 
 interface Scenario {

@@ -7,9 +7,9 @@ import { adminApi, merchantApi, request, type AdminApi, type HttpResult } from "
 import { createVerifiedMerchant } from "./support/merchants.js";
 import { expectProblem } from "./support/problem.js";
 
-// Spec section 8 end to end: two edge processes behind no balancer, sharing their limits through
+// docs/api/limits.md#rate-limits end to end: two edge processes behind no balancer, sharing their limits through
 // their own NATS JetStream KV (so this file can stop it), accounts and sessions as processes.
-// GATEWAY_RATE_LIMITS is blank, so the spec's limits apply (the launcher turns them off otherwise).
+// GATEWAY_RATE_LIMITS is blank, so the default limits apply (the launcher turns them off otherwise).
 const ADMIN_TOKEN = "adm_e2e_rate_limits_token_4f1c9a";
 const prefix = `e2e_rl_${Date.now().toString(36)}`;
 const TEST_ACCOUNT = { rate: 10, burst: 10 };

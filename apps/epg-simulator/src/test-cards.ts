@@ -17,7 +17,7 @@ export interface TestCard {
   country: string;
 }
 
-/** The documented test cards (API-DECISIONS.md). Any future expiry, any 3-digit CVC. */
+/** The documented test cards (docs/api/checkout.md#test-cards). Any future expiry, any 3-digit CVC. */
 export const TEST_CARDS: readonly TestCard[] = [
   { number: "4242424242424242", description: "approved (Visa)", outcome: { kind: "approve" }, country: "US" },
   { number: "5555555555554444", description: "approved (Mastercard)", outcome: { kind: "approve" }, country: "US" },

@@ -22,7 +22,7 @@ export interface DistributedGatewayOptions {
   /**
    * Extra environment for every process (GATEWAY_ADMIN_TOKEN, lifetimes, OTEL_…).
    * GATEWAY_RATE_LIMITS is `off` unless given here (suites create many sessions quickly with one
-   * key); `GATEWAY_RATE_LIMITS: ""` gives the spec's limits.
+   * key); `GATEWAY_RATE_LIMITS: ""` gives the default limits (docs/api/limits.md).
    */
   env?: Record<string, string>;
   /** Per-service environment overrides. */

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     edgePort: config.port,
     mongodbUrl: config.mongodbUrl,
     natsUrl: config.natsUrl,
-    // The spec's rate limits unless GATEWAY_RATE_LIMITS says otherwise.
+    // The default rate limits (docs/api/limits.md) unless GATEWAY_RATE_LIMITS says otherwise.
     env: { GATEWAY_RATE_LIMITS: "", ...passThrough },
     echo: true,
   });

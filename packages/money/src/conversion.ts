@@ -2,7 +2,7 @@ import type { Decimal } from "decimal.js";
 import { SETTLEMENT_CURRENCY, requireCurrency } from "./currencies.js";
 import { D, exactTimes } from "./decimal.js";
 
-/** Largest amount a session may carry, in TND, before or after conversion (spec section 8). */
+/** Largest amount a session may carry, in TND, before or after conversion (docs/api/limits.md#sizes). */
 export const MAX_AMOUNT_TND: Decimal = new D("999999.999");
 
 const ONE_PERCENT = new D("0.01");

@@ -2,7 +2,7 @@ import type { Decimal } from "decimal.js";
 import { requireCurrency } from "./currencies.js";
 import { D, STRICT_DECIMAL, fractionDigits } from "./decimal.js";
 
-/** The spec's amount violation codes (section 7.2); the API layer puts them in `violations`. */
+/** The amount violation codes (docs/api/errors.md#validation-errors); the API layer puts them in `violations`. */
 export type AmountErrorCode = "invalid_format" | "invalid_precision" | "invalid_value";
 
 export type AmountParse =
@@ -10,7 +10,7 @@ export type AmountParse =
   | { ok: false; code: AmountErrorCode; message: string };
 
 /**
- * Reads a merchant's amount string. Checks run in the order the spec lists them: the text must
+ * Reads a merchant's amount string. Checks run in the order errors.md lists them: the text must
  * be a plain decimal (no thousands separators, leading zeros, exponent, spaces or "+"), carry
  * exactly the currency's number of decimals, and be greater than zero. A minus sign is
  * well-formed so that "-5.000" is reported as a bad value, not as unreadable text.

@@ -54,7 +54,7 @@ const WARN_INTERVAL_MS = 10_000;
 const TIMED_OUT = Symbol("timed out");
 
 /**
- * Rate limiter over a shared GCRA store (spec section 8), for every edge replica at once.
+ * Rate limiter over a shared GCRA store (docs/api/limits.md#rate-limits), for every edge replica at once.
  *
  * Per replica, the checks of one merchant and mode run one at a time (KeyedMutex), so CAS
  * conflicts only come from other replicas. The last TAT seen per key is kept: while it says

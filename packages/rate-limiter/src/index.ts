@@ -1,4 +1,4 @@
-// Public surface of @gateway/rate-limiter: spec section 8 budgets, GCRA over a shared store.
+// Public surface of @gateway/rate-limiter: the budgets of docs/api/limits.md, GCRA over a shared store.
 export {
   BUDGET_NAMES,
   MAX_BURST_WINDOW_MS,

@@ -12,7 +12,7 @@ const BURST = /^\d+$/;
 
 /**
  * Reads GATEWAY_RATE_LIMITS:
- * - unset or blank: the spec defaults (defaultRateLimitPolicy);
+ * - unset or blank: the default limits of docs/api/limits.md (defaultRateLimitPolicy);
  * - "off" (any case): rate limiting disabled, for local load tests;
  * - otherwise comma-separated overrides `<live|test>.<account|create|refund>=<rate>[/<burst>]`,
  *   e.g. `live.account=50,test.create=5/10`. Budgets not named keep their default. Without

@@ -1,4 +1,4 @@
-/** The budgets of spec section 8. Every request draws on "account"; create and refund calls also on their own. */
+/** The budgets of docs/api/limits.md#rate-limits. Every request draws on "account"; create and refund calls also on their own. */
 export type BudgetName = "account" | "create" | "refund";
 
 /** Canonical order: budgets of one request are always written in this order (see shared-budget-consumer.ts). */
@@ -20,7 +20,7 @@ export interface RateLimitPolicy {
 }
 
 /**
- * Spec section 8. The spec states rates per second only; we let a client spend a full second's
+ * docs/api/limits.md#rate-limits. The product states rates per second only; we let a client spend a full second's
  * worth at once (burst = rate), so an idle merchant may send `rate` requests back to back and
  * is then paced at the rate. "At most N requests in any one second" is what merchants read
  * into "N req/s", and this is exactly that bound for a request stream starting idle.

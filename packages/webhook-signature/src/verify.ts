@@ -68,7 +68,7 @@ function optionalId(headers: unknown, name: string): { webhookId?: string } {
 }
 
 /**
- * Verifies `X-Service-Signature` (section 6.4) over the raw body. Any `v1` made with any of the
+ * Verifies `X-Service-Signature` (docs/api/webhooks.md#signatures) over the raw body. Any `v1` made with any of the
  * given secrets is accepted, so a receiver can hold [new, old] while it rotates. The signature is
  * checked before the timestamp, so `timestamp_out_of_tolerance` only ever describes a genuine
  * message that is too old (a replay) or too far ahead (a skewed clock).

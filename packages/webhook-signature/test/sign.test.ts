@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
+import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 import {
   buildSignatureHeader,
   generateWebhookSecret,
@@ -18,13 +19,7 @@ const KNOWN = {
 };
 
 // The public example of the Standard Webhooks specification (and of its reference libraries).
-const STANDARD = {
-  id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
-  timestamp: 1614265330,
-  body: '{"test": 2432232314}',
-  secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-  signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-};
+const STANDARD = STANDARD_EXAMPLE;
 
 describe("generateWebhookSecret", () => {
   it("when generated, then it is whsec_ followed by the base64 of 32 random bytes", () => {

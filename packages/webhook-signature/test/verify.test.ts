@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
+import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 import {
   buildSignatureHeader,
   generateWebhookSecret,
@@ -168,13 +169,7 @@ describe("verifyWebhook", () => {
 });
 
 describe("verifyStandardWebhook", () => {
-  const STANDARD = {
-    id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
-    timestamp: 1614265330,
-    body: '{"test": 2432232314}',
-    secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-  };
+  const STANDARD = STANDARD_EXAMPLE;
   const standardHeaders = {
     "webhook-id": STANDARD.id,
     "webhook-timestamp": String(STANDARD.timestamp),

@@ -24,7 +24,7 @@ export interface EdgeDeps {
   clock?: Clock;
   config: EdgeAppConfig;
   readiness?: ReadinessCheck[];
-  /** Spec section 8 limits on /api/v1/gateway/*; absent = not limited (GATEWAY_RATE_LIMITS=off). */
+  /** docs/api/limits.md#rate-limits on /api/v1/gateway/*; absent = not limited (GATEWAY_RATE_LIMITS=off). */
   rateLimiter?: RateLimiter;
   /** Embedded mode: the EPG simulator served at /epg/* (raw request, before body parsing). */
   epgSimulator?: MountableEpgSimulator;

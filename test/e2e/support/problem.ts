@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { HttpResult } from "./http.js";
 
-/** Asserts an RFC 9457 problem document with the spec's type suffix and status. */
+/** Asserts an RFC 9457 problem document with the type suffix of docs/api/errors.md and status. */
 export function expectProblem(res: HttpResult, status: number, suffix: string, errorsUrl: string): void {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);

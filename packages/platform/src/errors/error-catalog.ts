@@ -2,7 +2,7 @@ import { Code } from "@connectrpc/connect";
 
 /**
  * The one table that maps every domain error reason to its gRPC code and to the problem
- * document the edge answers with (spec 7.1). Services raise reasons; the edge looks them up.
+ * document the edge answers with (docs/api/errors.md#problem-types). Services raise reasons; the edge looks them up.
  * Adding an error means adding a row here, nowhere else.
  */
 export const errorCatalog = {
@@ -21,7 +21,7 @@ export const errorCatalog = {
   TERMINAL_REJECTED: { code: Code.FailedPrecondition, problemType: "terminal-rejected", httpStatus: 422, title: "Terminal Rejected" },
   RATE_LIMIT_EXCEEDED: { code: Code.ResourceExhausted, problemType: "rate-limit-exceeded", httpStatus: 429, title: "Rate Limit Exceeded" },
   PROCESSOR_UNAVAILABLE: { code: Code.Unavailable, problemType: "processor-unavailable", httpStatus: 502, title: "Processor Unavailable" },
-  // Beyond spec 7.1: an internal dependency (a gateway service, MongoDB, NATS) is unreachable.
+  // Not in the product's original list (docs/decisions.md#rest-contract): an internal dependency (a gateway service, MongoDB, NATS) is unreachable.
   // Retryable, answered with Retry-After; see docs/decisions.md.
   SERVICE_UNAVAILABLE: { code: Code.Unavailable, problemType: "service-unavailable", httpStatus: 503, title: "Service Unavailable" },
   INTERNAL: { code: Code.Internal, problemType: "internal-error", httpStatus: 500, title: "Internal Server Error" },

@@ -1,6 +1,6 @@
 import type { ErrorReason } from "./error-catalog.js";
 
-/** One failed field of a validation error; `code` is from spec 7.2. */
+/** One failed field of a validation error; `code` is one of docs/api/errors.md#validation-errors. */
 export interface FieldViolation {
   field: string;
   code: string;

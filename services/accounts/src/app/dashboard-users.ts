@@ -24,8 +24,8 @@ import { DUMMY_PASSWORD_HASH_PROMISE, hashPassword, verifyPassword } from "../do
 import type { DashboardDeps } from "./dashboard-ports.js";
 
 // Merchant users of the dashboard: invitations, sign-in with throttling, sessions that end at
-// sign-out, at "sign out everywhere" and at a password change. Decisions: docs/decisions.md
-// ("Dashboard users and sign-in").
+// sign-out, at "sign out everywhere" and at a password change. Decisions:
+// docs/decisions.md#dashboard-users-and-sign-in-groundwork-in-accounts.
 
 /** The same answer for an unknown, used or expired link: a link is no oracle. */
 const INVITATION_GONE = () =>

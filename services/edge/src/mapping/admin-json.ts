@@ -15,7 +15,7 @@ function modeOf(key: ApiKey): "live" | "test" {
   return key.livemode ? "live" : "test";
 }
 
-/** The one answer that shows the secret key (API-DECISIONS: "key is shown only here"). */
+/** The one answer that shows the secret key (docs/api/admin.md#merchants-and-api-keys). */
 export function createdApiKeyToJson(key: ApiKey | undefined, secret: string): JsonOutput {
   if (!key) throw new Error("accounts service answered without an API key");
   return { id: key.id, mode: modeOf(key), key: secret, created_at: formatTimestamp(key.createdAt), expires_at: formatTimestamp(key.expiresAt) };

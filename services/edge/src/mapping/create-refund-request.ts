@@ -9,7 +9,7 @@ const KNOWN_FIELDS = new Set(["reason", "refund_type", "amount", "metadata"]);
 const REFUND_TYPES: Record<string, RefundType> = { FULL: RefundType.FULL, PARTIAL: RefundType.PARTIAL };
 
 /**
- * Maps the refund body (spec 4.5) to CreateRefundRequest. Like the create-session mapping, the
+ * Maps the refund body (docs/api/refunds.md#create-a-refund) to CreateRefundRequest. Like the create-session mapping, the
  * edge only checks JSON types and unknown members; what it finds travels as input_violations and
  * the refunds service reports them with its own (refund_type missing, amount format or absence
  * for PARTIAL) in one 422. `null` is the same as absent; `metadata` goes as the merchant's exact

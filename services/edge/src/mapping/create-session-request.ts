@@ -12,7 +12,7 @@ import { isJsonObject, type JsonObject } from "../http/json-body.js";
 import { extractTopLevelRawValues } from "../json/raw-json-fields.js";
 import { isInt32, violation } from "./field-violations.js";
 
-/** Optional text members of the create body (API-DECISIONS "Create body") and their proto names. */
+/** Optional text members of the create body (docs/api/sessions.md#create-a-session) and their proto names. */
 const OPTIONAL_TEXT = {
   currency: "currency",
   order_id: "orderId",

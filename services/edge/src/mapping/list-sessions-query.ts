@@ -16,7 +16,7 @@ const STATUS_BY_NAME = new Map(
 );
 
 /**
- * Maps the list query (API-DECISIONS "List filters") to ListSessionsRequest. Every bad value,
+ * Maps the list query (docs/api/sessions.md#list-sessions) to ListSessionsRequest. Every bad value,
  * repeated parameter and unknown parameter is a 422 validation-error on that parameter.
  */
 export function mapListSessionsQuery(query: Record<string, unknown>, scope: AccountScope): ListSessionsRequest {

@@ -1,6 +1,6 @@
 import type { PageRequest } from "@gateway/proto";
 
-/** Largest `limit` of every list endpoint (API-DECISIONS: 1–100, default 20). */
+/** Largest `limit` of every list endpoint (1–100, default 20: docs/api/limits.md#paging). */
 export const MAX_LIST_LIMIT = 100;
 
 /**

@@ -8,7 +8,7 @@ function required(refund: Refund | undefined): Refund {
 }
 
 /**
- * The refund result of spec 2.4. `epg_error_message` is there only when the refund was not
+ * The refund result (docs/api/refunds.md#the-refund-result). `epg_error_message` is there only when the refund was not
  * confirmed automatically: its absence is how a merchant tells the two cases apart.
  */
 export function refundResultToJson(answer: Refund | undefined): JsonOutput {
@@ -24,7 +24,7 @@ export function refundResultToJson(answer: Refund | undefined): JsonOutput {
 const name = (value: string | undefined): string | null => value ?? null;
 const text = (value: string): string | null => (value === "" ? null : value);
 
-/** A refund record as the admin API shows it to operations (API-DECISIONS "Admin API"). */
+/** A refund record as the admin API shows it to operations (docs/api/admin.md#manual-refunds). */
 export function adminRefundToJson(answer: Refund | undefined): JsonOutput {
   const refund = required(answer);
   return {

@@ -18,9 +18,9 @@ function text(value: string): string | null {
 }
 
 /**
- * The session detail of spec 2.1, in the spec's field order. `metadata` is the merchant's JSON
+ * The session (docs/api/sessions.md#the-session-object), in its field order. `metadata` is the merchant's JSON
  * text spliced in verbatim (RawJson), `null` when the session has none. `checkout_url` is null
- * when the session can no longer be paid (the spec's "without checkout_url").
+ * when the session can no longer be paid (docs/api/sessions.md#the-session-object).
  */
 export function sessionToJson(session: Session): JsonOutput {
   return {

@@ -7,7 +7,7 @@ import { requestPath, sendProblem } from "./send-problem.js";
  * Every error answer of the edge is a problem document: thrown errors (setErrorHandler),
  * unknown routes (404) and known paths with another method (405 + Allow). Paths are matched
  * exactly as registered; `/api/v1/gateway/sessions` without the trailing slash is a 404, not a
- * redirect, because the spec lists every path with its slash and a redirect would turn a POST
+ * redirect, because docs/api/README.md lists every path with its slash and a redirect would turn a POST
  * into a GET in many clients.
  */
 export function installProblemHandling(app: FastifyInstance, options: { errorsUrl: string; maxBodyBytes: number }): void {

@@ -1,13 +1,13 @@
 import { errorCatalog, type ErrorReason, type FieldViolation } from "@gateway/platform";
 
-/** RFC 9457 problem document (spec 2.5), with the extension members the spec names. */
+/** RFC 9457 problem document (docs/api/errors.md), with the extension members it names. */
 export interface ProblemDocument {
   type: string;
   title: string;
   status: number;
   detail: string;
   instance?: string;
-  /** Validation failures only (spec 7.1, 7.2). */
+  /** Validation failures only (docs/api/errors.md#validation-errors). */
   errors?: FieldViolation[];
   /** conflict: the session the repeated merchant_reference belongs to. */
   existing_session_id?: string;

@@ -1,7 +1,7 @@
 import { errorCatalog, type CatalogEntry } from "@gateway/platform";
 
 /**
- * Human-readable explanations behind each problem `type` URI (spec 7.1), so that the URIs are
+ * Human-readable explanations behind each problem `type` URI (docs/api/errors.md#problem-types), so that the URIs are
  * dereferenceable when `errors_url` points at the edge. Clients branch on the type, not on
  * this text.
  */

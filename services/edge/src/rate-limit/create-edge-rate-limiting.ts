@@ -11,7 +11,7 @@ import {
 import { ReconnectingNatsKvStore } from "./reconnecting-nats-kv-store.js";
 
 export interface EdgeRateLimitingOptions {
-  /** GATEWAY_RATE_LIMITS as parsed by parseRateLimitConfig; undefined = the spec's limits. */
+  /** GATEWAY_RATE_LIMITS as parsed by parseRateLimitConfig; undefined = the default limits (docs/api/limits.md). */
   policy: RateLimitPolicy | "off" | undefined;
   /** NATS shared by every edge replica; without it the limits live in this process only. */
   natsUrl?: string;
@@ -31,7 +31,7 @@ export interface EdgeRateLimiting {
 }
 
 /**
- * The edge's rate limiter (spec section 8) from its configuration: GCRA over the NATS JetStream
+ * The edge's rate limiter (docs/api/limits.md#rate-limits) from its configuration: GCRA over the NATS JetStream
  * KV bucket shared by every replica when NATS_URL is given, else over this process's memory
  * (embedded mode). With NATS down, even at start, the limiter fails open to per-replica limits
  * (see @gateway/rate-limiter); the edge keeps serving and /readyz does not depend on NATS.

@@ -8,7 +8,7 @@ import { budgetsForRoute } from "./route-budgets.js";
 const BUDGET_LABELS: Record<BudgetName, string> = { account: "account-wide", create: "create", refund: "refund" };
 
 /**
- * Spec section 8 on every gateway endpoint of `api`. Must be installed in the scope that
+ * docs/api/limits.md#rate-limits on every gateway endpoint of `api`. Must be installed in the scope that
  * authenticates, AFTER its API key hook: the budgets are the caller's merchant account and mode,
  * so a request without a valid key is refused (401) before it can spend anyone's budget.
  * It runs as an onRequest hook, before the body is read, so a refused request costs no parsing.

@@ -1,12 +1,12 @@
 import type { BudgetName } from "@gateway/rate-limiter";
 
-/** Spec section 8: "all gateway endpoints" are the paths under this prefix. */
+/** docs/api/limits.md#rate-limits: "every /api/v1/gateway/ endpoint" means the paths under this prefix. */
 export const GATEWAY_API_PREFIX = "/api/v1/gateway/";
 
 const ACCOUNT_ONLY: readonly BudgetName[] = ["account"];
 
 /**
- * Endpoints with a budget of their own besides the account-wide one (spec section 8), keyed by
+ * Endpoints with a budget of their own besides the account-wide one (docs/api/limits.md#rate-limits), keyed by
  * method and route pattern with every path parameter written `:`. Keying by pattern, not by a
  * flag on each route, covers routes registered in other files (checkout, refund) as soon as they
  * exist, whatever they name their parameter (`:session_id`, `:id`).

@@ -6,7 +6,7 @@ import { sendJson } from "../http/send-json.js";
 import { feePlanToJson, readFeePlanBody, readTerminalBody, readTerminalMode, terminalToJson } from "./admin-config-json.js";
 
 /**
- * Merchant configuration for operators (API-DECISIONS "Admin API"): acquirer terminals per
+ * Merchant configuration for operators (docs/api/admin.md#money-settings): acquirer terminals per
  * mode and the fee plan. Registered inside the admin scope, behind its token guard. The
  * terminal password is write-only: it goes to accounts and no answer ever carries it.
  */

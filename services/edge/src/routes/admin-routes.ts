@@ -22,7 +22,7 @@ export interface AdminRoutesDeps {
 }
 
 /**
- * The operator API (API-DECISIONS "Admin API"), registered under /admin/v1 only when an admin
+ * The operator API (docs/api/admin.md), registered under /admin/v1 only when an admin
  * token is configured; without one every /admin path is an unknown route (404).
  */
 export function registerAdminRoutes(admin: FastifyInstance, deps: AdminRoutesDeps): void {

@@ -75,7 +75,7 @@ function noStore(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * Webhook endpoints, secret rotation and resends on the admin API (API-DECISIONS "Admin API").
+ * Webhook endpoints, secret rotation and resends on the admin API (docs/api/admin.md#webhook-endpoints).
  * Register inside the /admin/v1 plugin, after its admin-token guard.
  */
 export function registerAdminWebhookRoutes(admin: FastifyInstance, deps: AdminWebhookRoutesDeps): void {

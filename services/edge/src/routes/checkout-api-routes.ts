@@ -11,7 +11,7 @@ interface SessionParams {
 }
 
 /**
- * POST /api/v1/gateway/sessions/{id}/checkout/ (spec 4.6, API-DECISIONS): mints a new hosted
+ * POST /api/v1/gateway/sessions/{id}/checkout/ (docs/api/checkout.md#create-a-checkout-link): mints a new hosted
  * checkout link for a payable session. No body, an empty body or `{}`. 201
  * `{checkout_url, expires_at}`; errors are problem documents like every API error
  * (404 not-found, 409 session-terminal, 422 checkout-limit-exceeded).

@@ -10,8 +10,8 @@ import { mapCreateRefundBody } from "../mapping/create-refund-request.js";
 import { refundResultToJson } from "../mapping/refund-json.js";
 
 /**
- * Refund endpoint (spec 4.5, API-DECISIONS REST table), registered under /api/v1 behind the API
- * key hook, path exactly as the spec writes it. The refunds service decides everything (session
+ * Refund endpoint (docs/api/refunds.md#create-a-refund), registered under /api/v1 behind the API
+ * key hook, path exactly as docs/api/README.md writes it. The refunds service decides everything (session
  * state, balance, amount rules, 404 for another account's session); the edge maps JSON.
  */
 export function registerRefundRoutes(api: FastifyInstance, refunds: Client<typeof RefundService>): void {
@@ -24,7 +24,7 @@ export function registerRefundRoutes(api: FastifyInstance, refunds: Client<typeo
     if (idempotency.violation) request$.inputViolations.push(create(FieldViolationSchema, idempotency.violation));
     // A repeat with the same Idempotency-Key answers the first refund, with the same 201.
     const response = await refunds.createRefund(request$);
-    // 201 even when the acquirer could not confirm it: the refund exists, operations finish it (spec 4.5).
+    // 201 even when the acquirer could not confirm it: the refund exists, operations finish it (docs/api/refunds.md#create-a-refund).
     return sendJson(reply, 201, refundResultToJson(response.refund));
   });
 }

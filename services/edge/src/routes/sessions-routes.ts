@@ -14,8 +14,8 @@ interface SessionParams {
 }
 
 /**
- * Payment session endpoints (spec 4.1-4.4, API-DECISIONS REST table), registered under
- * /api/v1 behind the API key hook. Each path is registered exactly as the spec writes it,
+ * Payment session endpoints (docs/api/sessions.md), registered under
+ * /api/v1 behind the API key hook. Each path is registered exactly as docs/api/README.md writes it,
  * trailing slash included.
  */
 export function registerSessionsRoutes(api: FastifyInstance, sessions: Client<typeof SessionService>): void {
@@ -59,7 +59,7 @@ export function registerSessionsRoutes(api: FastifyInstance, sessions: Client<ty
     return sendJson(reply, 200, sessionToJson(required(response.session)));
   });
 
-  // Spec 4.4: no request body; an empty body or `{}` is accepted.
+  // docs/api/sessions.md#cancel-a-session: no request body; an empty body or `{}` is accepted.
   api.post<{ Params: SessionParams }>("/gateway/sessions/:session_id/cancel/", async (request, reply) => {
     const { scope } = requireCaller(request);
     requireNoMembers(request.body);

@@ -26,13 +26,13 @@ export interface WebhookRoutesDeps {
 
 export const DEFAULT_DELIVERY_LIMIT = 20;
 const MAX_EVENT_ID_LENGTH = 64;
-/** The event types of spec 6.1: a filter on anything else is a typo, answered 422. */
+/** The event types of docs/api/webhooks.md#event-types: a filter on anything else is a typo, answered 422. */
 export const WEBHOOK_EVENT_NAMES = [
   "session.succeeded",
   "session.failed",
   "session.expired",
   "checkout.session.expired",
-  // Beyond the spec's list (docs/decisions.md): a late payment given back, a refund's outcome.
+  // Beyond the product's original list (docs/decisions.md#webhooks): a late payment given back, a refund's outcome.
   "session.late_payment_returned",
   "refund.succeeded",
   "refund.failed",
@@ -48,7 +48,7 @@ export const DELIVERY_STATUS_BY_NAME = new Map(
 const text = (value: string): string | null => (value === "" ? null : value);
 
 /**
- * A delivery record as spec 2.3 lists it, in its field order; unset optional figures are null
+ * A delivery record as docs/api/webhooks.md#the-delivery-record lists it, in its field order; unset optional figures are null
  * (and `url` is null when no endpoint was configured).
  */
 export function deliveryToJson(d: Delivery | undefined): JsonOutput {
@@ -98,7 +98,7 @@ function applyParam(request: ListDeliveriesRequest, name: string, raw: string): 
 }
 
 /**
- * Maps a deliveries list query (API-DECISIONS "Deliveries list (4.8)") to ListDeliveriesRequest.
+ * Maps a deliveries list query (docs/api/webhooks.md#delivery-history) to ListDeliveriesRequest.
  * Every bad value, repeated parameter and unknown parameter is a 422 on that parameter.
  */
 export function mapListDeliveriesQuery(query: Record<string, unknown>, scope: AccountScope, known: readonly string[]): ListDeliveriesRequest {
@@ -132,14 +132,14 @@ async function listPage(webhooks: Client<typeof WebhookService>, request: ListDe
 }
 
 /**
- * Delivery history (spec 4.7, 4.8; API-DECISIONS REST table), registered under /api/v1 behind
+ * Delivery history (docs/api/webhooks.md#delivery-history), registered under /api/v1 behind
  * the API key hook: `{data, has_more, next_cursor}`, most recent first.
  */
 export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRoutesDeps): void {
   api.get<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/webhooks/", async (request, reply) => {
     const { scope } = requireCaller(request);
     const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, SESSION_PARAMS);
-    // 404 for a session that is not this account's (spec 4.7), before any history is read.
+    // 404 for a session that is not this account's (docs/api/webhooks.md#delivery-history), before any history is read.
     await deps.sessions.getSession({ scope, sessionId: request.params.session_id });
     listRequest.sessionId = request.params.session_id;
     return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));

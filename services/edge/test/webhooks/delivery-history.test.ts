@@ -147,7 +147,7 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     const ids$ = async (query: string) => (await get(`/api/v1/gateway/webhooks/?${query}`)).json().data.map((d: { id: string }) => d.id);
     expect(await ids$("status=FAILED")).toEqual([ids[7]]);
     expect(await ids$("event=session.expired")).toEqual([ids[3]]);
-    // The events beyond the spec's list filter the same way.
+    // The events beyond the product's original list filter the same way.
     expect(await ids$("event=refund.failed")).toEqual([ids[11]]);
     expect(await ids$("event=session.late_payment_returned")).toEqual([ids[13]]);
     expect((await ids$("session_id=ps_odd&limit=100")).length).toBe(12);

@@ -1,6 +1,6 @@
 import type { FinalRefundStatus } from "./refund.js";
 
-/** What merchants are told when a refund is final (beyond spec 6.1; see docs/decisions.md). */
+/** What merchants are told when a refund is final (docs/api/webhooks.md#refund-events). */
 export type RefundEventType = "refund.succeeded" | "refund.failed";
 
 export function refundEventTypeFor(status: FinalRefundStatus): RefundEventType {

@@ -31,7 +31,7 @@ export function assertRefundable(session: PaidSession): asserts session is PaidS
 }
 
 /**
- * Reads a PARTIAL refund's amount with the create endpoint's rules (spec 7.2): a decimal string
+ * Reads a PARTIAL refund's amount with the create endpoint's rules (docs/api/errors.md#validation-errors): a decimal string
  * at the currency's precision, greater than zero. FULL takes no amount.
  */
 export function requestedAmountMinor(type: RefundType, amount: string | undefined, currency: string): bigint | undefined {

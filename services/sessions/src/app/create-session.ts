@@ -61,7 +61,7 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
 }
 
 /**
- * The answer to a repeated reference (spec 4.1): the same session. When its current checkout
+ * The answer to a repeated reference (docs/api/sessions.md#idempotency): the same session. When its current checkout
  * link has expired and it can still be paid, a fresh link is minted first, so the answer
  * carries a working `checkout_url`; an EXPIRED (or otherwise closed) session comes back
  * without one.

@@ -53,7 +53,7 @@ const alreadyTerminal: Rule = {
     }),
 };
 
-// CANCELED is not terminal in the spec's sense, but it is final for payment.
+// CANCELED is not one of the terminal states (docs/api/sessions.md#session-states), but it is final for payment.
 const canceled: Rule = {
   kind: "reject",
   error: (s) =>
@@ -109,7 +109,7 @@ export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [
     FAILED: alreadyTerminal,
     EXPIRED: alreadyTerminal,
   },
-  // Spec 3: "non-terminal session | payment completes -> SUCCEEDED".
+  // docs/api/sessions.md#session-states: a payable session whose payment is approved -> SUCCEEDED.
   paymentSucceeded: {
     CREATED: move("SUCCEEDED"),
     PENDING: move("SUCCEEDED"),
@@ -146,7 +146,7 @@ export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [
     FAILED: recordOnly,
     EXPIRED: recordOnly,
   },
-  // Spec 3: "non-terminal session | session lifetime ends without completion -> EXPIRED".
+  // docs/api/sessions.md#session-states: a payable session whose lifetime ends -> EXPIRED.
   expire: {
     CREATED: move("EXPIRED"),
     PENDING: move("EXPIRED"),

@@ -154,7 +154,7 @@ export type SessionChanges = Partial<
 
 const TERMINAL: ReadonlySet<SessionStatus> = new Set(["SUCCEEDED", "FAILED", "EXPIRED"]);
 
-/** SUCCEEDED, FAILED and EXPIRED end a session (spec 3). */
+/** SUCCEEDED, FAILED and EXPIRED end a session (docs/api/sessions.md#session-states). */
 export function isTerminal(status: SessionStatus): boolean {
   return TERMINAL.has(status);
 }

@@ -15,8 +15,9 @@ export interface DeliveryList {
 }
 
 /**
- * One page of an account's delivery attempts, most recent first. Confined to the scope: the
- * cursor must be a delivery of this account and mode, and nothing of another account is listed.
+ * One page of an account's delivery attempts (docs/api/webhooks.md#delivery-history), most recent first. Confined to the
+ * scope: the cursor must be a delivery of this account and mode, and nothing of another account
+ * is ever listed.
  */
 export async function listDeliveries(repo: DeliveryRepository, scope: AccountScope, query: ListDeliveriesQuery): Promise<DeliveryList> {
   const { items, ...page } = await readNewestFirstPage(query, {

@@ -115,7 +115,7 @@ export interface WebhookSendOutcome {
   gone: boolean;
 }
 
-/** Signs and sends one attempt (adapters/delivery: the spec headers plus Standard Webhooks over HTTP). */
+/** Signs and sends one attempt (adapters/delivery: the headers of docs/api/webhooks.md over HTTP). */
 export interface WebhookSender {
   send(request: SignedSendRequest): Promise<WebhookSendOutcome>;
 }

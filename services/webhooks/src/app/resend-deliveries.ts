@@ -41,7 +41,7 @@ async function queueResend(deps: ResendDeps, of: Delivery): Promise<Delivery> {
 }
 
 /**
- * Resends a delivery's event (spec 6.5.4): a new attempt, due now, of the same event with the
+ * Resends a delivery's event (docs/api/webhooks.md#resend): a new attempt, due now, of the same event with the
  * same bytes and the same X-Service-Webhook-Id, signed at send time with the current secret and
  * sent to the URL that applies now. Its attempt number continues the event's. A resend is one
  * attempt: it is not retried automatically.

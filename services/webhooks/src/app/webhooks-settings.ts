@@ -1,8 +1,8 @@
-/** The delivery settings (configuration, with the spec's values as defaults). */
+/** The delivery settings (configuration, defaults in docs/api/limits.md). */
 export interface WebhooksSettings {
-  /** Per-attempt timeout (spec 6.5: 10 s). */
+  /** Per-attempt timeout (default 10 s: docs/api/webhooks.md#delivery-and-retries). */
   timeoutMs: number;
-  /** Wait before each retry after a failure (spec 6.5: 1 min, 2 h, 24 h). */
+  /** Wait before each retry after a failure (default 1 min, 2 h, 24 h: docs/api/webhooks.md#delivery-and-retries). */
   retryScheduleMs: number[];
   /** How long a rotated-out secret keeps signing (default 24 h). */
   secretOverlapMs: number;

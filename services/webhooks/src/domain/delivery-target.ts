@@ -8,7 +8,7 @@ export type DeliveryTarget =
   | { ok: false; url: string; message: string };
 
 /**
- * Where an attempt goes and what signs it (spec 6: the session's webhook_url, else the
+ * Where an attempt goes and what signs it (docs/api/webhooks.md#where-events-go: the session's webhook_url, else the
  * account's endpoint for the mode). Resolved at send time, so retries and resends follow a
  * changed endpoint and a rotated secret.
  */

@@ -1,6 +1,6 @@
 import type { AccountScope } from "./account-scope.js";
 
-/** Spec 2.3 / section 3: PENDING while scheduled or in flight, then SUCCEEDED or FAILED. */
+/** docs/api/webhooks.md#the-delivery-record: PENDING while scheduled or in flight, then SUCCEEDED or FAILED. */
 export type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["PENDING", "SUCCEEDED", "FAILED"];
@@ -18,7 +18,7 @@ export interface DeliveryClaim {
 }
 
 /**
- * One delivery attempt of one event (spec 2.3): every send, retry and resend is its own record,
+ * One delivery attempt of one event (docs/api/webhooks.md#the-delivery-record): every send, retry and resend is its own record,
  * so the history shows each with its figures.
  */
 export interface Delivery {

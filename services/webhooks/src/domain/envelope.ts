@@ -24,7 +24,7 @@ export function metadataValue(text: string | undefined, warning: EnvelopeWarning
   return null;
 }
 
-/** The `data` members every event carries, in the order of spec 6.2. */
+/** The `data` members every event carries, in the order of docs/api/webhooks.md#session-event-data. */
 function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, JsonValue> {
   return {
     id: s.id,
@@ -52,7 +52,7 @@ function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, 
 }
 
 /**
- * The members each event type adds (spec 6.2; the expired events' members are our decision,
+ * The members each event type adds (docs/api/webhooks.md#session-event-data; the expired events' members are our decision,
  * see the service README): session.succeeded `paid_at`, `payment`; session.failed the failure
  * figures; session.expired `expired_at`; checkout.session.expired `checkout_expired_at` and
  * `session_still_payable`; session.late_payment_returned `late_payment`.
@@ -112,7 +112,7 @@ function eventSpecificData(facts: SessionEventFacts): Record<string, JsonValue> 
 }
 
 /**
- * The webhook body of spec 6.2 as its exact JSON text, plus `sequence` (beyond the spec: the
+ * The webhook body (docs/api/webhooks.md#the-event-body) as its exact JSON text, with `sequence` (the
  * per-session order of events, so a receiver can ignore one older than what it already has).
  * Amounts stay the decimal strings they were; `data.metadata` is the merchant's stored JSON
  * text spliced in unchanged.

@@ -1,6 +1,6 @@
 /**
- * Session events a merchant receives: spec 6.1, plus session.late_payment_returned (beyond the
- * spec: a payment approved too late, given back automatically; see the README).
+ * Session events a merchant receives (docs/api/webhooks.md#event-types), session.late_payment_returned included
+ * (a payment approved too late, given back automatically; see the README).
  */
 export const SESSION_WEBHOOK_EVENT_TYPES = [
   "session.succeeded",
@@ -10,7 +10,7 @@ export const SESSION_WEBHOOK_EVENT_TYPES = [
   "session.late_payment_returned",
 ] as const;
 
-/** Refund events a merchant receives (beyond spec 6.1): a refund reached its final outcome. */
+/** Refund events a merchant receives (docs/api/webhooks.md#refund-events): a refund reached its final outcome. */
 export const REFUND_WEBHOOK_EVENT_TYPES = ["refund.succeeded", "refund.failed"] as const;
 
 /** Every event a merchant receives. */

@@ -4,8 +4,8 @@ import type { RefundEventFacts } from "./webhook-event.js";
 
 /**
  * The webhook body of refund.succeeded / refund.failed as its exact JSON text: the envelope of
- * spec 6.2 (`id`, `event`, `created_at`, `data`) with the refund as `data`. `data` starts with
- * the refund result of spec 2.4 (`refund_id`, `refunded_amount`, `automated_refund`, and
+ * docs/api/webhooks.md#refund-events (`id`, `event`, `created_at`, `data`) with the refund as `data`. `data` starts with
+ * the refund result of docs/api/refunds.md (`refund_id`, `refunded_amount`, `automated_refund`, and
  * `epg_error_message` only when the refund was not automated), then the refund's other facts.
  * `resolved_at` (when operations settled it, the event time) is there only for a refund settled
  * by hand, like `epg_error_message`. Amounts stay the decimal strings they were; `metadata` is

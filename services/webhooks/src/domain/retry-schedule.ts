@@ -14,7 +14,7 @@ export type RetryPlan = { retry: true; at: Date; delayMs: number } | { retry: fa
 
 /**
  * When a failed attempt is tried again. `scheduleMs[i]` is the wait after the failure of chain
- * attempt i+1 (default 1 min, 2 h, 24 h: three retries, spec 6.5). A Retry-After asking for
+ * attempt i+1 (default 1 min, 2 h, 24 h: three retries, docs/api/webhooks.md). A Retry-After asking for
  * longer is honoured, up to MAX_RETRY_AFTER_MS (a shorter one never makes us retry sooner).
  * 410 Gone ends the chain, and a resend is a single attempt.
  */

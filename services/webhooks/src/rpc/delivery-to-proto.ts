@@ -15,7 +15,7 @@ export function statusFromProto(status: ProtoDeliveryStatus): DeliveryStatus | u
   return undefined;
 }
 
-/** The wire form of a delivery record (spec 2.3); unset optional figures stay unset. */
+/** The wire form of a delivery record (docs/api/webhooks.md#the-delivery-record); unset optional figures stay unset. */
 export function deliveryToProto(d: Delivery): ProtoDelivery {
   return create(DeliverySchema, {
     id: d.id,

@@ -50,7 +50,7 @@ function unsupported(code: string): FieldViolation {
 }
 
 /**
- * Every check of a create request at once (spec 2.1, 7.2, 8). `rate` is the account's rate for
+ * Every check of a create request at once (docs/api/sessions.md#create-a-session). `rate` is the account's rate for
  * a foreign currency (six-decimal text; undefined when none is configured) and is ignored for
  * TND. The transport's own violations come first; nothing is created when there is any.
  */

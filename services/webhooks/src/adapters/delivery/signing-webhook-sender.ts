@@ -12,7 +12,7 @@ function hostOf(url: string): string {
 }
 
 /**
- * The WebhookSender over the HTTP deliverer: the headers of spec 6.3 and the Standard Webhooks
+ * The WebhookSender over the HTTP deliverer: the headers of docs/api/webhooks.md#request-headers and the Standard Webhooks
  * ones, all from the same secrets and the same bytes, then one POST. Each POST is a CLIENT span
  * in the trace of the event that caused it; the trace context itself is not sent to the
  * merchant (our trace ids are none of the receiver's business).

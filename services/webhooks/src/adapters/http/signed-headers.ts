@@ -13,7 +13,7 @@ export interface WebhookHeaderInput {
 }
 
 /**
- * Headers of section 6.3 plus the Standard Webhooks ones, all from the same secrets and the same
+ * The headers of docs/api/webhooks.md#request-headers (Standard Webhooks' too), all from the same secrets and the same
  * bytes, so a receiver can verify with our helper or with any Standard Webhooks library.
  */
 export function buildWebhookHeaders(input: WebhookHeaderInput): Record<string, string> {

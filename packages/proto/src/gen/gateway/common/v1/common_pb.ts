@@ -83,7 +83,7 @@ export const ErrorDetailSchema: GenMessage<ErrorDetail> = /*@__PURE__*/
   messageDesc(file_gateway_common_v1_common, 1);
 
 /**
- * One failed field, with a code from spec section 7.2.
+ * One failed field, with a code from docs/api/errors.md#validation-errors.
  *
  * @generated from message gateway.common.v1.FieldViolation
  */
