@@ -3,6 +3,7 @@ import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/plat
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
 import { AuthCache } from "./auth/auth-cache.js";
+import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import type { EdgeDeps } from "./edge-deps.js";
@@ -64,6 +65,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
 
   const authenticator = new ApiKeyAuthenticator(deps.accounts, new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs));
+  const revocations = deps.keyRevocations ?? new InProcessKeyRevocations();
+  revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(
     async (api) => {
       api.addHook("onRequest", async (request) => {
@@ -83,7 +86,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   if (adminToken !== undefined && adminToken !== "") {
     app.register(
       async (admin) => {
-        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => authenticator.forgetKey(keyId) });
+        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => revocations.announce(keyId) });
         // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
         if (deps.webhooks) registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
         if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);

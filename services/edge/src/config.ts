@@ -40,7 +40,8 @@ export const edgeConfigSpec = {
   maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "largest request body accepted", default: "262144", parse: positiveInt },
   authCacheTtlMs: {
     env: "GATEWAY_AUTH_CACHE_TTL",
-    description: "how long a successful API key lookup is reused (bounds how late a revocation takes effect)",
+    description:
+      "how long a successful API key lookup is reused (never past the key's expires_at; revocations reach every replica over NATS at once, this bounds one a replica missed)",
     default: "5s",
     parse: parse.duration,
   },
