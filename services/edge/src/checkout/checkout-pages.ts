@@ -59,7 +59,17 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
         }
         const page = pageFor(request);
         const token = (request.params as { token?: unknown } | undefined)?.token;
-        return sendErrorPage(reply, page, classified.problem.reason, typeof token === "string" && LINK_TOKEN.test(token) ? token : undefined, request.id);
+        const knownToken = typeof token === "string" && LINK_TOKEN.test(token) ? token : undefined;
+        // Another Pay is starting this session's payment: say so at once (409), with a way to
+        // look again, rather than making the buyer wait for it.
+        if (classified.problem.metadata?.payment_in_progress === "true") {
+          return renderer.sendNotice(reply, page, 409, {
+            notice: page.m.processing,
+            tone: "warning",
+            actions: knownToken === undefined ? [] : [{ label: page.m.checkAgain, href: checkoutPath(knownToken) }],
+          });
+        }
+        return sendErrorPage(reply, page, classified.problem.reason, knownToken, request.id);
       });
 
       scope.setNotFoundHandler((request, reply) => {
