@@ -210,4 +210,46 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
     await page.waitForURL(`${stack.merchantUrl}/cancel`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Merchant: payment canceled");
   });
+
+  // Issue 15 item 12: on a 360 px phone the items table used to scroll sideways and "Premium"
+  // broke inside the word.
+  for (const { language, locale } of pages) {
+    it(`fits a 360 px wide phone in ${language}: nothing wider than the viewport, no word broken inside`, async () => {
+      context = await browser.newContext({ javaScriptEnabled: false, locale, viewport: { width: 360, height: 740 } });
+      const page = await context.newPage();
+      const { session } = await stack.sessions.createSession(
+        create(CreateSessionRequestSchema, {
+          scope: create(AccountScopeSchema, { merchantId: MERCHANT_ID, livemode: false }),
+          merchantReference: `browser-phone-${++references}`,
+          amount: "12450.750",
+          orderId: "CMD-2026-0099",
+          items: [
+            create(LineItemSchema, { name: "Premium subscription", quantity: 12, unitPrice: "1000.000", description: "Annual plan, billed monthly" }),
+            create(LineItemSchema, { name: "Onboarding", quantity: 1, unitPrice: "450.750", description: "" }),
+          ],
+        }),
+      );
+      const response = await page.goto(session!.checkoutUrl);
+      expect(response?.status()).toBe(200);
+      // Evaluated in Chromium (this project has no DOM types, hence the string).
+      const layout = (await page.evaluate(`(() => {
+        const root = document.documentElement;
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        let premiumLines = 0;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent.indexOf("Premium");
+          if (at === -1) continue;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + "Premium".length);
+          premiumLines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }
+        return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, premiumLines };
+      })()`)) as { scrollWidth: number; clientWidth: number; premiumLines: number };
+      expect(layout.scrollWidth, JSON.stringify(layout)).toBeLessThanOrEqual(360);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
+      expect(layout.premiumLines).toBe(1);
+      await page.screenshot({ path: join(SCREENSHOTS, `checkout-360px-${language}.png`), fullPage: true });
+    });
+  }
 });

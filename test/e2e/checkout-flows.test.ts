@@ -112,41 +112,66 @@ describe("hosted checkout flows against the distributed stack", () => {
     });
   });
 
-  describe("merchant terminal configuration problems are 422 pages, never 500", () => {
-    async function merchantWithTerminal(name: string, terminal?: { username: string; active: boolean }): Promise<MerchantApi> {
-      const merchant = await createVerifiedMerchant(admin, name);
-      if (terminal) {
-        const set = await request(`${gw.edgeUrl}/admin/v1/merchants/${merchant.id}/terminals/test`, {
-          method: "PUT",
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-          body: { base_url: simulatorTerminalUrl, username: terminal.username, password: "sim-password", active: terminal.active },
-        });
-        expect(set.status, set.text).toBe(200);
-        expect(set.text).not.toContain("sim-password");
-      }
-      return merchantApi(gw.edgeUrl, merchant.testKey);
+  describe("merchant terminal configuration problems are 422s, never 500", () => {
+    async function merchantWithTerminal(name: string, terminal?: { username: string; active: boolean }): Promise<{ id: string; api: MerchantApi }> {
+      const merchant = await createVerifiedMerchant(admin, name, false);
+      if (terminal) await setTestTerminal(merchant.id, terminal);
+      return { id: merchant.id, api: merchantApi(gw.edgeUrl, merchant.testKey) };
     }
 
-    const cases = [
-      { label: "no test terminal (no-terminal-configured)", terminal: undefined, reason: "NO_TERMINAL_CONFIGURED" },
-      { label: "an inactive terminal (terminal-inactive)", terminal: { username: "sim-merchant", active: false }, reason: "TERMINAL_INACTIVE" },
-      { label: "wrong terminal credentials (terminal-rejected)", terminal: { username: "nobody", active: true }, reason: "TERMINAL_REJECTED" },
-    ] as const;
+    async function setTestTerminal(merchantId: string, terminal: { username: string; active: boolean }): Promise<void> {
+      const set = await request(`${gw.edgeUrl}/admin/v1/merchants/${merchantId}/terminals/test`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: { base_url: simulatorTerminalUrl, username: terminal.username, password: "sim-password", active: terminal.active },
+      });
+      expect(set.status, set.text).toBe(200);
+      expect(set.text).not.toContain("sim-password");
+    }
 
-    for (const c of cases) {
-      it(`Pay with ${c.label} shows a 422 page and starts nothing`, async () => {
-        const merchantApiClient = await merchantWithTerminal(`Shop ${c.reason}`, c.terminal);
-        const created = await merchantApiClient.createSession({ merchant_reference: reference(), amount: "10.000" });
-        expect(created.status, created.text).toBe(201);
-        const paid = await pressPay(created.body.checkout_url);
-        expect(paid.status, paid.page.slice(0, 500)).toBe(422);
-        expect(paid.location).toBeNull();
-        expect(paid.page).toContain("Card payments are unavailable");
-        const session = (await merchantApiClient.getSession(created.body.id)).body;
-        expect(session.status).not.toBe("FAILED");
-        expect(session.status).not.toBe("SUCCEEDED");
+    // Issue 15 item 10: the merchant hears it at create (it used to be a 201 and a checkout_url
+    // that only showed the buyer a 422 page).
+    const atCreate = [
+      { label: "no test terminal", terminal: undefined, problem: "no-terminal-configured" },
+      { label: "an inactive terminal", terminal: { username: "sim-merchant", active: false }, problem: "terminal-inactive" },
+    ] as const;
+    for (const c of atCreate) {
+      it(`a create with ${c.label} is 422 ${c.problem} and stores nothing`, async () => {
+        const shop = await merchantWithTerminal(`Shop ${c.problem}`, c.terminal);
+        const merchant_reference = reference();
+        const created = await shop.api.createSession({ merchant_reference, amount: "10.000" });
+        expectProblem(created, 422, c.problem, errorsUrl());
+        expect(created.body.checkout_url).toBeUndefined();
+        expect((await shop.api.listSessions({ merchant_reference })).body.data).toEqual([]);
       });
     }
+
+    it("Pay after the terminal went inactive shows a 422 page and starts nothing (the buyer's page is the second line)", async () => {
+      const shop = await merchantWithTerminal("Shop deactivated later", { username: "sim-merchant", active: true });
+      const created = await shop.api.createSession({ merchant_reference: reference(), amount: "10.000" });
+      expect(created.status, created.text).toBe(201);
+      await setTestTerminal(shop.id, { username: "sim-merchant", active: false });
+      const paid = await pressPay(created.body.checkout_url);
+      expect(paid.status, paid.page.slice(0, 500)).toBe(422);
+      expect(paid.location).toBeNull();
+      expect(paid.page).toContain("Card payments are unavailable");
+      const session = (await shop.api.getSession(created.body.id)).body;
+      expect(session.status).toBe("CREATED");
+      expect(session.attempts).toEqual([]);
+    });
+
+    it("Pay with wrong terminal credentials (terminal-rejected) shows a 422 page and starts nothing", async () => {
+      const shop = await merchantWithTerminal("Shop TERMINAL_REJECTED", { username: "nobody", active: true });
+      const created = await shop.api.createSession({ merchant_reference: reference(), amount: "10.000" });
+      expect(created.status, created.text).toBe(201);
+      const paid = await pressPay(created.body.checkout_url);
+      expect(paid.status, paid.page.slice(0, 500)).toBe(422);
+      expect(paid.location).toBeNull();
+      expect(paid.page).toContain("Card payments are unavailable");
+      const session = (await shop.api.getSession(created.body.id)).body;
+      expect(session.status).not.toBe("FAILED");
+      expect(session.status).not.toBe("SUCCEEDED");
+    });
   });
 
   describe("acquirer outcomes", () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launcherEntries } from "@gateway/launcher";
 import { freePort, startProcess, type ManagedProcess } from "@gateway/testkit";
 import { merchantApi, request } from "./support/http.js";
+import { payWithCard } from "./support/pay-with-card.js";
 
 // `npm start` as a newcomer runs it: one process, no external services, a demo merchant.
 const DEMO_KEY = "sk_test_DemoLookup01AbcdefghijklmnopqrstuvwxyzABCDEF";
@@ -9,9 +10,10 @@ const DEMO_KEY = "sk_test_DemoLookup01AbcdefghijklmnopqrstuvwxyzABCDEF";
 describe("embedded mode (npm start)", () => {
   let proc: ManagedProcess;
   let url: string;
+  let port: number;
 
   beforeAll(async () => {
-    const port = await freePort();
+    port = await freePort();
     url = `http://127.0.0.1:${port}`;
     proc = await startProcess({
       name: "embedded",
@@ -38,6 +40,19 @@ describe("embedded mode (npm start)", () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body.livemode).toBe(false);
     expect((await api.getSession(created.body.id)).body.id).toBe(created.body.id);
+  });
+
+  // Issue 15 item 8: GATEWAY_PUBLIC_URL used to default to http://localhost:8080 whatever PORT was.
+  it("without GATEWAY_PUBLIC_URL, links, problem types and the demo terminal follow PORT, and a payment succeeds", async () => {
+    const api = merchantApi(url, DEMO_KEY);
+    const created = await api.createSession({ merchant_reference: "embedded-port", amount: "3.000" });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.checkout_url).toMatch(new RegExp(`^http://localhost:${port}/checkout/`));
+    const invalid = await api.createSession({ merchant_reference: "embedded-port-bad", amount: "x" });
+    expect(invalid.body.type).toBe(`http://localhost:${port}/errors/validation-error`);
+    const run = await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
+    expect(run.returnStatus, run.returnPage.slice(0, 300)).toBe(303);
+    expect((await api.getSession(created.body.id)).body.status).toBe("SUCCEEDED");
   });
 
   it("keeps the admin API disabled without GATEWAY_ADMIN_TOKEN", async () => {

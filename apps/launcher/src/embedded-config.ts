@@ -7,7 +7,12 @@ import { parseRateLimitConfig } from "@gateway/rate-limiter";
 export const embeddedConfigSpec = {
   port: { env: "PORT", description: "Port to listen on", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "Interface to listen on", default: "127.0.0.1", parse: parse.string },
-  publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "Public base URL (checkout links)", default: "http://localhost:8080", parse: parse.url },
+  publicUrl: {
+    env: "GATEWAY_PUBLIC_URL",
+    description: "Public base URL (checkout links, problem type URIs, the demo terminal); unset: http://localhost:<PORT> (http://<HOST>:<PORT> for a HOST that is not loopback or wildcard)",
+    optional: true,
+    parse: parse.url,
+  },
   errorsUrl: { env: "GATEWAY_ERRORS_URL", description: "Base of problem type URIs", optional: true, parse: parse.url },
   adminToken: { env: "GATEWAY_ADMIN_TOKEN", description: "Enables the admin API", optional: true, secret: true, parse: parse.string },
   demo: { env: "GATEWAY_DEMO", description: "Seed the demo merchant", default: "1", parse: parse.boolean },

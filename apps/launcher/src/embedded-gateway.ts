@@ -6,6 +6,7 @@ import { createAccountsTerminalProvider } from "@gateway/accounts-client";
 import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
 import {
   createInProcessTransport,
+  defaultPublicUrl,
   InMemoryEventBus,
   initTelemetry,
   newId,
@@ -60,6 +61,7 @@ export async function startEmbeddedGateway(
   clock: Clock = systemClock,
 ): Promise<EmbeddedGateway> {
   initTelemetry({ serviceName: "gateway" });
+  const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
   const clientInterceptors = [tracingClientInterceptor()];
   const accountsLogger = logger.child({ service: "accounts" });
   const accountsRepos = createMemoryAccountsRepositories();
@@ -89,7 +91,7 @@ export async function startEmbeddedGateway(
     clock,
     logger: sessionsLogger,
     config: {
-      publicBaseUrl: config.publicUrl,
+      publicBaseUrl: publicUrl,
       sessionLifetimeMs: config.sessionLifetimeMs,
       checkoutLinkLifetimeMs: config.checkoutLinkLifetimeMs,
       checkoutLinkLimit: config.checkoutLinkLimit,
@@ -155,11 +157,11 @@ export async function startEmbeddedGateway(
   // The test-mode acquirer, mounted by the edge under /epg/: test terminals point at it.
   const simulator = createEpgSimulator({
     clock,
-    publicUrl: config.publicUrl,
-    callbackUrl: `${config.publicUrl}/checkout/callback`,
+    publicUrl: publicUrl,
+    callbackUrl: `${publicUrl}/checkout/callback`,
     logger: logger.child({ service: "epg-simulator" }),
   });
-  const demoTerminal = { baseUrl: simulatorTerminalBaseUrl(config.publicUrl), ...DEFAULT_SIMULATOR_CREDENTIALS[0]! };
+  const demoTerminal = { baseUrl: simulatorTerminalBaseUrl(publicUrl), ...DEFAULT_SIMULATOR_CREDENTIALS[0]! };
 
   const demo = config.demo ? await seedDemoMerchant(accountsRepos, clock, { testKey: config.demoTestKey, testTerminal: demoTerminal }) : undefined;
 
@@ -176,11 +178,11 @@ export async function startEmbeddedGateway(
     logger: edgeLogger,
     clock,
     config: {
-      errorsUrl: config.errorsUrl ?? `${config.publicUrl}/errors`,
+      errorsUrl: config.errorsUrl ?? `${publicUrl}/errors`,
       adminToken: config.adminToken,
       maxBodyBytes: config.maxBodyBytes,
       authCacheTtlMs: config.authCacheTtlMs,
-      checkout: { publicUrl: config.publicUrl, csrfSecret: config.csrfSecret },
+      checkout: { publicUrl: publicUrl, csrfSecret: config.csrfSecret },
     },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -3,6 +3,7 @@ export * from "./errors/gateway-error.js";
 export * from "./errors/connect-errors.js";
 export * from "./config/read-config.js";
 export * from "./config/durations.js";
+export * from "./config/public-url.js";
 export * from "./clock.js";
 export * from "./ids.js";
 export * from "./logger.js";

@@ -3,10 +3,13 @@ import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/plat
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
 import { AuthCache } from "./auth/auth-cache.js";
+import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import type { EdgeDeps } from "./edge-deps.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
+import { CheckoutFallback } from "./checkout/checkout-fallback.js";
+import { answerExpectationsWithProblems, requireHostHeader } from "./http/node-answers.js";
 import { createClientErrorHandler } from "./problem/client-error-handler.js";
 import { frameworkErrorHandler, installProblemHandling } from "./problem/install-problem-handling.js";
 import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
@@ -22,13 +25,21 @@ import { registerAdminRefundRoutes } from "./routes/admin-refund-routes.js";
 import { registerRefundRoutes } from "./routes/refund-routes.js";
 import { registerWebhookRoutes } from "./routes/webhook-routes.js";
 
+const HSTS_VALUE = "max-age=31536000";
+
 /**
  * The edge: the only public HTTP surface. It authenticates, maps JSON <-> proto and errors to
  * problem documents, and holds no business rules. Returned ready to `listen` or `inject`.
  */
 export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   const { config } = deps;
-  const problemOptions = { errorsUrl: config.errorsUrl, maxBodyBytes: config.maxBodyBytes };
+  // Answers decided before routing under /checkout are pages too, once the checkout is registered.
+  const checkoutFallback = new CheckoutFallback();
+  const problemOptions = { errorsUrl: config.errorsUrl, maxBodyBytes: config.maxBodyBytes, checkout: checkoutFallback };
+  // Browsers that reached an https public URL keep to https for a year (no includeSubDomains:
+  // the operator's other hosts are not ours to decide).
+  const hsts = new URL(config.checkout?.publicUrl ?? "http://localhost").protocol === "https:";
+  const answerFrameworkError = frameworkErrorHandler(problemOptions);
   const app = Fastify({
     // A pino Logger is a FastifyBaseLogger; typing it as such keeps FastifyInstance's default generics.
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -36,9 +47,16 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     genReqId: () => randomUUID(),
     // fastify's own 503 body while closing is not a problem document; the hook below answers instead.
     return503OnClosing: false,
-    frameworkErrors: frameworkErrorHandler(problemOptions),
+    // Raised before any hook runs (a malformed URL): the HSTS header is added here too.
+    frameworkErrors: (err, request, reply) => {
+      if (hsts) reply.header("strict-transport-security", HSTS_VALUE);
+      answerFrameworkError(err, request, reply);
+    },
     clientErrorHandler: createClientErrorHandler(config.errorsUrl),
+    // Node itself would answer a missing Host with a bare 400; the hook below answers instead.
+    http: { requireHostHeader: false },
   });
+  answerExpectationsWithProblems(app.server);
 
   // A SERVER span per request; gRPC calls made while handling it become its children.
   registerFastifyTracing(app);
@@ -52,6 +70,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   app.addHook("onRequest", async (request, reply) => {
     // Every answer names its request, so a merchant can quote it and an operator find the logs.
     reply.header("request-id", request.id);
+    if (hsts) reply.header("strict-transport-security", HSTS_VALUE);
+    requireHostHeader(request);
     if (closing && request.url !== "/healthz") {
       reply.header("connection", "close");
       throw new GatewayError("SERVICE_UNAVAILABLE", "The gateway is restarting; retry on a new connection.");
@@ -60,10 +80,12 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   registerHealthRoutes(app, deps.readiness ?? [], () => closing);
   registerErrorPagesRoutes(app);
-  registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout });
+  registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout, fallback: checkoutFallback });
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
 
   const authenticator = new ApiKeyAuthenticator(deps.accounts, new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs));
+  const revocations = deps.keyRevocations ?? new InProcessKeyRevocations();
+  revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(
     async (api) => {
       api.addHook("onRequest", async (request) => {
@@ -83,7 +105,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   if (adminToken !== undefined && adminToken !== "") {
     app.register(
       async (admin) => {
-        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => authenticator.forgetKey(keyId) });
+        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => revocations.announce(keyId) });
         // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
         if (deps.webhooks) registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
         if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);

@@ -1,4 +1,4 @@
-import { parse, readConfig, type ConfigOf } from "@gateway/platform";
+import { defaultPublicUrl, parse, readConfig, type ConfigOf } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -10,7 +10,12 @@ export const edgeConfigSpec = {
   sessionsUrl: { env: "SESSIONS_URL", description: "sessions service (gRPC)", default: "http://127.0.0.1:50052", parse: parse.url },
   refundsUrl: { env: "REFUNDS_URL", description: "refunds service (gRPC)", default: "http://127.0.0.1:50053", parse: parse.url },
   webhooksUrl: { env: "WEBHOOKS_URL", description: "webhooks service (gRPC)", default: "http://127.0.0.1:50054", parse: parse.url },
-  publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "public base URL of the gateway", default: "http://localhost:8080", parse: parse.url },
+  publicUrl: {
+    env: "GATEWAY_PUBLIC_URL",
+    description: "public base URL of the gateway; unset on the edge: where it listens (HOST and PORT)",
+    optional: true,
+    parse: parse.url,
+  },
   errorsUrl: {
     env: "GATEWAY_ERRORS_URL",
     description: "base of problem type URIs (default <GATEWAY_PUBLIC_URL>/errors)",
@@ -27,7 +32,8 @@ export const edgeConfigSpec = {
   maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "largest request body accepted", default: "262144", parse: parse.positiveInt },
   authCacheTtlMs: {
     env: "GATEWAY_AUTH_CACHE_TTL",
-    description: "how long a successful API key lookup is reused (bounds how late a revocation takes effect)",
+    description:
+      "how long a successful API key lookup is reused (never past the key's expires_at; revocations reach every replica over NATS at once, this bounds one a replica missed)",
     default: "5s",
     parse: parse.duration,
   },
@@ -61,10 +67,11 @@ export const edgeConfigSpec = {
   },
 } as const;
 
-export type EdgeConfig = Omit<ConfigOf<typeof edgeConfigSpec>, "errorsUrl"> & { errorsUrl: string };
+export type EdgeConfig = Omit<ConfigOf<typeof edgeConfigSpec>, "errorsUrl" | "publicUrl"> & { errorsUrl: string; publicUrl: string };
 
-/** Reads and validates the edge's environment, resolving the errors URL default. */
+/** Reads and validates the edge's environment, resolving the public and errors URL defaults. */
 export function readEdgeConfig(env: NodeJS.ProcessEnv = process.env): EdgeConfig {
   const config = readConfig(edgeConfigSpec, env);
-  return { ...config, errorsUrl: config.errorsUrl ?? `${config.publicUrl}/errors` };
+  const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
+  return { ...config, publicUrl, errorsUrl: config.errorsUrl ?? `${publicUrl}/errors` };
 }

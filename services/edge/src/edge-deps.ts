@@ -2,6 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
 import type { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
 import type { RateLimiter } from "@gateway/rate-limiter";
+import type { KeyRevocations } from "./auth/key-revocations.js";
 import type { CheckoutPagesConfig } from "./checkout/checkout-config.js";
 import type { MountableEpgSimulator } from "./checkout/epg-simulator-mount.js";
 
@@ -11,7 +12,10 @@ export interface EdgeAppConfig {
   /** Enables /admin/v1 when set. */
   adminToken?: string;
   maxBodyBytes: number;
-  /** How long a successful API key lookup is reused (a revocation takes at most this long). */
+  /**
+   * How long a successful API key lookup is reused: never past the key's expiry; a revocation
+   * announced through `keyRevocations` drops it at once, this bounds a missed announcement.
+   */
   authCacheTtlMs: number;
   /** Hosted checkout pages (public URL, CSRF secret, form-action origins); defaults in checkout/README.md. */
   checkout?: CheckoutPagesConfig;
@@ -30,6 +34,8 @@ export interface EdgeDeps {
   epgSimulator?: MountableEpgSimulator;
   /** Delivery history (4.7, 4.8) and the admin webhook routes; absent = those routes are not served. */
   webhooks?: Client<typeof WebhookService>;
+  /** Revocations shared by every edge replica (NATS in distributed mode); default: this process only. */
+  keyRevocations?: KeyRevocations;
   /** Refunds (4.5) and the admin manual-refund routes; absent = those routes are not served. */
   refunds?: Client<typeof RefundService>;
 }

@@ -1,5 +1,7 @@
 import { createLogger, initTelemetry, installGracefulShutdown } from "@gateway/platform";
 import { createEdgeApp } from "./app.js";
+import { InProcessKeyRevocations } from "./auth/key-revocations.js";
+import { NatsKeyRevocations } from "./auth/nats-key-revocations.js";
 import { readEdgeConfig } from "./config.js";
 import { createEdgeRateLimiting } from "./rate-limit/create-edge-rate-limiting.js";
 import { createServiceClients } from "./service-clients.js";
@@ -12,7 +14,12 @@ async function main(): Promise<void> {
   const clients = createServiceClients(config);
   // NATS is deliberately not a readiness check: without it limits hold per replica, the API stays up.
   const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, distributed: true, logger });
+  // Without NATS a revocation made on another replica waits for the auth cache TTL here.
+  const natsRevocations = config.natsUrl ? new NatsKeyRevocations({ natsUrl: config.natsUrl, logger }) : undefined;
+  await natsRevocations?.open();
+  const keyRevocations = natsRevocations ?? new InProcessKeyRevocations();
   const app = createEdgeApp({
+    keyRevocations,
     accounts: clients.accounts,
     sessions: clients.sessions,
     webhooks: clients.webhooks,
@@ -34,6 +41,7 @@ async function main(): Promise<void> {
     // fastify.close stops accepting connections, answers new requests on open ones with 503, and waits for in-flight ones.
     { name: "http", run: () => app.close() },
     { name: "rate limits", run: () => rateLimiting.close() },
+    { name: "key revocations", run: () => keyRevocations.close() },
     { name: "telemetry", run: () => telemetry.shutdown() },
   ]);
 }

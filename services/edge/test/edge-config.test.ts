@@ -25,6 +25,16 @@ describe("readEdgeConfig", () => {
     expect(readEdgeConfig({ GATEWAY_ERRORS_URL: "https://docs.example.com/problems" }).errorsUrl).toBe("https://docs.example.com/problems");
   });
 
+  // Issue 15 item 8: the default public URL used to be http://localhost:8080 whatever PORT was.
+  it("defaults the public URL (and the errors URL) to where the edge listens", () => {
+    expect(readEdgeConfig({ PORT: "3000" })).toMatchObject({ publicUrl: "http://localhost:3000", errorsUrl: "http://localhost:3000/errors" });
+    expect(readEdgeConfig({ PORT: "3000", HOST: "0.0.0.0" }).publicUrl).toBe("http://localhost:3000");
+    expect(readEdgeConfig({ PORT: "3000", HOST: "pay.internal" }).publicUrl).toBe("http://pay.internal:3000");
+    expect(readEdgeConfig({ PORT: "3000", HOST: "fd00::5" }).publicUrl).toBe("http://[fd00::5]:3000");
+    expect(readEdgeConfig({ PORT: "3000", GATEWAY_PUBLIC_URL: "https://pay.example.com" }).publicUrl).toBe("https://pay.example.com");
+    expect(() => readEdgeConfig({ PORT: "0" })).toThrow(ConfigError);
+  });
+
   it("reads every variable", () => {
     const config = readEdgeConfig({
       PORT: "9000",

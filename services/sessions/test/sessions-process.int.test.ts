@@ -151,10 +151,12 @@ describe("sessions as its own process", () => {
     expect(event).toMatchObject({ eventType: "session.succeeded", sequence: 1n, payment: { cardBrand: "mastercard", feeAmount: "0.610", netAmount: "33.390" } });
   });
 
-  it("when the merchant has no terminal, then StartPayment fails with NO_TERMINAL_CONFIGURED", async () => {
+  // Issue 15 item 10: the merchant hears it at create (it used to be a 201, and StartPayment failed).
+  it("when the merchant has no terminal, then CreateSession fails with NO_TERMINAL_CONFIGURED", async () => {
     const client = createClient(SessionService, createGrpcTransport({ baseUrl: url }));
-    const { session } = await client.createSession({ scope: { merchantId: "mer_no_terminal", livemode: false }, merchantReference: "proc-nt", amount: "1.000" });
-    const err = await client.startPayment({ token: session!.checkoutUrl.split("/").at(-1)!, language: "" }).catch((e: unknown) => e);
+    const err = await client
+      .createSession({ scope: { merchantId: "mer_no_terminal", livemode: false }, merchantReference: "proc-nt", amount: "1.000" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectError);
     expect((err as ConnectError).code).toBe(Code.FailedPrecondition);
     expect(readErrorDetail(err as ConnectError)?.reason).toBe("NO_TERMINAL_CONFIGURED");

@@ -56,6 +56,8 @@ export function adminApi(baseUrl: string, token: string) {
         body: expiresAt ? { mode, expires_at: expiresAt } : { mode },
       }),
     revokeKey: (keyId: string) => request(url(`/api-keys/${keyId}`), { method: "DELETE", headers: auth }),
+    setTerminal: (merchantId: string, mode: "test" | "live", terminal: { base_url: string; username: string; password: string; active: boolean }) =>
+      request(url(`/merchants/${merchantId}/terminals/${mode}`), { method: "PUT", headers: auth, body: terminal }),
     setRate: (merchantId: string, currency: string, rate: string) =>
       request(url(`/merchants/${merchantId}/exchange-rates/${currency}`), { method: "PUT", headers: auth, body: { rate } }),
   };

@@ -12,6 +12,8 @@ import type { AccountsDeps } from "./accounts-deps.js";
 export interface AuthenticatedApiKey {
   scope: AccountScope;
   keyId: string;
+  /** When the key stops working (absent: never), so a cache of this answer ends no later. */
+  expiresAt?: Date;
 }
 
 // Compared against when no record matches, so unknown and wrong keys cost the same work.
@@ -37,5 +39,9 @@ export async function authenticateApiKey(deps: AccountsDeps, presented: string):
   if (stored.livemode !== key.livemode) throw rejected("mode_mismatch");
   const inactive = inactiveReason(stored, deps.clock.now());
   if (inactive) throw rejected(inactive);
-  return { scope: { merchantId: stored.merchantId, livemode: stored.livemode }, keyId: stored.id };
+  return {
+    scope: { merchantId: stored.merchantId, livemode: stored.livemode },
+    keyId: stored.id,
+    ...(stored.expiresAt ? { expiresAt: stored.expiresAt } : {}),
+  };
 }

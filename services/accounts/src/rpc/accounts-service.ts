@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "@gateway/platform";
 import {
@@ -60,8 +60,12 @@ export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
   constructor(private readonly deps: AccountsDeps & { logger: Logger }) {}
 
   async authenticate(req: AuthenticateRequest): Promise<AuthenticateResponse> {
-    const { scope, keyId } = await authenticateApiKey(this.deps, req.apiKey);
-    return create(AuthenticateResponseSchema, { scope: create(AccountScopeSchema, scope), keyId });
+    const { scope, keyId, expiresAt } = await authenticateApiKey(this.deps, req.apiKey);
+    return create(AuthenticateResponseSchema, {
+      scope: create(AccountScopeSchema, scope),
+      keyId,
+      ...(expiresAt ? { expiresAt: timestampFromDate(expiresAt) } : {}),
+    });
   }
 
   async createMerchant(req: CreateMerchantRequest): Promise<CreateMerchantResponse> {

@@ -1,3 +1,4 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import { fromConnectError, GatewayError } from "@gateway/platform";
 import type { AccountsService } from "@gateway/proto";
@@ -23,17 +24,19 @@ export class ApiKeyAuthenticator {
     const cached = this.cache.get(fingerprint);
     if (cached) return cached;
     let caller: AuthenticatedCaller;
+    let keyExpiresAt: Date | undefined;
     try {
       const response = await this.accounts.authenticate({ apiKey });
       if (!response.scope) throw new Error("accounts.Authenticate answered without a scope");
       caller = { scope: response.scope, keyId: response.keyId };
+      keyExpiresAt = response.expiresAt ? timestampDate(response.expiresAt) : undefined;
     } catch (err) {
       const gatewayError = fromConnectError(err);
       // The same answer for every refused key: never reveal whether a key exists.
       if (gatewayError.reason === "UNAUTHORIZED") throw unauthorized();
       throw gatewayError;
     }
-    this.cache.set(fingerprint, caller);
+    this.cache.set(fingerprint, caller, keyExpiresAt);
     return caller;
   }
 

@@ -3,6 +3,7 @@ import type { SessionService } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { RouteMethodIndex } from "../http/route-method-index.js";
 import { classifyError } from "../problem/error-to-problem.js";
+import type { CheckoutFallback } from "./checkout-fallback.js";
 import { requestPath } from "../problem/send-problem.js";
 import { registerAcquirerCallbackRoutes } from "./acquirer-callback-routes.js";
 import { registerAcquirerReturnRoutes } from "./acquirer-return-routes.js";
@@ -19,6 +20,8 @@ import type { NoticeAction } from "./views/notice-page.js";
 export interface CheckoutPagesDeps {
   sessions: Client<typeof SessionService>;
   config?: CheckoutPagesConfig;
+  /** Given the checkout's page for answers decided before routing (bad URLs, over-long tokens). */
+  fallback?: CheckoutFallback;
 }
 
 /**
@@ -32,6 +35,12 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
   const renderer = new CheckoutPageRenderer(stylesheet.href, config.formActionOrigins);
   const csrf = new CsrfTokens(config.csrfSecret);
   const secureCookies = config.secureCookies;
+  deps.fallback?.set((request, reply, status) => {
+    const page = new PageRequest(request, secureCookies);
+    return status === 404
+      ? renderer.sendNotice(reply, page, 404, { notice: page.m.notFound })
+      : renderer.sendNotice(reply, page, 400, { notice: page.m.badRequest, tone: "alert" });
+  });
 
   app.register(
     async (scope) => {
@@ -50,7 +59,17 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
         }
         const page = pageFor(request);
         const token = (request.params as { token?: unknown } | undefined)?.token;
-        return sendErrorPage(reply, page, classified.problem.reason, typeof token === "string" && LINK_TOKEN.test(token) ? token : undefined, request.id);
+        const knownToken = typeof token === "string" && LINK_TOKEN.test(token) ? token : undefined;
+        // Another Pay is starting this session's payment: say so at once (409), with a way to
+        // look again, rather than making the buyer wait for it.
+        if (classified.problem.metadata?.payment_in_progress === "true") {
+          return renderer.sendNotice(reply, page, 409, {
+            notice: page.m.processing,
+            tone: "warning",
+            actions: knownToken === undefined ? [] : [{ label: page.m.checkAgain, href: checkoutPath(knownToken) }],
+          });
+        }
+        return sendErrorPage(reply, page, classified.problem.reason, knownToken, request.id);
       });
 
       scope.setNotFoundHandler((request, reply) => {

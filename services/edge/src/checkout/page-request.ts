@@ -53,12 +53,15 @@ export class PageRequest {
     return nonce;
   }
 
-  /** This request's path with `lang` replaced: the switcher's link to each language. */
+  /**
+   * This request's path with `lang` replaced: the switcher's link to each language. Only the
+   * path and query of the request target are used, never a host: an absolute-form target
+   * (`GET http://evil.example/checkout/…`) or a `//host` path cannot put a foreign host in a link.
+   */
   languageHrefFor(basePath?: string): (language: Language) => string {
-    const raw = this.request.raw.url ?? this.request.url;
-    const queryAt = raw.indexOf("?");
-    const path = basePath ?? (queryAt === -1 ? raw : raw.slice(0, queryAt));
-    const params = new URLSearchParams(basePath === undefined && queryAt !== -1 ? raw.slice(queryAt + 1) : "");
+    const target = requestTarget(this.request.raw.url ?? this.request.url);
+    const path = basePath ?? target.path;
+    const params = new URLSearchParams(basePath === undefined ? target.query : "");
     return (language) => {
       params.set("lang", language);
       return `${path}?${params.toString()}`;
@@ -68,5 +71,15 @@ export class PageRequest {
   /** Writes the cookies this request decided on; call before sending. */
   applyCookies(reply: FastifyReply): void {
     if (this.setCookies.length > 0) reply.header("set-cookie", this.setCookies);
+  }
+}
+
+/** Path (always starting with one "/") and query of a request target, whatever its form. */
+function requestTarget(raw: string): { path: string; query: string } {
+  try {
+    const url = new URL(raw, "http://request-target.invalid");
+    return { path: `/${url.pathname.replace(/^\/+/, "")}`, query: url.search };
+  } catch {
+    return { path: "/checkout", query: "" };
   }
 }

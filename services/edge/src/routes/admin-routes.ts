@@ -17,8 +17,8 @@ import { registerAdminConfigRoutes } from "./admin-config-routes.js";
 export interface AdminRoutesDeps {
   accounts: Client<typeof AccountsService>;
   adminToken: string;
-  /** Called after a key is revoked, so this edge stops accepting it at once. */
-  onKeyRevoked(keyId: string): void;
+  /** Called after a key is revoked, so every edge replica stops accepting it at once. */
+  onKeyRevoked(keyId: string): Promise<void>;
 }
 
 /**
@@ -51,7 +51,7 @@ export function registerAdminRoutes(admin: FastifyInstance, deps: AdminRoutesDep
   admin.delete<{ Params: { key_id: string } }>("/api-keys/:key_id", async (request, reply) => {
     requireNoMembers(request.body);
     const response = await accounts.revokeApiKey({ keyId: request.params.key_id });
-    deps.onKeyRevoked(request.params.key_id);
+    await deps.onKeyRevoked(request.params.key_id);
     return sendJson(reply, 200, revokedApiKeyToJson(response.apiKey));
   });
 

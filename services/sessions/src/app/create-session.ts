@@ -7,11 +7,13 @@ import { currentCheckoutLink, type Session } from "../domain/session.js";
 import { MAX_ROUNDS, contention } from "./payment-deps.js";
 import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
 import { foreignCurrencyOf, validateCreateSession } from "../domain/validation/validate-create-session.js";
-import type { ExchangeRateProvider, SessionRepository } from "./ports.js";
+import type { ExchangeRateProvider, SessionRepository, TerminalProvider } from "./ports.js";
 
 export interface CreateSessionDeps {
   repo: SessionRepository;
   rates: ExchangeRateProvider;
+  /** Asked before a new session is stored: a session nobody can pay is refused at create. */
+  terminals: TerminalProvider;
   clock: Clock;
   lifetimes: Lifetimes;
 }
@@ -50,6 +52,10 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
   const request = validation.value;
   const fingerprint = requestFingerprint(request);
   if (existing) return repeatOf(deps, existing, fingerprint);
+  // The merchant hears about a missing or inactive terminal now (422 no-terminal-configured /
+  // terminal-inactive), not the buyer at Pay; Pay still checks, as the terminal may change after.
+  // Only a new session is checked: a repeat returns what the first create stored.
+  await deps.terminals.terminalFor(input.scope);
 
   for (let tries = 0; tries < MAX_GENERATION_TRIES; tries++) {
     const session = newSession(input.scope, request, clock.now(), deps.lifetimes);

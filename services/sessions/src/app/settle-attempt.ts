@@ -1,3 +1,4 @@
+import type { OrderStatus } from "@gateway/acquirer";
 import { GatewayError } from "@gateway/platform";
 import { isOpen } from "../domain/attempts.js";
 import { redirectAfterSettlement } from "../domain/redirects.js";
@@ -5,6 +6,7 @@ import type { PaymentAttempt, Session, SettlementSource } from "../domain/sessio
 import { settle } from "../domain/settlement.js";
 import { attemptOutcomeOf } from "./acquirer-outcome.js";
 import { MAX_ROUNDS, contention, type PaymentDeps } from "./payment-deps.js";
+import { SingleFlight } from "./single-flight.js";
 import { storeChange } from "./store-change.js";
 
 export interface SettledAttempt {
@@ -16,6 +18,10 @@ export interface SettlementResult extends SettledAttempt {
   /** Where to send the buyer next. */
   redirectUrl: string;
 }
+
+/** Acquirer status calls of Pays and cancels running in this process, by acquirer order id. */
+const statusQueries = new SingleFlight<OrderStatus>();
+const SHARED_STATUS_SOURCES: ReadonlySet<SettlementSource> = new Set<SettlementSource>(["checkout", "cancel"]);
 
 function attemptByOrderId(session: Session, acquirerOrderId: string): PaymentAttempt | undefined {
   return session.attempts.find((a) => a.acquirerOrderId === acquirerOrderId);
@@ -52,8 +58,11 @@ export async function settleOpenAttempt(deps: PaymentDeps, session: Session, acq
   if (!attempt) throw new Error(`session ${session.id} has no attempt with acquirer order ${acquirerOrderId}`);
   if (!isOpen(attempt)) return { session, attempt };
 
-  const terminal = await deps.terminals.terminalFor(session.scope);
-  const status = await deps.acquirer.getOrderStatus({ terminal, acquirerOrderId });
+  // Pays and cancels of one order in this process share one status call rather than each
+  // making its own (50 Pays at once are one question); the buyer's return, the acquirer's
+  // callback and the reconciler ask afresh, as they come after something changed.
+  const ask = async () => deps.acquirer.getOrderStatus({ terminal: await deps.terminals.terminalFor(session.scope), acquirerOrderId });
+  const status = SHARED_STATUS_SOURCES.has(source) ? await statusQueries.run(acquirerOrderId, ask) : await ask();
   const outcome = await attemptOutcomeOf(status, () => deps.fees.feePlanFor(session.scope.merchantId), deps.logger);
   if (outcome.kind === "pending") return { session, attempt };
 

@@ -7,6 +7,7 @@ import { SESSION_TRANSITIONS, assertPayable, outcomeOf, statusChanges } from "..
 import type { CheckoutLink, PaymentAttempt, Session, SessionChanges } from "../domain/session.js";
 import { MAX_ROUNDS, contention, registrationDeadline, type PaymentDeps } from "./payment-deps.js";
 import { settleOpenAttempt } from "./settle-attempt.js";
+import { SingleFlight } from "./single-flight.js";
 
 export interface StartPaymentResult {
   /** The acquirer's card page. */
@@ -19,8 +20,6 @@ export const CHECKOUT_LANGUAGES: ReadonlySet<string> = new Set(["en", "fr", "ar"
 /** Longest a buyer gets on the acquirer's card page. */
 export const MAX_CARD_PAGE_SECONDS = 20 * 60;
 
-const WAIT_POLL_MS = 100;
-
 /** Where the acquirer sends the buyer back (success and failure alike); it appends `orderId`. */
 export function acquirerReturnUrl(publicBaseUrl: string): string {
   return `${publicBaseUrl.replace(/\/+$/, "")}/checkout/return`;
@@ -31,11 +30,14 @@ export function acquirerReturnUrl(publicBaseUrl: string): string {
  * session CREATED -> PENDING), its order registered at the acquirer, the attempt moved to
  * PROCESSING (session PENDING -> PROCESSING), and the acquirer's card page returned.
  *
- * Attempts run one at a time. An attempt still PROCESSING is first settled with the acquirer:
- * when it is still waiting for the card, the buyer resumes that same card page (no second
- * order that could be paid twice); when it ended, a new attempt starts, or the outcome stops
- * the call (SESSION_TERMINAL once it succeeded). An attempt being registered by a concurrent
- * call (a double click) is waited for and resumed.
+ * Attempts run one at a time, and a Pay never queues behind another's acquirer call. An attempt
+ * still PROCESSING is first settled with the acquirer (concurrent Pays in this process share
+ * one status call): when it is still waiting for the card, the buyer resumes that same card
+ * page (no second order that could be paid twice); when it ended, a new attempt starts, or the
+ * outcome stops the call (SESSION_TERMINAL once it succeeded). An attempt being registered by
+ * a concurrent call (a double click) is joined when that call runs in this process (the same
+ * card page); otherwise the answer is at once INVALID_STATE with `payment_in_progress` (the
+ * buyer's "payment in progress" page), never a wait on the store.
  *
  * Failures before anything reaches the acquirer (no terminal, terminal inactive, accounts
  * unreachable) store nothing. A failed registration abandons the attempt, which does not
@@ -45,7 +47,6 @@ export async function startPayment(deps: PaymentDeps, token: string, language: s
   if (language !== "" && !CHECKOUT_LANGUAGES.has(language)) {
     throw GatewayError.validation([{ field: "language", code: "invalid", message: "language must be one of en, fr, ar." }]);
   }
-  let waited = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const { session, link } = await checkoutOf(deps, token);
     assertPayable(session);
@@ -60,16 +61,12 @@ export async function startPayment(deps: PaymentDeps, token: string, language: s
     }
     let interrupted: PaymentAttempt | undefined;
     if (open?.status === "INITIATED") {
+      const registering = registrations.joining(open.id);
+      if (registering) return await registering;
       if (now.getTime() > registrationDeadline(open.createdAt, deps.acquirerTimeoutMs).getTime()) {
         interrupted = open;
-      } else if (!waited) {
-        await waitWhileInitiated(deps, token, open.id);
-        waited = true;
-        continue;
       } else {
-        throw new GatewayError("INVALID_STATE", "A payment is being started on this session; try again in a moment.", {
-          metadata: { session_id: session.id },
-        });
+        throw paymentInProgress(session.id);
       }
     }
 
@@ -80,7 +77,8 @@ export async function startPayment(deps: PaymentDeps, token: string, language: s
     const terminal = await deps.terminals.terminalFor(session.scope);
     const started = await storeNewAttempt(deps, session, token, interrupted);
     if (!started) continue; // the session changed meanwhile
-    return await register(deps, started.session, started.attempt, link, terminal, language);
+    const { attempt } = started;
+    return await registrations.run(attempt.id, () => register(deps, started.session, attempt, link, terminal, language));
   }
   throw new GatewayError("CONFLICT", "The checkout is being changed by another request; try again.");
 }
@@ -97,15 +95,14 @@ function resume(attempt: PaymentAttempt): StartPaymentResult {
   return { redirectUrl: attempt.formUrl, attemptId: attempt.id };
 }
 
-/** Waits (in real time) for a concurrent registration to finish, at most as long as it may take. */
-async function waitWhileInitiated(deps: PaymentDeps, token: string, attemptId: string): Promise<void> {
-  const deadline = registrationDeadline(new Date(), deps.acquirerTimeoutMs).getTime();
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
-    const session = await deps.repo.findByCheckoutToken(token);
-    const attempt = session?.attempts.find((a) => a.id === attemptId);
-    if (!attempt || attempt.status !== "INITIATED") return;
-  }
+/** Registrations running in this process, by attempt id: a concurrent Pay joins one instead of waiting on the store. */
+const registrations = new SingleFlight<StartPaymentResult>();
+
+/** Another call is registering this session's attempt (elsewhere): the buyer's "payment in progress" page. */
+function paymentInProgress(sessionId: string): GatewayError {
+  return new GatewayError("INVALID_STATE", "A payment is being started on this session; try again in a moment.", {
+    metadata: { session_id: sessionId, payment_in_progress: "true" },
+  });
 }
 
 /** Stores the new INITIATED attempt with the session's move; undefined when the session changed meanwhile. */

@@ -69,7 +69,7 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
   const payments = paymentDepsOf(deps);
   return {
     async createSession(req) {
-      const outcome = await createSession({ repo, rates, clock, lifetimes: settings }, createInputFromProto(req));
+      const outcome = await createSession({ repo, rates, terminals: deps.terminals, clock, lifetimes: settings }, createInputFromProto(req));
       return { session: toProto(outcome.session), created: outcome.created };
     },
     async getSession(req) {

@@ -8,7 +8,7 @@ import type { PaymentDeps } from "../../src/app/payment-deps.js";
 import { startPayment } from "../../src/app/start-payment.js";
 import type { PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
 import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
-import { LIFETIMES, SETTINGS, createInput, fakeRates, newScope } from "../support/fixtures.js";
+import { ACTIVE_TERMINALS, LIFETIMES, SETTINGS, createInput, fakeRates, newScope } from "../support/fixtures.js";
 import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";
 
 const MINUTE = 60_000;
@@ -41,7 +41,7 @@ function setup() {
     reconcileIntervalMs: 60_000,
   };
   const newSession = async (overrides: Parameters<typeof createInput>[1] = {}) =>
-    (await createSession({ repo, rates: fakeRates({}), clock, lifetimes: LIFETIMES }, createInput(newScope(), overrides))).session;
+    (await createSession({ repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES }, createInput(newScope(), overrides))).session;
   return { repo, clock, checkoutDeps, viewDeps, paymentDeps, newSession };
 }
 

@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSession, type CreateSessionDeps } from "../../src/app/create-session.js";
 import type { ExchangeRateProvider, SessionRepository } from "../../src/app/ports.js";
-import { LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
+import { fakeTerminals } from "../support/payment-fakes.js";
+import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
 
 function setup(rates: ExchangeRateProvider = fakeRates({ EUR: "3.400000", USD: "2.950000" }), repo: SessionRepository = createMemorySessionRepository()) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 9));
-  const deps: CreateSessionDeps = { repo, rates, clock, lifetimes: LIFETIMES };
+  const deps: CreateSessionDeps = { repo, rates, terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES };
   return { deps, clock, repo, scope: newScope() };
 }
 
@@ -96,6 +97,34 @@ describe("createSession", () => {
     const { deps, scope } = setup();
     await createSession(deps, createInput(scope, { merchantReference: "r-6" }));
     expect((await failure(createSession(deps, createInput(scope, { merchantReference: "r-6", amount: "1,000.000" })))).reason).toBe("VALIDATION_ERROR");
+  });
+
+  for (const reason of ["NO_TERMINAL_CONFIGURED", "TERMINAL_INACTIVE", "SERVICE_UNAVAILABLE"] as const) {
+    it(`when the account's terminal lookup fails with ${reason}, then the create fails with it and nothing is stored`, async () => {
+      const { deps, scope, repo } = setup();
+      const terminals = fakeTerminals({ baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" });
+      terminals.set(scope.merchantId, reason);
+      const err = await failure(createSession({ ...deps, terminals }, createInput(scope, { merchantReference: "r-nt" })));
+      expect(err.reason).toBe(reason);
+      expect(await repo.findByReference(scope, "r-nt")).toBeUndefined();
+      expect(terminals.lookups).toEqual([scope]);
+    });
+  }
+
+  it("when a stored reference repeats after the terminal went inactive, then the stored session comes back", async () => {
+    const { deps, scope } = setup();
+    const terminals = fakeTerminals({ baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" });
+    const input = createInput(scope, { merchantReference: "r-repeat" });
+    const first = await createSession({ ...deps, terminals }, input);
+    terminals.set(scope.merchantId, "TERMINAL_INACTIVE");
+    expect((await createSession({ ...deps, terminals }, input)).session).toEqual(first.session);
+  });
+
+  it("when the request is invalid and the account has no terminal, then the violations are reported first", async () => {
+    const { deps, scope } = setup();
+    const terminals = fakeTerminals();
+    const err = await failure(createSession({ ...deps, terminals }, createInput(scope, { amount: "1,0" })));
+    expect(err.reason).toBe("VALIDATION_ERROR");
   });
 
   it("when TND is asked, then no exchange rate is looked up", async () => {

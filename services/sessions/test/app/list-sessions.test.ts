@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSession } from "../../src/app/create-session.js";
 import { listSessions } from "../../src/app/list-sessions.js";
-import { LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
+import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
 
 async function violations(promise: Promise<unknown>) {
   try {
@@ -21,7 +21,7 @@ describe("listSessions", () => {
     const clock = new ManualClock();
     const scope = newScope();
     for (let i = 0; i < count; i++) {
-      await createSession({ repo, rates: fakeRates({}), clock, lifetimes: LIFETIMES }, createInput(scope, { merchantReference: `ref-${i}` }));
+      await createSession({ repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES }, createInput(scope, { merchantReference: `ref-${i}` }));
       clock.advance(1000);
     }
     return { repo, scope };

@@ -10,7 +10,7 @@ import { sweepSession } from "../../src/app/sweep-session.js";
 import type { Session } from "../../src/domain/session.js";
 import { payOnCardPage } from "../support/card-page.js";
 import { pendingEventsOf } from "../support/events.js";
-import { LIFETIMES, createInput, fakeRates } from "../support/fixtures.js";
+import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates } from "../support/fixtures.js";
 import { startPaymentHarness, tokenOf, type PaymentHarness } from "../support/payment-harness.js";
 
 // The sweeper's work on one session against the real EPG simulator: expiry, link expiry,
@@ -86,7 +86,7 @@ describe("when a session's lifetime ends unpaid", () => {
 describe("when the checkout link's lifetime ends on a payable session", () => {
   it("then checkout.session.expired is emitted once, the session stays payable, and a repeated create mints a fresh link", async () => {
     const input = createInput((await h.newSession()).scope);
-    const createDeps = { repo: h.repo, rates: fakeRates({}), clock: h.clock, lifetimes: LIFETIMES };
+    const createDeps = { repo: h.repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock: h.clock, lifetimes: LIFETIMES };
     const { session } = await createSession(createDeps, input);
     const firstToken = tokenOf(session);
     expect(session.linkExpiryDueAt).toEqual(session.checkoutLinks[0]!.expiresAt);
@@ -117,7 +117,7 @@ describe("when the checkout link's lifetime ends on a payable session", () => {
 
   it("then an EXPIRED session repeated comes back without a fresh link", async () => {
     const input = createInput((await h.newSession()).scope);
-    const createDeps = { repo: h.repo, rates: fakeRates({}), clock: h.clock, lifetimes: LIFETIMES };
+    const createDeps = { repo: h.repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock: h.clock, lifetimes: LIFETIMES };
     const { session } = await createSession(createDeps, input);
     h.clock.advance(LIFETIMES.sessionLifetimeMs);
     await sweep(session);

@@ -7,7 +7,7 @@ import { listSessions } from "../../src/app/list-sessions.js";
 import { PUBLISHED_OUTBOX_KEPT, type OutboxEvent, type SessionRepository } from "../../src/app/ports.js";
 import { newAttempt } from "../../src/domain/attempts.js";
 import type { PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
-import { LIFETIMES, createInput, fakeRates, newScope, sessionFixture } from "../support/fixtures.js";
+import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates, newScope, sessionFixture } from "../support/fixtures.js";
 import { offlinePaymentDeps } from "../support/payment-fakes.js";
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
@@ -46,7 +46,7 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
       repo = await open();
     });
 
-    const deps = (clock = new ManualClock()): CreateSessionDeps => ({ repo, rates: fakeRates({ EUR: "3.400000" }), clock, lifetimes: LIFETIMES });
+    const deps = (clock = new ManualClock()): CreateSessionDeps => ({ repo, rates: fakeRates({ EUR: "3.400000" }), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES });
 
     describe("storing and reading", () => {
       it("when a session is inserted, then it reads back field for field, amounts exact as bigint", async () => {

@@ -6,8 +6,8 @@ import { FieldViolationSchema, SessionService, SessionStatus } from "@gateway/pr
 import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSessionsRoutes } from "../../src/sessions-module.js";
-import { SETTINGS, fakeRates, newScope } from "../support/fixtures.js";
-import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";
+import { ACTIVE_TERMINALS, SETTINGS, fakeRates, newScope } from "../support/fixtures.js";
+import { fakeFees, fakeMerchants, unreachableAcquirer } from "../support/payment-fakes.js";
 
 function setup() {
   const repo = createMemorySessionRepository();
@@ -19,7 +19,7 @@ function setup() {
     logger: createLogger({ service: "sessions-test", level: "silent" }),
     config: SETTINGS,
     acquirer: unreachableAcquirer,
-    terminals: fakeTerminals(),
+    terminals: ACTIVE_TERMINALS,
     fees: fakeFees(),
     merchants: fakeMerchants(),
   });

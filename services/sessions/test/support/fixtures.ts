@@ -1,5 +1,5 @@
 import { randomBase62 } from "@gateway/platform";
-import type { ExchangeRateProvider } from "../../src/app/ports.js";
+import type { ExchangeRateProvider, TerminalProvider } from "../../src/app/ports.js";
 import { newSession } from "../../src/domain/new-session.js";
 import type { AccountScope, Session } from "../../src/domain/session.js";
 import type { CreateSessionInput } from "../../src/domain/validation/create-session-input.js";
@@ -43,3 +43,10 @@ export function fakeRates(rates: Record<string, string>): ExchangeRateProvider &
   };
   return provider;
 }
+
+/** Every merchant has an active terminal: for tests of the create, which asks before storing. */
+export const ACTIVE_TERMINALS: TerminalProvider = {
+  async terminalFor() {
+    return { baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" };
+  },
+};

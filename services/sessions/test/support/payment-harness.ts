@@ -9,7 +9,7 @@ import type { FeePlan } from "../../src/domain/fees.js";
 import type { AccountScope, Session } from "../../src/domain/session.js";
 import type { CreateSessionInput } from "../../src/domain/validation/create-session-input.js";
 import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
-import { LIFETIMES, SETTINGS, createInput, fakeRates, newScope } from "./fixtures.js";
+import { ACTIVE_TERMINALS, LIFETIMES, SETTINGS, createInput, fakeRates, newScope } from "./fixtures.js";
 import { fakeFees, fakeTerminals } from "./payment-fakes.js";
 
 export interface PaymentHarnessOptions {
@@ -71,7 +71,7 @@ export async function startPaymentHarness(o: PaymentHarnessOptions = {}): Promis
     fees,
     wakes: () => wakes,
     async newSession(overrides = {}, scope = newScope()) {
-      const { session } = await createSession({ repo, rates: fakeRates({ EUR: "3.400000" }), clock, lifetimes: LIFETIMES }, createInput(scope, overrides));
+      const { session } = await createSession({ repo, rates: fakeRates({ EUR: "3.400000" }), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES }, createInput(scope, overrides));
       return session;
     },
     async close() {

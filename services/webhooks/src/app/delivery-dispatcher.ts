@@ -182,7 +182,7 @@ export class DeliveryDispatcher {
         return;
       case "failed":
         logger.info(
-          { ...about, httpStatus: report.httpStatus, error: report.errorMessage, retryAt: report.retryAt?.toISOString(), endpointDisabled: report.endpointDisabled },
+          { ...about, httpStatus: report.httpStatus, error: report.errorMessage, detail: report.errorDetail, cause: report.failureCause, retryAt: report.retryAt?.toISOString(), endpointDisabled: report.endpointDisabled },
           report.retryAt ? "webhook delivery failed; retry scheduled" : "webhook delivery failed; no retry left",
         );
         return;

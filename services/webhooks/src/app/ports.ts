@@ -108,7 +108,12 @@ export interface WebhookSendOutcome {
   ok: boolean;
   httpStatus?: number;
   responseTimeMs: number;
+  /** Stored as the delivery's error_message, shown to the merchant: neutral, no network facts. */
   errorMessage?: string;
+  /** For operators only (logs): the precise cause, with addresses and error codes. */
+  errorDetail?: string;
+  /** Bounded label of the failure, for metrics (e.g. dns, refused, forbidden_address). */
+  failureCause?: string;
   /** The receiver's Retry-After, in ms. */
   retryAfterMs?: number;
   /** 410 Gone. */

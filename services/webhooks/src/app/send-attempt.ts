@@ -23,7 +23,17 @@ export type AttemptReport = {
   attemptNumber: number;
 } & (
   | { outcome: "succeeded"; httpStatus?: number; responseTimeMs: number }
-  | { outcome: "failed"; httpStatus?: number; responseTimeMs?: number; errorMessage: string; retryAt?: Date; endpointDisabled: boolean }
+  | {
+      outcome: "failed";
+      httpStatus?: number;
+      responseTimeMs?: number;
+      errorMessage: string;
+      /** Operators only: the precise cause (logged, never stored on the delivery). */
+      errorDetail?: string;
+      failureCause?: string;
+      retryAt?: Date;
+      endpointDisabled: boolean;
+    }
   /** Not sent at all (no endpoint, no secret, endpoint disabled, event missing). */
   | { outcome: "not_sent"; errorMessage: string }
   /** Another dispatcher took the attempt over (our lease ran out): our outcome was not recorded. */
@@ -138,6 +148,8 @@ export async function sendClaimedAttempt(
     httpStatus: outcome.httpStatus,
     responseTimeMs: outcome.responseTimeMs,
     errorMessage,
+    ...(outcome.errorDetail !== undefined ? { errorDetail: outcome.errorDetail } : {}),
+    ...(outcome.failureCause !== undefined ? { failureCause: outcome.failureCause } : {}),
     endpointDisabled,
     ...(plan.retry ? { retryAt: plan.at } : {}),
   };

@@ -13,6 +13,8 @@ import { type TestReceiver, closedPort, startReceiver } from "./test-receiver.js
 
 const BODY = Buffer.from('{"id":"evt_1","event":"session.succeeded","data":{"amount":"10.500"}}');
 const REFUSED = /^Refused to deliver to a private or reserved address \(/;
+/** What a merchant reads for every way of not reaching the endpoint (issue 15 item 4). */
+const UNREACHABLE = "Could not connect to the endpoint";
 
 let receiver: TestReceiver;
 const deliverers: HttpDeliverer[] = [];
@@ -147,10 +149,21 @@ describe("HTTP delivery", () => {
     expect(outcome.responseTimeMs).toBeLessThan(2_000);
   });
 
-  it("when nothing listens on the port, then the delivery fails as connection refused", async () => {
+  // The merchant's message used to say "Connection refused"; the operator's detail still does.
+  it("when nothing listens on the port, then the delivery fails as could not connect (refused, for operators)", async () => {
     const port = await closedPort();
     const outcome = await deliverer().deliver(request({ url: `http://127.0.0.1:${port}/hooks` }));
-    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: "Connection refused" });
+    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: UNREACHABLE, failureCause: "refused", errorDetail: "Connection refused by 127.0.0.1" });
+  });
+
+  // Issue 15 item 4: an unknown host and a refused private address read the same to a merchant.
+  it("when the host name does not resolve, then the merchant reads could not connect and operators the DNS failure", async () => {
+    const resolve: ResolveAll = (host, _options, callback) =>
+      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" }) as NodeJS.ErrnoException, []);
+    const outcome = await deliverer({ allowPrivate: false, allowCidrs: [] }, resolve).deliver(request({ url: "http://internal-billing.corp/hooks" }));
+    expect(outcome).toMatchObject({ ok: false, errorMessage: UNREACHABLE, failureCause: "dns" });
+    expect(outcome.errorDetail).toContain("internal-billing.corp");
+    expect(outcome.errorMessage).not.toContain("internal-billing.corp");
   });
 
   it("when the receiver drops the connection, then the delivery fails as a reset", async () => {
@@ -224,7 +237,9 @@ describe("SSRF guard (allowPrivate: false)", () => {
     ["a host name resolving to loopback", (port: number) => `http://localhost:${port}/hooks`, "127.0.0.1"],
   ])("when the URL points at %s, then it is refused before any connection and fast", async (_name, url, shown) => {
     const outcome = await deliverer(strict).deliver(request({ url: url(receiver.port), timeoutMs: 5_000 }));
-    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: `Refused to deliver to a private or reserved address (${shown})` });
+    // The address is the operator's to know (errorDetail), never the merchant's (errorMessage).
+    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: UNREACHABLE, failureCause: "forbidden_address" });
+    expect(outcome.errorDetail).toBe(`Refused to deliver to a private or reserved address (${shown})`);
     expect(outcome.httpStatus).toBeUndefined();
     expect(outcome.responseTimeMs).toBeLessThan(1_000);
     await sleep(20);
@@ -256,8 +271,9 @@ describe("SSRF guard (allowPrivate: false)", () => {
     const resolve: ResolveAll = (_host, _options, callback) =>
       callback(null, [{ address: "93.184.215.14", family: 4 }, { address: "127.0.0.1", family: 4 }]);
     const outcome = await deliverer(strict, resolve).deliver(request({ url: `http://rebind.example:${receiver.port}/hooks` }));
-    expect(outcome.errorMessage).toMatch(REFUSED);
-    expect(outcome.errorMessage).toContain("127.0.0.1");
+    expect(outcome.errorMessage).toBe(UNREACHABLE);
+    expect(outcome.errorDetail).toMatch(REFUSED);
+    expect(outcome.errorDetail).toContain("127.0.0.1");
     await sleep(20);
     expect(receiver.connections).toBe(0);
   });

@@ -34,16 +34,19 @@ function itemsTable(view: SummaryView): SafeHtml | "" {
   const currency = session.original?.currency || session.currency;
   const rows = session.items.map((item) => {
     const total = lineTotal(item.unitPrice, item.quantity);
+    const unitPrice = formatMoney(item.unitPrice, currency, language);
+    // On a phone the quantity and unit price columns give way to this line under the name
+    // (checkout.css), so the table fits 360 px without scrolling sideways.
     return html`<tr>
-<th scope="row">${item.name}${item.description === "" ? "" : html`<span class="item-description">${item.description}</span>`}</th>
-<td class="num">${item.quantity}</td>
-<td class="num"><bdi>${formatMoney(item.unitPrice, currency, language)}</bdi></td>
+<th scope="row">${item.name}${item.description === "" ? "" : html`<span class="item-description">${item.description}</span>`}<span class="item-unit"><bdi>${item.quantity}</bdi> × <bdi>${unitPrice}</bdi></span></th>
+<td class="num wide-only">${item.quantity}</td>
+<td class="num wide-only"><bdi>${unitPrice}</bdi></td>
 <td class="num">${total === undefined ? "" : html`<bdi>${formatMoney(total, currency, language)}</bdi>`}</td>
 </tr>`;
   });
   return html`<table>
 <caption>${m.items}</caption>
-<thead><tr><th scope="col">${m.itemName}</th><th scope="col" class="num">${m.itemQuantity}</th><th scope="col" class="num">${m.itemUnitPrice}</th><th scope="col" class="num">${m.itemTotal}</th></tr></thead>
+<thead><tr><th scope="col">${m.itemName}</th><th scope="col" class="num wide-only">${m.itemQuantity}</th><th scope="col" class="num wide-only">${m.itemUnitPrice}</th><th scope="col" class="num">${m.itemTotal}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>

@@ -21,33 +21,71 @@ const TLS_CODES = new Set([
 ]);
 
 /**
- * The `error_message` of a failed delivery, shown to the merchant: says what went wrong on the
- * way to their endpoint without internal details (no stack, no local addresses).
+ * Why a delivery failed, as a bounded label for metrics (`gateway_webhook_failures_total`).
+ * Never shown to merchants: it tells DNS failures from refused addresses.
  */
-export function describeNetworkError(err: unknown, hostname: string): string {
-  if (err instanceof ForbiddenAddressError || err instanceof DeliveryTimeoutError) return err.message;
+export type FailureCause =
+  | "forbidden_address"
+  | "dns"
+  | "refused"
+  | "reset"
+  | "unreachable"
+  | "timeout"
+  | "tls"
+  | "invalid_response"
+  | "http_status"
+  | "redirect"
+  | "invalid_request"
+  | "other";
+
+/** A failure as each audience sees it. */
+export interface FailureDescription {
+  /** The delivery's `error_message`, shown to the merchant: neutral, no network facts. */
+  message: string;
+  /** For operators (logs): the precise cause, with the address or the system error code. */
+  detail: string;
+  cause: FailureCause;
+}
+
+/**
+ * Every way of not reaching the endpoint reads the same to a merchant: a refused private
+ * address, an unknown host name, a refused or unreachable port. Telling them apart would let a
+ * merchant map the gateway's network (which internal names exist, what they resolve to).
+ */
+export const UNREACHABLE_MESSAGE = "Could not connect to the endpoint";
+
+/** The merchant's and the operator's views of a network error on the way to `hostname`. */
+export function describeNetworkError(err: unknown, hostname: string): FailureDescription {
+  const unreachable = (cause: FailureCause, detail: string): FailureDescription => ({ message: UNREACHABLE_MESSAGE, detail, cause });
+  if (err instanceof ForbiddenAddressError) return unreachable("forbidden_address", err.message);
+  if (err instanceof DeliveryTimeoutError) {
+    return { message: err.message, detail: `${err.message} (${hostname})`, cause: "timeout" };
+  }
   const code = (err as { code?: unknown } | null)?.code;
   switch (code) {
     case "ECONNREFUSED":
-      return "Connection refused";
+      return unreachable("refused", `Connection refused by ${hostname}`);
     case "ECONNRESET":
     case "EPIPE":
-      return "Connection reset by the receiver";
+      return { message: "Connection reset by the receiver", detail: `Connection reset by ${hostname} (${code})`, cause: "reset" };
     case "ENOTFOUND":
-      return `Could not resolve host ${hostname}`;
+      return unreachable("dns", `Could not resolve host ${hostname}`);
     case "EAI_AGAIN":
-      return `Temporary DNS failure resolving ${hostname}`;
+      return unreachable("dns", `Temporary DNS failure resolving ${hostname}`);
     case "ETIMEDOUT":
-      return "Connection timed out";
+      return unreachable("unreachable", `Connection to ${hostname} timed out`);
     case "EHOSTUNREACH":
     case "ENETUNREACH":
-      return `Receiver unreachable (${code})`;
+      return unreachable("unreachable", `${hostname} unreachable (${code})`);
   }
   if (typeof code === "string" && (TLS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_"))) {
-    return `TLS error (${code})`;
+    // About the merchant's own certificate: worth telling them.
+    return { message: `TLS error (${code})`, detail: `TLS error with ${hostname} (${code})`, cause: "tls" };
   }
-  if (typeof code === "string" && code.startsWith("HPE_")) return "Invalid HTTP response from the receiver";
-  return typeof code === "string" ? `Connection error (${code})` : "Connection error";
+  if (typeof code === "string" && code.startsWith("HPE_")) {
+    return { message: "Invalid HTTP response from the receiver", detail: `Invalid HTTP response from ${hostname} (${code})`, cause: "invalid_response" };
+  }
+  return unreachable("other", typeof code === "string" ? `Connection error with ${hostname} (${code})` : `Connection error with ${hostname}`);
 }
 
 export function describeStatus(status: number): string {

@@ -4,7 +4,7 @@ import https from "node:https";
 import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
 import { type AddressPolicy, assertAddressPolicy, isForbiddenAddress } from "./address-policy.js";
-import { DeliveryTimeoutError, describeNetworkError, describeStatus } from "./failure-message.js";
+import { DeliveryTimeoutError, UNREACHABLE_MESSAGE, describeNetworkError, describeStatus, type FailureCause } from "./failure-message.js";
 import { parseRetryAfter } from "./retry-after.js";
 import { ForbiddenAddressError, type ResolveAll, guardedLookup } from "./ssrf-lookup.js";
 
@@ -20,7 +20,12 @@ export interface DeliveryOutcome {
   ok: boolean;
   httpStatus?: number;
   responseTimeMs: number;
+  /** Shown to the merchant: neutral, no network facts (failure-message.ts). */
   errorMessage?: string;
+  /** For operators only (logs): the precise cause, with addresses and error codes. */
+  errorDetail?: string;
+  /** Bounded label of the failure, for metrics. */
+  failureCause?: FailureCause;
   /** The receiver's `Retry-After`, in ms from the answer; the scheduler uses it when longer. */
   retryAfterMs?: number;
   /** 410 Gone: the receiver says the endpoint no longer exists; stop retrying it. */
@@ -64,16 +69,16 @@ function outcomeOfAnswer(status: number, headers: IncomingHttpHeaders, responseT
   const answered = { httpStatus: status, responseTimeMs };
   if (status >= 200 && status < 300) return { ok: true, ...answered, gone: false };
   if (status === 410) {
-    return { ok: false, ...answered, gone: true, errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed" };
+    return { ok: false, ...answered, gone: true, errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed", failureCause: "http_status" };
   }
   const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now());
   const retry = retryAfterMs === undefined ? {} : { retryAfterMs };
   if (status >= 300 && status < 400) {
     const location = headers.location?.slice(0, MAX_LOCATION_CHARS);
     const where = location ? `to ${location}` : "without a Location";
-    return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Redirects are not followed (${status} ${where})` };
+    return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Redirects are not followed (${status} ${where})`, failureCause: "redirect" };
   }
-  return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Receiver answered HTTP ${describeStatus(status)}` };
+  return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Receiver answered HTTP ${describeStatus(status)}`, failureCause: "http_status" };
 }
 
 /** Reads and throws away the answer so the socket can be reused, up to the cap. */
@@ -112,18 +117,25 @@ export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivere
     if (closed) throw new Error("The HTTP deliverer is closed");
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const failed = (errorMessage: string): DeliveryOutcome => ({ ok: false, responseTimeMs: elapsed(), errorMessage, gone: false });
+    const failed = (errorMessage: string, cause: FailureCause, errorDetail = errorMessage): DeliveryOutcome => ({
+      ok: false,
+      responseTimeMs: elapsed(),
+      errorMessage,
+      errorDetail,
+      failureCause: cause,
+      gone: false,
+    });
 
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      return failed("Invalid webhook URL");
+      return failed("Invalid webhook URL", "invalid_request");
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`Unsupported URL scheme (${url.protocol})`);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`Unsupported URL scheme (${url.protocol})`, "invalid_request");
     const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
     if (!policy.allowPrivate && isIP(hostname) !== 0 && isForbiddenAddress(hostname, policy.allowCidrs)) {
-      return failed(new ForbiddenAddressError(hostname).message);
+      return failed(UNREACHABLE_MESSAGE, "forbidden_address", new ForbiddenAddressError(hostname).message);
     }
 
     return new Promise<DeliveryOutcome>((resolve) => {
@@ -139,7 +151,7 @@ export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivere
       } catch (err) {
         // Node validates header names and values before any I/O.
         const code = (err as { code?: unknown }).code;
-        return settle(failed(`Invalid request header (${typeof code === "string" ? code : "rejected"})`));
+        return settle(failed(`Invalid request header (${typeof code === "string" ? code : "rejected"})`, "invalid_request"));
       }
       // One deadline for connecting, the answer and reading it: a receiver that stalls the body
       // after its status line still lets go of the socket.
@@ -150,7 +162,8 @@ export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivere
       });
       req.on("error", (err) => {
         clearTimeout(deadline);
-        settle(failed(describeNetworkError(err, hostname)));
+        const failure = describeNetworkError(err, hostname);
+        settle(failed(failure.message, failure.cause, failure.detail));
       });
       req.end(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength));
     });

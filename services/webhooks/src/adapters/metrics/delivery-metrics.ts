@@ -10,6 +10,13 @@ const attempts = new Counter({
   registers: [metricsRegistry],
 });
 
+const failures = new Counter({
+  name: "gateway_webhook_failures_total",
+  help: "Failed webhook attempts by cause (dns, refused, forbidden_address, timeout, tls, http_status, ...): the detail merchants are not shown.",
+  labelNames: ["cause"] as const,
+  registers: [metricsRegistry],
+});
+
 const responseTime = new Histogram({
   name: "gateway_webhook_response_seconds",
   help: "Time from sending a webhook to the receiver's answer (or the failure), by outcome.",
@@ -23,6 +30,7 @@ export function recordAttemptMetrics(report: AttemptReport): void {
   if (report.outcome === "abandoned") return;
   const outcome = report.outcome === "failed" && report.retryAt ? "retry_scheduled" : report.outcome;
   attempts.inc({ event: report.event, outcome });
+  if (report.outcome === "failed") failures.inc({ cause: report.failureCause ?? "other" });
   if ((report.outcome === "succeeded" || report.outcome === "failed") && report.responseTimeMs !== undefined) {
     responseTime.observe({ outcome: report.outcome }, report.responseTimeMs / 1000);
   }
