@@ -10,6 +10,10 @@ Commands:
   keys create <merchant_id> --mode test|live [--expires-at <RFC 3339>]
                                                        issue an API key (the key is shown once)
   keys revoke <key_id>                                 revoke an API key
+  dashboard invite <merchant_id> <email> --role owner|developer|viewer
+                                                       invite a dashboard user: prints the one-time
+                                                       link (7 days) to hand over; no mail is sent
+  dashboard users <merchant_id>                        list the merchant's dashboard users
   rates set <merchant_id> <CURRENCY> <rate>            1 unit of CURRENCY = rate TND
   terminals set <merchant_id> test|live --base-url <url> --username <name>
                 [--password <password>] [--inactive]
@@ -78,6 +82,7 @@ const OPTIONS = {
   limit: { type: "string" },
   outcome: { type: "string" },
   note: { type: "string" },
+  role: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -139,6 +144,17 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
       allowOnly();
       const [keyId] = expectArgs(["key_id"]);
       return request("DELETE", `/admin/v1/api-keys/${keyId}`);
+    }
+    case "dashboard invite": {
+      allowOnly("role");
+      const [merchantId] = expectArgs(["merchant_id", "email"]);
+      const role = requireOption("role", values.role);
+      return request("POST", `/admin/v1/merchants/${merchantId}/dashboard-invitations`, { email: args[1]!, role });
+    }
+    case "dashboard users": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("GET", `/admin/v1/merchants/${merchantId}/dashboard-users`);
     }
     case "rates set": {
       allowOnly();

@@ -16,7 +16,7 @@ import {
   type ConfigOf,
   type Logger,
 } from "@gateway/platform";
-import { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import { AccountsService, DashboardUsersService, RefundService, SessionService, WebhookService } from "@gateway/proto";
 import {
   createRefundsRoutes,
   createRefundsRuntime,
@@ -65,16 +65,15 @@ export async function startEmbeddedGateway(
   const clientInterceptors = [tracingClientInterceptor()];
   const accountsLogger = logger.child({ service: "accounts" });
   const accountsRepos = createMemoryAccountsRepositories();
-  const accounts = createClient(
-    AccountsService,
-    createInProcessTransport({
-      name: "accounts",
-      routes: createAccountsRoutes({ repos: accountsRepos, clock, logger: accountsLogger }),
-      logger: accountsLogger,
-      interceptors: createAccountsInterceptors(accountsLogger),
-      clientInterceptors,
-    }),
-  );
+  const accountsTransport = createInProcessTransport({
+    name: "accounts",
+    routes: createAccountsRoutes({ repos: accountsRepos, clock, logger: accountsLogger }),
+    logger: accountsLogger,
+    interceptors: createAccountsInterceptors(accountsLogger),
+    clientInterceptors,
+  });
+  const accounts = createClient(AccountsService, accountsTransport);
+  const dashboardUsers = createClient(DashboardUsersService, accountsTransport);
   // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
   const terminals = createAccountsTerminalProvider(accounts);
   // One in-process event bus: the sessions outbox relay publishes, the webhooks service consumes.
@@ -170,6 +169,7 @@ export async function startEmbeddedGateway(
   const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, clock, logger: edgeLogger });
   const app = createEdgeApp({
     accounts,
+    dashboardUsers,
     sessions,
     webhooks,
     refunds,

@@ -15,6 +15,7 @@ import { frameworkErrorHandler, installProblemHandling } from "./problem/install
 import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
 import { registerCheckoutPages } from "./checkout/checkout-pages.js";
 import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
+import { registerAdminDashboardRoutes } from "./routes/admin-dashboard-routes.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
 import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
@@ -109,6 +110,10 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
         if (deps.webhooks) registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
         if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);
+        if (deps.dashboardUsers) {
+          const publicUrl = config.checkout?.publicUrl ?? "http://localhost:8080";
+          registerAdminDashboardRoutes(admin, { dashboardUsers: deps.dashboardUsers, publicUrl });
+        }
       },
       { prefix: "/admin/v1" },
     );

@@ -1,6 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
-import type { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import type { AccountsService, DashboardUsersService, RefundService, SessionService, WebhookService } from "@gateway/proto";
 import type { RateLimiter } from "@gateway/rate-limiter";
 import type { KeyRevocations } from "./auth/key-revocations.js";
 import type { CheckoutPagesConfig } from "./checkout/checkout-config.js";
@@ -36,6 +36,8 @@ export interface EdgeDeps {
   webhooks?: Client<typeof WebhookService>;
   /** Revocations shared by every edge replica (NATS in distributed mode); default: this process only. */
   keyRevocations?: KeyRevocations;
+  /** Dashboard users (accounts' DashboardUsersService): the admin invitation routes; absent = not served. */
+  dashboardUsers?: Client<typeof DashboardUsersService>;
   /** Refunds (4.5) and the admin manual-refund routes; absent = those routes are not served. */
   refunds?: Client<typeof RefundService>;
 }

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const app = createEdgeApp({
     keyRevocations,
     accounts: clients.accounts,
+    dashboardUsers: clients.dashboardUsers,
     sessions: clients.sessions,
     webhooks: clients.webhooks,
     refunds: clients.refunds,

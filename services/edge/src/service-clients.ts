@@ -1,7 +1,7 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { tracingClientInterceptor, type ReadinessCheck } from "@gateway/platform";
-import { AccountsService, Health, HealthCheckResponse_ServingStatus, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import { AccountsService, DashboardUsersService, Health, HealthCheckResponse_ServingStatus, RefundService, SessionService, WebhookService } from "@gateway/proto";
 
 /**
  * A call that gets no answer within this time fails with DEADLINE_EXCEEDED, which the edge
@@ -11,6 +11,8 @@ const RPC_TIMEOUT_MS = 15_000;
 
 export interface ServiceClients {
   accounts: Client<typeof AccountsService>;
+  /** Accounts' dashboard users, over the same connection as `accounts`. */
+  dashboardUsers: Client<typeof DashboardUsersService>;
   sessions: Client<typeof SessionService>;
   /**
    * Present when a webhooks address is given. Not a readiness check: without it only the
@@ -34,6 +36,7 @@ export function createServiceClients(config: { accountsUrl: string; sessionsUrl:
   const sessionsTransport = transport(config.sessionsUrl);
   return {
     accounts: createClient(AccountsService, accountsTransport),
+    dashboardUsers: createClient(DashboardUsersService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
     ...(config.webhooksUrl ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl)) } : {}),
     ...(config.refundsUrl ? { refunds: createClient(RefundService, transport(config.refundsUrl)) } : {}),

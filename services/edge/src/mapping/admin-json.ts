@@ -1,6 +1,6 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { GatewayError, type FieldViolation } from "@gateway/platform";
-import type { ApiKey, Merchant } from "@gateway/proto";
+import type { ApiKey, DashboardUser, Invitation, Merchant } from "@gateway/proto";
 import type { JsonObject } from "../http/json-body.js";
 import { violation } from "./field-violations.js";
 import { formatTimestamp, parseRfc3339 } from "./rfc3339.js";
@@ -93,4 +93,39 @@ export function readExchangeRateBody(body: JsonObject): { rate: string } {
   const rate = reader.requiredString("rate", 'Must be a decimal string such as "3.350000", not a JSON number.');
   reader.finish();
   return { rate };
+}
+
+export function readDashboardInvitationBody(body: JsonObject): { email: string; role: string } {
+  const reader = new AdminBodyReader(body, ["email", "role"]);
+  const email = reader.requiredString("email");
+  const role = reader.requiredString("role");
+  reader.finish();
+  return { email, role };
+}
+
+/**
+ * The one answer that shows an invitation link (docs/api/admin.md#dashboard-users): the operator
+ * hands it to the merchant; it is logged nowhere and stored only hashed.
+ */
+export function dashboardInvitationToJson(invitation: Invitation | undefined, url: string): JsonOutput {
+  if (!invitation) throw new Error("accounts service answered without an invitation");
+  return {
+    id: invitation.id,
+    merchant_id: invitation.merchantId,
+    email: invitation.email,
+    role: invitation.role,
+    expires_at: formatTimestamp(invitation.expiresAt),
+    url,
+  };
+}
+
+export function dashboardUserToJson(user: DashboardUser): JsonOutput {
+  return {
+    id: user.id,
+    merchant_id: user.merchantId,
+    email: user.email,
+    role: user.role,
+    created_at: formatTimestamp(user.createdAt),
+    password_changed_at: formatTimestamp(user.passwordChangedAt),
+  };
 }
