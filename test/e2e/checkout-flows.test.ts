@@ -3,30 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminApi, merchantApi, request, type AdminApi, type MerchantApi } from "./support/http.js";
 import { createVerifiedMerchant } from "./support/merchants.js";
 import { payWithCard, startPayment } from "./support/pay-with-card.js";
+import { postPayForm, readPayForm } from "./support/pay-form.js";
 import { expectProblem } from "./support/problem.js";
 
 const ADMIN_TOKEN = "e2e-checkout-flows-admin-token-0123456789";
 
 /** POSTs the checkout page's Pay form like a browser without JavaScript; returns the answer. */
 async function pressPay(checkoutUrl: string): Promise<{ status: number; location: string | null; page: string }> {
-  const page = await fetch(checkoutUrl);
-  expect(page.status).toBe(200);
-  const cookie = page.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const html = await page.text();
-  const form = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].find((f) => /action="[^"]*\/pay"/.test(f[1]!));
-  if (!form) throw new Error(`no Pay form on the checkout page:\n${html.slice(0, 1000)}`);
-  const action = /action="([^"]*)"/.exec(form[1]!)![1]!.replace(/&amp;/g, "&");
-  const fields = [...form[2]!.matchAll(/<input\b([^>]*)>/g)].map((i): [string, string] => [/name="([^"]+)"/.exec(i[1]!)?.[1] ?? "", /value="([^"]*)"/.exec(i[1]!)?.[1] ?? ""]);
-  const res = await fetch(new URL(action, checkoutUrl), {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    body: new URLSearchParams(fields.filter(([name]) => name !== "")).toString(),
-  });
-  return { status: res.status, location: res.headers.get("location"), page: await res.text() };
+  return postPayForm(await readPayForm(checkoutUrl));
 }
 
 async function pollSession(api: MerchantApi, id: string, done: (s: any) => boolean, timeoutMs = 15_000): Promise<any> {

@@ -1,44 +1,11 @@
 import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, type MerchantApi } from "./support/http.js";
+import { postPayForm, readPayForm } from "./support/pay-form.js";
 
 // Issue 15 item 11, on the distributed stack: Pays and cancels on one session never queue
 // behind another request's acquirer call. 50 parallel Pays start one attempt and no request
 // gets a 5xx (they used to wait out the 15 s deadline and get 503).
-
-interface PayForm {
-  action: URL;
-  body: string;
-  cookie: string;
-}
-
-/** The checkout page's Pay form, read once: every Pay below posts the same form. */
-async function payFormOf(checkoutUrl: string): Promise<PayForm> {
-  const page = await fetch(checkoutUrl);
-  expect(page.status).toBe(200);
-  const cookie = page.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const html = await page.text();
-  const form = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].find((f) => /action="[^"]*\/pay"/.test(f[1]!));
-  if (!form) throw new Error(`no Pay form on the checkout page:\n${html.slice(0, 1000)}`);
-  const action = new URL(/action="([^"]*)"/.exec(form[1]!)![1]!.replace(/&amp;/g, "&"), checkoutUrl);
-  const fields = [...form[2]!.matchAll(/<input\b([^>]*)>/g)]
-    .map((i): [string, string] => [/name="([^"]+)"/.exec(i[1]!)?.[1] ?? "", /value="([^"]*)"/.exec(i[1]!)?.[1] ?? ""])
-    .filter(([name]) => name !== "");
-  return { action, body: new URLSearchParams(fields).toString(), cookie };
-}
-
-async function pay(form: PayForm): Promise<{ status: number; location: string | null; page: string }> {
-  const res = await fetch(form.action, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: form.cookie },
-    body: form.body,
-  });
-  return { status: res.status, location: res.headers.get("location"), page: await res.text() };
-}
 
 describe("concurrent Pays and cancels on one session (distributed stack)", () => {
   let gw: DistributedGateway;
@@ -62,8 +29,8 @@ describe("concurrent Pays and cancels on one session (distributed stack)", () =>
   it("50 parallel Pays start exactly one attempt: each gets its card page or the 'payment in progress' page, never a 5xx", async () => {
     const created = await api.createSession({ merchant_reference: reference(), amount: "7.000" });
     expect(created.status, created.text).toBe(201);
-    const form = await payFormOf(created.body.checkout_url);
-    const answers = await Promise.all(Array.from({ length: 50 }, () => pay(form)));
+    const form = await readPayForm(created.body.checkout_url);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => postPayForm(form)));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s >= 500), JSON.stringify(statuses)).toEqual([]);
     for (const answer of answers) {
@@ -79,7 +46,7 @@ describe("concurrent Pays and cancels on one session (distributed stack)", () =>
     expect(session.attempts).toHaveLength(1);
     expect(session.status).toBe("PROCESSING");
     // Once registered, a further Pay resumes the same card page.
-    const again = await pay(form);
+    const again = await postPayForm(form);
     expect(again.status).toBe(303);
     expect(cardPages.has(again.location)).toBe(true);
   });
@@ -87,9 +54,9 @@ describe("concurrent Pays and cancels on one session (distributed stack)", () =>
   it("25 Pays and 25 cancels at once: no 5xx, the session ends CANCELED with at most one attempt", async () => {
     const created = await api.createSession({ merchant_reference: reference(), amount: "8.000" });
     expect(created.status, created.text).toBe(201);
-    const form = await payFormOf(created.body.checkout_url);
+    const form = await readPayForm(created.body.checkout_url);
     const [pays, cancels] = await Promise.all([
-      Promise.all(Array.from({ length: 25 }, () => pay(form))),
+      Promise.all(Array.from({ length: 25 }, () => postPayForm(form))),
       Promise.all(Array.from({ length: 25 }, () => api.cancelSession(created.body.id))),
     ]);
     const statuses = [...pays.map((p) => p.status), ...cancels.map((c) => c.status)];

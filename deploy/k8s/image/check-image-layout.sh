@@ -117,7 +117,8 @@ start sessions services/sessions/src/main.ts MONGODB_URL="$mongodb_url" MONGODB_
 start edge services/edge/src/main.ts ACCOUNTS_URL="http://127.0.0.1:${ports[accounts]}" \
   SESSIONS_URL="http://127.0.0.1:${ports[sessions]}" NATS_URL="$nats_url"
 start epg-simulator apps/epg-simulator/src/simulator-main.ts
-# Services still being built join the check once their entry point exists.
+# refunds and webhooks: checked like the others; an image built without their entry points is
+# still checked for the rest.
 for service in refunds webhooks; do
   if [[ -f "$app/services/$service/src/main.ts" ]]; then
     start "$service" "services/$service/src/main.ts" MONGODB_URL="$mongodb_url" MONGODB_DATABASE="${db_prefix}_$service" \

@@ -2,11 +2,12 @@
 // Removes the devDependencies of an `npm ci` install, except the ones named with --keep and
 // everything they need, using package-lock.json as the map of what is installed where.
 //
-// Why not `npm ci --omit=dev`: the services run TypeScript through tsx (no build step), and tsx
-// is a devDependency of the workspace root, so the image needs tsx but none of the other dev
-// tools (vitest, playwright-core, buf, typescript...). The lockfile fixes where every package is
-// installed, so "full install minus the dev-only packages outside tsx's closure" is exactly the
-// tree `npm ci --omit=dev` would give, plus tsx. No network access, no npm involved.
+// Why not `npm ci --omit=dev`: it would give the same tree today (tsx, which the services run
+// TypeScript through, is a dependency of the workspace root), but the image must never lose tsx
+// should it move back among the devDependencies, and pruning from the one full install keeps a
+// single `npm ci` in the build. The lockfile fixes where every package is installed, so "full
+// install minus the dev-only packages outside the kept closure" is exactly the tree
+// `npm ci --omit=dev` would give, plus what --keep names. No network access, no npm involved.
 //
 // Usage: node prune-dev-dependencies.mjs <install-root> --keep tsx [--keep other] [--dry-run]
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import fastifyCookie from "@fastify/cookie";
 import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/platform";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
@@ -81,6 +82,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   registerHealthRoutes(app, deps.readiness ?? [], () => closing);
   registerErrorPagesRoutes(app);
+  // Cookies of the checkout pages (parsed for every request: API requests rarely carry any).
+  app.register(fastifyCookie);
   registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout, fallback: checkoutFallback });
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
 

@@ -162,6 +162,18 @@ describe("AuthCache", () => {
     expect(cache.get("c")).toBeUndefined();
   });
 
+  // Issue 15 item 5: an expired key used to stay cached for the whole TTL.
+  it("never keeps an entry past the key's own expiry, and caches nothing for a key already expired", () => {
+    const clock = new ManualClock();
+    const cache = new AuthCache(clock, 5_000);
+    cache.set("a", { scope, keyId: "key_a" }, new Date(clock.now().getTime() + 1_000));
+    expect(cache.get("a")?.keyId).toBe("key_a");
+    clock.advance(1_000);
+    expect(cache.get("a")).toBeUndefined();
+    cache.set("b", { scope, keyId: "key_b" }, clock.now());
+    expect(cache.get("b")).toBeUndefined();
+  });
+
   it("when the TTL is 0, then nothing is cached", () => {
     const cache = new AuthCache(new ManualClock(), 0);
     cache.set("a", { scope, keyId: "key_a" });

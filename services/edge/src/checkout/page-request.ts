@@ -1,5 +1,5 @@
+import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { parseCookies, serializeCookie } from "./cookies.js";
 import { CSRF_COOKIE, CsrfTokens } from "./csrf.js";
 import { chooseLanguage, messagesFor, type Language } from "./i18n/languages.js";
 import type { Messages } from "./i18n/messages.js";
@@ -12,8 +12,8 @@ const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600;
 export class PageRequest {
   readonly language: Language;
   readonly m: Messages;
-  private readonly cookies: Map<string, string>;
-  private readonly setCookies: string[] = [];
+  private readonly cookies: Record<string, string | undefined>;
+  private readonly setCookies: Array<{ name: string; value: string; options: CookieSerializeOptions }> = [];
 
   constructor(
     private readonly request: FastifyRequest,
@@ -21,26 +21,25 @@ export class PageRequest {
     /** A language the page itself carries (the Pay form's hidden field), after ?lang=. */
     formLanguage?: string,
   ) {
-    this.cookies = parseCookies(request.headers.cookie);
+    // @fastify/cookie parsed them; an answer decided before its hook ran (a malformed URL) parses here.
+    this.cookies = request.cookies ?? request.server.parseCookie(request.headers.cookie ?? "");
     const query = (request.query ?? {}) as Record<string, unknown>;
     const choice = chooseLanguage({
       query: query.lang ?? formLanguage,
-      cookie: this.cookies.get(LANGUAGE_COOKIE),
+      cookie: this.cookies[LANGUAGE_COOKIE],
       acceptLanguage: request.headers["accept-language"],
     });
     this.language = choice.language;
     this.m = messagesFor(choice.language);
     // An explicit choice is remembered, so the next page (and the return from the bank) keeps it.
-    if (choice.chosenNow && this.cookies.get(LANGUAGE_COOKIE) !== choice.language) {
-      this.setCookies.push(
-        serializeCookie(LANGUAGE_COOKIE, choice.language, { path: COOKIE_PATH, httpOnly: true, secure: secureCookies, maxAge: LANGUAGE_COOKIE_MAX_AGE }),
-      );
+    if (choice.chosenNow && this.cookies[LANGUAGE_COOKIE] !== choice.language) {
+      this.setCookies.push({ name: LANGUAGE_COOKIE, value: choice.language, options: { ...cookieOptions(secureCookies), maxAge: LANGUAGE_COOKIE_MAX_AGE } });
     }
   }
 
   /** The nonce the CSRF cookie holds (undefined when absent or malformed). */
   csrfNonce(): string | undefined {
-    const nonce = this.cookies.get(CSRF_COOKIE);
+    const nonce = this.cookies[CSRF_COOKIE];
     return CsrfTokens.isNonce(nonce) ? nonce : undefined;
   }
 
@@ -49,7 +48,7 @@ export class PageRequest {
     const existing = this.csrfNonce();
     if (existing !== undefined) return existing;
     const nonce = CsrfTokens.newNonce();
-    this.setCookies.push(serializeCookie(CSRF_COOKIE, nonce, { path: COOKIE_PATH, httpOnly: true, secure: this.secureCookies }));
+    this.setCookies.push({ name: CSRF_COOKIE, value: nonce, options: cookieOptions(this.secureCookies) });
     return nonce;
   }
 
@@ -70,8 +69,17 @@ export class PageRequest {
 
   /** Writes the cookies this request decided on; call before sending. */
   applyCookies(reply: FastifyReply): void {
-    if (this.setCookies.length > 0) reply.header("set-cookie", this.setCookies);
+    for (const { name, value, options } of this.setCookies) reply.setCookie(name, value, options);
   }
+}
+
+/**
+ * Every checkout cookie: HttpOnly, on /checkout only, SameSite=Lax (it travels on the buyer's own
+ * top-level navigations, coming back from the acquirer, but not on cross-site POSTs: half of the
+ * CSRF defence), Secure with an https public URL. Values are base64url or language codes.
+ */
+function cookieOptions(secure: boolean): CookieSerializeOptions {
+  return { path: COOKIE_PATH, httpOnly: true, secure, sameSite: "lax" };
 }
 
 /** Path (always starting with one "/") and query of a request target, whatever its form. */

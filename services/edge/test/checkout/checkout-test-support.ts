@@ -67,6 +67,12 @@ export function setCookieLines(res: LightMyRequestResponse): string[] {
   return setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
 }
 
+/** A Set-Cookie line as its name=value pair and its attributes, sorted (their order carries no meaning). */
+export function cookieParts(line: string): { pair: string; attributes: string[] } {
+  const [pair, ...attributes] = line.split(";").map((part) => part.trim());
+  return { pair: pair!, attributes: attributes.sort() };
+}
+
 /** The CSRF token of the page's forms. */
 export function csrfFrom(html: string): string {
   const match = /name="csrf" value="([^"]+)"/.exec(html);

@@ -103,6 +103,13 @@ describe("checkout forms: Pay and Cancel", () => {
       ["checkout limit", () => void (t.sessions.failWith = new GatewayError("CHECKOUT_LIMIT_EXCEEDED", "too many")), 422, "The payment cannot be started"],
       ["invalid state", () => void (t.sessions.failWith = new GatewayError("INVALID_STATE", "busy")), 422, "The payment cannot be started"],
       ["sessions service down", () => void (t.outage.sessions = true), 503, "Service temporarily unavailable"],
+      // Issue 15 item 11: another Pay is registering the attempt; said at once, not waited for.
+      [
+        "payment in progress",
+        () => void (t.sessions.failWith = new GatewayError("INVALID_STATE", "busy", { metadata: { session_id: "ses_x", payment_in_progress: "true" } })),
+        409,
+        "Payment in progress",
+      ],
     ];
     for (const [name, arrange, status, heading] of startPaymentErrors) {
       it(`when StartPayment fails (${name}), then a ${status} page`, async () => {

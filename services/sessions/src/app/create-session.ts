@@ -34,6 +34,12 @@ const MAX_GENERATION_TRIES = 5;
  */
 export async function createSession(deps: CreateSessionDeps, input: CreateSessionInput): Promise<CreateSessionOutcome> {
   const { repo, rates, clock } = deps;
+  // Asked at once, alongside the reads below, so the check adds no round trip to a create; its
+  // answer only counts for a new session.
+  const terminalCheck = deps.terminals.terminalFor(input.scope).then(
+    () => undefined,
+    (err: unknown) => ({ err }),
+  );
   const existing =
     input.merchantReference !== "" && !input.inputViolations.some((v) => v.field === "merchant_reference")
       ? await repo.findByReference(input.scope, input.merchantReference)
@@ -55,7 +61,8 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
   // The merchant hears about a missing or inactive terminal now (422 no-terminal-configured /
   // terminal-inactive), not the buyer at Pay; Pay still checks, as the terminal may change after.
   // Only a new session is checked: a repeat returns what the first create stored.
-  await deps.terminals.terminalFor(input.scope);
+  const terminalProblem = await terminalCheck;
+  if (terminalProblem) throw terminalProblem.err;
 
   for (let tries = 0; tries < MAX_GENERATION_TRIES; tries++) {
     const session = newSession(input.scope, request, clock.now(), deps.lifetimes);
