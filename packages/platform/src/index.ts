@@ -24,3 +24,6 @@ export * from "./secret-box.js";
 export * from "./polling-loop.js";
 export * from "./keyed-serializer.js";
 export * from "./events/outbox-relay-contract.js";
+export * from "./validation/http-url.js";
+export * from "./validation/violation-cap.js";
+export * from "./validation/request-limits.js";

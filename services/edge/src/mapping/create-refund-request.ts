@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import type { FieldViolation } from "@gateway/platform";
+import { GatewayError, VIOLATIONS_OMITTED, ViolationCollector } from "@gateway/platform";
 import { CreateRefundRequestSchema, FieldViolationSchema, RefundType, type AccountScope, type CreateRefundRequest } from "@gateway/proto";
 import { isJsonObject, type JsonObject } from "../http/json-body.js";
 import { extractTopLevelRawValues } from "../json/raw-json-fields.js";
@@ -16,39 +16,46 @@ const REFUND_TYPES: Record<string, RefundType> = { FULL: RefundType.FULL, PARTIA
  * JSON text (`rawText` is the whole body's text).
  */
 export function mapCreateRefundBody(body: JsonObject, rawText: string, scope: AccountScope, sessionId: string): CreateRefundRequest {
-  const violations: FieldViolation[] = [];
+  const violations = new ViolationCollector();
   const request = create(CreateRefundRequestSchema, { scope, sessionId });
 
   const refundType = member(body, "refund_type");
   if (refundType !== undefined) {
     const type = typeof refundType === "string" && Object.hasOwn(REFUND_TYPES, refundType) ? REFUND_TYPES[refundType] : undefined;
-    if (type === undefined) violations.push(violation.invalid("refund_type", 'Must be "FULL" or "PARTIAL".'));
+    if (type === undefined) violations.add(violation.invalid("refund_type", 'Must be "FULL" or "PARTIAL".'));
     else request.refundType = type;
   }
 
   const amount = member(body, "amount");
   if (amount !== undefined) {
     if (typeof amount === "string") request.amount = amount;
-    else if (typeof amount === "number") violations.push(violation.amountNotString("amount"));
-    else violations.push(violation.invalid("amount", "Must be a decimal string."));
+    else if (typeof amount === "number") violations.add(violation.amountNotString("amount"));
+    else violations.add(violation.invalid("amount", "Must be a decimal string."));
   }
 
   const reason = member(body, "reason");
   if (reason !== undefined) {
     if (typeof reason === "string") request.reason = reason;
-    else violations.push(violation.notString("reason"));
+    else violations.add(violation.notString("reason"));
   }
 
   const metadata = member(body, "metadata");
   if (metadata !== undefined) {
     if (isJsonObject(metadata)) request.metadataJson = rawMember(rawText, "metadata");
-    else violations.push(violation.invalid("metadata", "Must be a JSON object."));
+    else violations.add(violation.invalid("metadata", "Must be a JSON object."));
   }
 
   for (const field of Object.keys(body)) {
-    if (!KNOWN_FIELDS.has(field)) violations.push(violation.unknown(field));
+    if (!KNOWN_FIELDS.has(field)) violations.add(violation.unknown(field));
   }
-  request.inputViolations = violations.map((v) => create(FieldViolationSchema, v));
+  // More faults than one answer reports: answered here, the service could only add to the rest.
+  if (violations.omitted > 0) {
+    throw new GatewayError("VALIDATION_ERROR", "One or more fields failed validation.", {
+      violations: violations.violations,
+      metadata: { [VIOLATIONS_OMITTED]: String(violations.omitted) },
+    });
+  }
+  request.inputViolations = violations.violations.map((v) => create(FieldViolationSchema, v));
   return request;
 }
 

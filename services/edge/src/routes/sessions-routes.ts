@@ -1,5 +1,5 @@
 import type { Client } from "@connectrpc/connect";
-import { fromConnectError, GatewayError } from "@gateway/platform";
+import { fromConnectError, GatewayError, VIOLATIONS_OMITTED } from "@gateway/platform";
 import type { Session, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
@@ -23,6 +23,14 @@ export function registerSessionsRoutes(api: FastifyInstance, sessions: Client<ty
     const { scope } = requireCaller(request);
     const body = requireJsonObjectBody(request.body);
     const mapped = mapCreateSessionBody(body.value, body.text, scope);
+    // A body with more faults than one answer reports is answered here: the service could only
+    // add to what is left out.
+    if (mapped.edgeOmitted > 0) {
+      throw new GatewayError("VALIDATION_ERROR", "One or more fields failed validation.", {
+        violations: mapped.edgeViolations,
+        metadata: { [VIOLATIONS_OMITTED]: String(mapped.edgeOmitted) },
+      });
+    }
     let response;
     try {
       response = await sessions.createSession(mapped.request);
@@ -31,6 +39,7 @@ export function registerSessionsRoutes(api: FastifyInstance, sessions: Client<ty
       if (gatewayError.reason !== "VALIDATION_ERROR") throw gatewayError;
       throw new GatewayError("VALIDATION_ERROR", gatewayError.message, {
         violations: mergeValidationViolations(mapped.edgeViolations, gatewayError.violations),
+        metadata: gatewayError.metadata,
         cause: gatewayError,
       });
     }

@@ -1,4 +1,4 @@
-import type { FieldViolation } from "@gateway/platform";
+import { MAX_LINE_ITEMS, type FieldViolation } from "@gateway/platform";
 import { D, SETTLEMENT_CURRENCY, formatRate, isCurrencyCode, toMinorUnits, type Dec } from "@gateway/money";
 import type { LineItem } from "../session.js";
 import { checkAmountText, checkSettlement } from "./amount-rules.js";
@@ -6,7 +6,7 @@ import type { CreateSessionInput, ValidCreateSession } from "./create-session-in
 import { checkEmail, checkIntegerRange, checkPhone, checkText, checkUrl, violation } from "./field-rules.js";
 import { checkMetadata } from "./metadata-rules.js";
 
-export const MAX_ITEMS = 100;
+export const MAX_ITEMS = MAX_LINE_ITEMS;
 export const MAX_ITEM_QUANTITY = 10_000;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** More tries than this on one session looks like card testing, not a buyer. */
@@ -115,10 +115,13 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
   add(checkEmail("buyer_email", input.buyerEmail));
   add(checkPhone("buyer_phone", input.buyerPhone));
   add(checkMetadata("metadata", input.metadataJson));
-  add(checkUrl("return_url", input.returnUrl));
-  add(checkUrl("cancel_url", input.cancelUrl));
-  // Live payment outcomes must not travel in clear text; test mode allows http for local receivers.
-  add(checkUrl("webhook_url", input.webhookUrl, input.scope.livemode));
+  // Live mode: the buyer's way back and the payment outcome never travel in clear text (see
+  // docs/decisions.md, "Validation and the OpenAPI contract"); test mode allows http for local
+  // shops. A fragment means nothing to a webhook receiver; a browser page may use one.
+  const httpsOnly = input.scope.livemode;
+  add(checkUrl("return_url", input.returnUrl, { httpsOnly }));
+  add(checkUrl("cancel_url", input.cancelUrl, { httpsOnly }));
+  add(checkUrl("webhook_url", input.webhookUrl, { httpsOnly, forbidFragment: true }));
   add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
 
   if (input.inputViolations.length > 0 || found.length > 0) {
