@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/platform";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { schemaValidatorCompiler } from "./api/schema-validation.js";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
 import { AuthCache } from "./auth/auth-cache.js";
 import { setCaller } from "./auth/authenticated-caller.js";
@@ -44,6 +45,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   registerFastifyTracing(app);
   installProblemHandling(app, problemOptions);
   installJsonContentTypeParser(app, config.maxBodyBytes);
+  // Route schemas (api/operations.ts) validate requests and fail as the spec's problem documents.
+  app.setValidatorCompiler(schemaValidatorCompiler);
 
   let closing = false;
   app.addHook("preClose", async () => {
