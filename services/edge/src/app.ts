@@ -14,6 +14,7 @@ import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
 import { registerCheckoutPages } from "./checkout/checkout-pages.js";
 import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerApiDocsRoutes } from "./routes/api-docs-routes.js";
 import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
 import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
@@ -63,6 +64,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   registerHealthRoutes(app, deps.readiness ?? [], () => closing);
   registerErrorPagesRoutes(app);
+  registerApiDocsRoutes(app);
   registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout });
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
 

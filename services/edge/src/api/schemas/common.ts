@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import "./formats.js";
 
 export const SessionIdParams = Type.Object(
   { session_id: Type.String({ description: "The session's id (`ps_…`).", examples: ["ps_8f2c1a9b4d7e6f30a1b2c3d4"] }) },
