@@ -27,3 +27,4 @@ export * from "./events/outbox-relay-contract.js";
 export * from "./validation/http-url.js";
 export * from "./validation/violation-cap.js";
 export * from "./validation/request-limits.js";
+export * from "./json/raw-json.js";

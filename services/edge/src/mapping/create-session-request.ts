@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
-import { GatewayError, MAX_METADATA_BYTES } from "@gateway/platform";
+import { GatewayError, MAX_METADATA_BYTES, topLevelMemberTexts } from "@gateway/platform";
 import { CreateSessionRequestSchema, LineItemSchema, type AccountScope, type CreateSessionRequest } from "@gateway/proto";
 import type { CreateSessionBody } from "../api/schemas/sessions.js";
-import { extractTopLevelRawValues } from "../json/raw-json-fields.js";
+
 
 /**
  * Maps a create body that its route schema (api/schemas/sessions.ts) already accepted to
@@ -44,9 +44,9 @@ export function mapCreateSessionBody(body: CreateSessionBody, rawText: string, s
 
 /** The metadata member's exact text; its size is checked before anything reads further. */
 export function rawMetadata(rawText: string): string {
-  const raw = extractTopLevelRawValues(rawText).get("metadata");
-  // The schema accepted a metadata object, so the scanner must find it too.
-  if (raw === undefined) throw new Error("raw JSON scanner disagrees with JSON.parse on member 'metadata'");
+  const raw = topLevelMemberTexts(rawText).get("metadata");
+  // The schema accepted a metadata object, so its text is there.
+  if (raw === undefined) throw new Error("metadata member not found in the body's text");
   if (Buffer.byteLength(raw, "utf8") > MAX_METADATA_BYTES) {
     throw GatewayError.validation([{ field: "metadata", code: "invalid", message: `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON.` }]);
   }

@@ -15,7 +15,7 @@ import type { FastifyInstance } from "fastify";
 import { routeSchema } from "../api/operations.js";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { sendJson } from "../http/send-json.js";
-import type { JsonOutput } from "../json/raw-json-stringify.js";
+import type { JsonOutput } from "@gateway/platform";
 import { violation } from "../mapping/field-violations.js";
 import { applyPageParam } from "../mapping/page-query.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
