@@ -28,3 +28,4 @@ export * from "./validation/http-url.js";
 export * from "./validation/violation-cap.js";
 export * from "./validation/request-limits.js";
 export * from "./json/raw-json.js";
+export * from "./errors/account-scope.js";

@@ -59,7 +59,7 @@ describe("create body: the route schema, then the mapping", () => {
       cancelUrl: "https://c",
       webhookUrl: "https://w",
       maxAttempts: 4,
-      inputViolations: [],
+      inputViolations: [], // the edge never sends any (the field stays in the proto for compatibility)
     });
   });
 

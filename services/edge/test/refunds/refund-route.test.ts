@@ -25,7 +25,7 @@ describe("POST /api/v1/gateway/sessions/{session_id}/refund/", () => {
     const body = res.json();
     expect(Object.keys(body)).toEqual(["refund_id", "refunded_amount", "automated_refund"]);
     expect(body).toEqual({ refund_id: expect.stringMatching(/^re_/), refunded_amount: "100.000", automated_refund: true });
-    expect(t.refunds.createRequests[0]).toMatchObject({ sessionId, reason: "returned goods", inputViolations: [] });
+    expect(t.refunds.createRequests[0]).toMatchObject({ sessionId, reason: "returned goods", inputViolations: [] }); // none is ever sent any more
   });
 
   it("when a PARTIAL refund is confirmed, then 201 with its amount, and a later FULL takes what is left", async () => {

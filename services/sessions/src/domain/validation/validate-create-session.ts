@@ -25,18 +25,11 @@ function checkCurrency(input: CreateSessionInput): CurrencyCheck {
   return { code: text };
 }
 
-/** Fields the transport already reported (and their sub-fields) are not judged again. */
-function blockedBy(violations: FieldViolation[]): (field: string) => boolean {
-  const fields = violations.map((v) => v.field);
-  return (field) => fields.some((b) => field === b || field.startsWith(`${b}.`) || field.startsWith(`${b}[`));
-}
-
 /**
  * The currency whose exchange rate the request needs, if any: a valid ISO code other than TND.
  * The caller looks the rate up and passes it to `validateCreateSession`.
  */
 export function foreignCurrencyOf(input: CreateSessionInput): string | undefined {
-  if (blockedBy(input.inputViolations)("currency")) return undefined;
   const { code } = checkCurrency(input);
   return code !== undefined && code !== SETTLEMENT_CURRENCY ? code : undefined;
 }
@@ -52,18 +45,18 @@ function unsupported(code: string): FieldViolation {
 /**
  * Every check of a create request at once (spec 2.1, 7.2, 8). `rate` is the account's rate for
  * a foreign currency (six-decimal text; undefined when none is configured) and is ignored for
- * TND. The transport's own violations come first; nothing is created when there is any.
+ * TND. Nothing is created when there is any violation. The request's JSON shape was checked
+ * by the edge's route schema; these are the rules of meaning.
  */
 export function validateCreateSession(input: CreateSessionInput, rate: string | undefined): CreateValidation {
-  const blocked = blockedBy(input.inputViolations);
   const found: FieldViolation[] = [];
   const add = (v: FieldViolation | undefined): void => {
-    if (v && !blocked(v.field)) found.push(v);
+    if (v) found.push(v);
   };
 
   add(checkText("merchant_reference", input.merchantReference, { max: 200, required: true }));
 
-  const currency: CurrencyCheck = blocked("currency") ? {} : checkCurrency(input);
+  const currency: CurrencyCheck = checkCurrency(input);
   let rateValue: Dec | undefined;
   if (currency.code === SETTLEMENT_CURRENCY) rateValue = new D(1);
   else if (currency.code !== undefined && rate !== undefined) rateValue = new D(rate);
@@ -124,9 +117,7 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
   add(checkUrl("webhook_url", input.webhookUrl, { httpsOnly, forbidFragment: true }));
   add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
 
-  if (input.inputViolations.length > 0 || found.length > 0) {
-    return { ok: false, violations: [...input.inputViolations, ...found] };
-  }
+  if (found.length > 0) return { ok: false, violations: found };
   if (!amount.ok || currency.code === undefined || rateValue === undefined || settlement === undefined) {
     throw new Error("validation passed without a settled amount"); // unreachable: each case adds a violation
   }
