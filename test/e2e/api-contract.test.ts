@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launcherEntries, startDistributedGateway } from "@gateway/launcher";
-import { freePort, startProcess } from "@gateway/testkit";
 import { operations } from "../../services/edge/src/api/operations.js";
+import { startDistributedTarget, startEmbeddedTarget, type GatewayTarget } from "./support/gateway-targets.js";
 import { merchantApi, request } from "./support/http.js";
 
 // Issue 14 item 1 in both modes: the OpenAPI document and the /docs page are served, and the
@@ -11,33 +10,8 @@ import { merchantApi, request } from "./support/http.js";
 const DEMO_KEY = "sk_test_ApiContract01AbcdefghijklmnopqrstuvwxyzABCDE";
 const committed = readFileSync(new URL("../../docs/api/openapi.json", import.meta.url), "utf8");
 
-interface Target {
-  url: string;
-  demoKey: string;
-  stop(): Promise<void>;
-}
-
-async function embedded(): Promise<Target> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = await startProcess({
-    name: "embedded",
-    entry: launcherEntries.embedded,
-    env: { PORT: String(port), GATEWAY_PUBLIC_URL: url, GATEWAY_RATE_LIMITS: "off", GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
-    readyUrl: `${url}/healthz`,
-    timeoutMs: 60_000,
-  });
-  return { url, demoKey: DEMO_KEY, stop: () => proc.stop() };
-}
-
-async function distributed(): Promise<Target> {
-  const gw = await startDistributedGateway({
-    mongodbUrl: process.env.MONGODB_URL,
-    natsUrl: process.env.NATS_URL,
-    databasePrefix: `e2e_contract_${Date.now().toString(36)}`,
-  });
-  return { url: gw.edgeUrl, demoKey: gw.demoTestKey!, stop: () => gw.stop() };
-}
+const embedded = () => startEmbeddedTarget(DEMO_KEY);
+const distributed = () => startDistributedTarget(`e2e_contract_${Date.now().toString(36)}`);
 
 const conforms = (schema: Parameters<typeof Value.Check>[0], body: unknown) => [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
 
@@ -45,7 +19,7 @@ describe.each([
   ["embedded", embedded],
   ["distributed", distributed],
 ] as const)("API contract, %s mode", (_mode, start) => {
-  let target: Target;
+  let target: GatewayTarget;
 
   beforeAll(async () => {
     target = await start();

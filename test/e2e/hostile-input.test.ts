@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launcherEntries, startDistributedGateway } from "@gateway/launcher";
-import { freePort, startProcess } from "@gateway/testkit";
 import { adminApi, merchantApi, request, type HttpResult } from "./support/http.js";
 import { createVerifiedMerchant } from "./support/merchants.js";
+import { startDistributedTarget, startEmbeddedTarget, type GatewayTarget } from "./support/gateway-targets.js";
 import { expectProblem, violationCodes } from "./support/problem.js";
 
 // Issue 15 items 1, 2, 3 and 9 against the running gateway, in both modes: hostile create
@@ -12,43 +11,8 @@ import { expectProblem, violationCodes } from "./support/problem.js";
 const ADMIN_TOKEN = "adm_e2e_hostile_input_token_5c1d";
 const DEMO_KEY = "sk_test_HostileInput01AbcdefghijklmnopqrstuvwxyzABCD";
 
-interface Target {
-  url: string;
-  demoKey: string;
-  stop(): Promise<void>;
-}
-
-async function embedded(): Promise<Target> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = await startProcess({
-    name: "embedded",
-    entry: launcherEntries.embedded,
-    env: {
-      PORT: String(port),
-      GATEWAY_PUBLIC_URL: url,
-      // Many creates in a row from one key: budgets are tested elsewhere.
-      GATEWAY_RATE_LIMITS: "off",
-      GATEWAY_DEMO_TEST_KEY: DEMO_KEY,
-      GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-      MONGODB_URL: "",
-      NATS_URL: "",
-    },
-    readyUrl: `${url}/healthz`,
-    timeoutMs: 60_000,
-  });
-  return { url, demoKey: DEMO_KEY, stop: () => proc.stop() };
-}
-
-async function distributed(): Promise<Target> {
-  const gw = await startDistributedGateway({
-    mongodbUrl: process.env.MONGODB_URL,
-    natsUrl: process.env.NATS_URL,
-    databasePrefix: `e2e_hostile_${Date.now().toString(36)}`,
-    env: { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN },
-  });
-  return { url: gw.edgeUrl, demoKey: gw.demoTestKey!, stop: () => gw.stop() };
-}
+const embedded = () => startEmbeddedTarget(DEMO_KEY, { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN });
+const distributed = () => startDistributedTarget(`e2e_hostile_${Date.now().toString(36)}`, { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN });
 
 const emptyItems = (n: number) => `[${Array.from({ length: n }, () => "{}").join(",")}]`;
 
@@ -56,7 +20,7 @@ describe.each([
   ["embedded", embedded],
   ["distributed", distributed],
 ] as const)("hostile input, %s mode", (_mode, start) => {
-  let target: Target;
+  let target: GatewayTarget;
   const errorsUrl = () => `${target.url}/errors`;
   const api = () => merchantApi(target.url, target.demoKey);
   const create = (raw: string) => api().createSessionRaw(raw);
