@@ -26,3 +26,8 @@ export * from "./polling-loop.js";
 export * from "./keyed-serializer.js";
 export * from "./events/outbox-relay-contract.js";
 export * from "./paging/newest-first-page.js";
+export * from "./validation/http-url.js";
+export * from "./validation/violation-cap.js";
+export * from "./validation/request-limits.js";
+export * from "./json/raw-json.js";
+export * from "./errors/account-scope.js";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/platform";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { schemaValidatorCompiler } from "./api/schema-validation.js";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
 import { AuthCache } from "./auth/auth-cache.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
@@ -18,6 +19,7 @@ import { registerCheckoutPages } from "./checkout/checkout-pages.js";
 import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
 import { registerAdminDashboardRoutes } from "./routes/admin-dashboard-routes.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerApiDocsRoutes } from "./routes/api-docs-routes.js";
 import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
 import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
@@ -64,6 +66,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   registerFastifyTracing(app);
   installProblemHandling(app, problemOptions);
   installJsonContentTypeParser(app, config.maxBodyBytes);
+  // Route schemas (api/operations.ts) validate requests and fail as the spec's problem documents.
+  app.setValidatorCompiler(schemaValidatorCompiler);
 
   let closing = false;
   app.addHook("preClose", async () => {
@@ -82,6 +86,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   registerHealthRoutes(app, deps.readiness ?? [], () => closing);
   registerErrorPagesRoutes(app);
+  registerApiDocsRoutes(app);
   // Cookies of the checkout pages (parsed for every request: API requests rarely carry any).
   app.register(fastifyCookie);
   registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout, fallback: checkoutFallback });

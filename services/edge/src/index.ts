@@ -7,4 +7,3 @@ export { parseCsrfSecret, parseOriginList, type CheckoutPagesConfig } from "./ch
 export type { MountableEpgSimulator } from "./checkout/epg-simulator-mount.js";
 export { createEdgeRateLimiting, type EdgeRateLimiting, type EdgeRateLimitingOptions } from "./rate-limit/create-edge-rate-limiting.js";
 export { JsonBody, requireJsonObjectBody } from "./http/json-body.js";
-export { extractTopLevelRawValues } from "./json/raw-json-fields.js";

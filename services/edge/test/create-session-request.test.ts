@@ -1,12 +1,29 @@
 import { create } from "@bufbuild/protobuf";
+import { GatewayError } from "@gateway/platform";
 import { AccountScopeSchema } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
-import { mapCreateSessionBody, mergeValidationViolations } from "../src/mapping/create-session-request.js";
+import { routeSchema } from "../src/api/operations.js";
+import { schemaValidatorCompiler } from "../src/api/schema-validation.js";
+import type { CreateSessionBody } from "../src/api/schemas/sessions.js";
+import { JsonBody } from "../src/http/json-body.js";
+import { mapCreateSessionBody } from "../src/mapping/create-session-request.js";
 
 const scope = create(AccountScopeSchema, { merchantId: "mer_1", livemode: true });
-const map = (text: string) => mapCreateSessionBody(JSON.parse(text) as Record<string, unknown>, text, scope);
+const validateBody = schemaValidatorCompiler({ schema: routeSchema("createSession").body!, httpPart: "body", method: "POST", url: "/" });
 
-describe("mapCreateSessionBody", () => {
+/** What the create route's schema makes of a body: the accepted body, or the error it answers. */
+function validate(text: string): { body?: JsonBody; error?: GatewayError } {
+  const result = validateBody(new JsonBody(JSON.parse(text), text)) as { value?: JsonBody; error?: GatewayError };
+  return result.error ? { error: result.error } : { body: result.value! };
+}
+
+const map = (text: string) => {
+  const { body, error } = validate(text);
+  if (error) throw error;
+  return mapCreateSessionBody(body!.value as CreateSessionBody, body!.text, scope);
+};
+
+describe("create body: the route schema, then the mapping", () => {
   it("maps every member of the create body to CreateSessionRequest", () => {
     const text = JSON.stringify({
       merchant_reference: "r",
@@ -25,9 +42,7 @@ describe("mapCreateSessionBody", () => {
       webhook_url: "https://w",
       max_attempts: 4,
     });
-    const { request, edgeViolations } = map(text);
-    expect(edgeViolations).toEqual([]);
-    expect(request).toMatchObject({
+    expect(map(text)).toMatchObject({
       scope: { merchantId: "mer_1", livemode: true },
       merchantReference: "r",
       amount: "1.000",
@@ -44,49 +59,49 @@ describe("mapCreateSessionBody", () => {
       cancelUrl: "https://c",
       webhookUrl: "https://w",
       maxAttempts: 4,
-      inputViolations: [],
+      inputViolations: [], // the edge never sends any (the field stays in the proto for compatibility)
     });
   });
 
-  it("sends the edge's violations as input_violations", () => {
-    const { request } = map('{"merchant_reference":"r","amount":1,"max_attempts":3000000000,"__proto__":{"x":1}}');
-    expect(request.inputViolations.map((v) => [v.field, v.code])).toEqual([
-      ["amount", "invalid_type"],
-      ["max_attempts", "invalid"],
-      ["__proto__", "invalid"],
+  it("answers shape faults with the spec's codes and messages, in the body's declared order", () => {
+    const { error } = validate('{"amount":1,"max_attempts":3000000000,"__proto__":{"x":1},"items":[{"name":"n","quantity":1.5,"colour":"red"},3]}');
+    expect(error?.reason).toBe("VALIDATION_ERROR");
+    expect(error?.violations).toEqual([
+      { field: "merchant_reference", code: "required", message: "This field is required." },
+      { field: "amount", code: "invalid_type", message: 'Must be a decimal string such as "12.500", not a JSON number.' },
+      { field: "items[0].quantity", code: "invalid", message: "Must be an integer." },
+      { field: "items[0].unit_price", code: "required", message: "This field is required." },
+      { field: "items[0].colour", code: "invalid", message: "Unknown field." },
+      { field: "items[1]", code: "invalid", message: "Must be an object with name, quantity and unit_price." },
+      { field: "max_attempts", code: "invalid", message: "Must be an integer." },
+      { field: "__proto__", code: "invalid", message: "Unknown field." },
     ]);
-    expect(request.amount).toBe("");
-    expect(request.maxAttempts).toBeUndefined();
+  });
+
+  it("treats null as absent", () => {
+    const request = map('{"merchant_reference":"r","amount":"1.000","currency":null,"items":[{"name":"n","quantity":1,"unit_price":"1.000","description":null}]}');
+    expect(request.currency).toBeUndefined();
+    expect(request.items).toMatchObject([{ name: "n", description: "" }]);
+    expect(validate('{"merchant_reference":null,"amount":"1.000"}').error?.violations).toEqual([
+      { field: "merchant_reference", code: "required", message: "This field is required." },
+    ]);
+  });
+
+  it("answers a body that is not an object with 400, and too many items with one violation", () => {
+    expect(validate("[1]").error?.reason).toBe("BAD_REQUEST");
+    const items = `[${Array.from({ length: 5000 }, () => "{}").join(",")}]`;
+    expect(validate(`{"merchant_reference":"r","amount":"1.000","items":${items},"x":1}`).error?.violations).toEqual([
+      { field: "items", code: "invalid", message: "items must hold at most 100 line items." },
+      { field: "x", code: "invalid", message: "Unknown field." },
+    ]);
   });
 
   it("takes the metadata text from the last duplicate member, as JSON.parse does", () => {
-    expect(map('{"metadata":{"a":1},"merchant_reference":"r","amount":"1.000","metadata":{"b":2.0}}').request.metadataJson).toBe('{"b":2.0}');
-  });
-});
-
-describe("mergeValidationViolations", () => {
-  const v = (field: string, code: string) => ({ field, code, message: `${field} ${code}` });
-
-  it("drops the service's findings under paths the edge already flagged, keeps the rest and removes duplicates", () => {
-    const edge = [v("amount", "invalid_type"), v("items[1]", "invalid"), v("colour", "invalid")];
-    const service = [
-      v("amount", "invalid_type"),
-      v("amount", "required"),
-      v("colour", "invalid"),
-      v("currency", "currency_unsupported"),
-      v("items[1].name", "required"),
-      v("items[10].name", "required"),
-    ];
-    expect(mergeValidationViolations(edge, service).map((x) => `${x.field}:${x.code}`)).toEqual([
-      "amount:invalid_type",
-      "colour:invalid",
-      "currency:currency_unsupported",
-      "items[10].name:required",
-      "items[1]:invalid",
-    ]);
+    expect(map('{"metadata":{"a":1},"merchant_reference":"r","amount":"1.000","metadata":{"b":2.0}}').metadataJson).toBe('{"b":2.0}');
   });
 
-  it("when the service leaves the edge's findings out, then they are still reported", () => {
-    expect(mergeValidationViolations([v("x", "invalid")], [v("amount", "invalid_format")]).map((x) => x.field)).toEqual(["amount", "x"]);
+  it("refuses metadata over 20 KiB before sending it anywhere", () => {
+    const big = JSON.stringify({ k: "x".repeat(21 * 1024) });
+    expect(() => map(`{"merchant_reference":"r","amount":"1.000","metadata":${big}}`)).toThrow(GatewayError);
   });
 });

@@ -93,7 +93,6 @@ describe("sessions API", () => {
       expect(sent.orderId).toBeUndefined();
       expect(sent.metadataJson).toBeUndefined();
       expect(sent.maxAttempts).toBeUndefined();
-      expect(sent.inputViolations).toHaveLength(0);
     });
 
     it("when the amount is a JSON number, then 422 invalid_type on amount", async () => {
@@ -129,11 +128,8 @@ describe("sessions API", () => {
         ["metadata", "invalid"],
         ["max_attempts", "invalid"],
       ]);
-      const sent = t.sessions.createRequests[0]!;
-      expect(sent.description).toBeUndefined();
-      expect(sent.metadataJson).toBeUndefined();
-      expect(sent.maxAttempts).toBeUndefined();
-      expect(sent.buyerEmail).toBeUndefined();
+      // Changed with issue 17 item 4: the route schema answers shape faults itself; nothing is sent.
+      expect(t.sessions.createRequests).toHaveLength(0);
     });
 
     it("when line items are malformed, then violations name items[i].field", async () => {
@@ -157,21 +153,26 @@ describe("sessions API", () => {
         ["items[3].quantity", "invalid"],
         ["items[3].unit_price", "required"],
       ]);
-      // Malformed items keep their index so the service's own paths stay right.
-      expect(t.sessions.createRequests[0]!.items).toHaveLength(4);
+      // Changed with issue 17 item 4: answered by the route schema, the service is not asked.
+      expect(t.sessions.createRequests).toHaveLength(0);
     });
 
-    it("when the edge and the service both find problems, then all are reported together", async () => {
+    // Changed with issue 17 item 4: the edge no longer forwards its findings (input_violations)
+    // for the service to add its own. A body the route schema refuses is answered with the
+    // schema's violations; one it accepts gets the service's, so each fault is reported once.
+    it("when the schema and the service would both find problems, then the schema's are answered and nothing is sent", async () => {
       const res = await post({ merchant_reference: "both", amount: "1.5", colour: "red", max_attempts: 99, items: [{ name: "", quantity: 0, unit_price: "1" }] });
       const doc = expectProblem(res, 422, "validation-error", "Validation Error");
-      expect((doc.errors as Array<{ field: string; code: string }>).map((e) => [e.field, e.code])).toEqual([
-        ["colour", "invalid"],
+      expect((doc.errors as Array<{ field: string; code: string }>).map((e) => [e.field, e.code])).toEqual([["colour", "invalid"]]);
+      expect(t.sessions.createRequests).toHaveLength(0);
+      const meaning = await post({ merchant_reference: "both", amount: "1.5", max_attempts: 99, items: [{ name: "", quantity: 0, unit_price: "1" }] });
+      const doc2 = expectProblem(meaning, 422, "validation-error", "Validation Error");
+      expect((doc2.errors as Array<{ field: string; code: string }>).map((e) => [e.field, e.code])).toEqual([
         ["amount", "invalid_precision"],
         ["items[0].name", "required"],
         ["items[0].quantity", "invalid"],
         ["max_attempts", "invalid"],
       ]);
-      expect(t.sessions.createRequests[0]!.inputViolations.map((v) => v.field)).toEqual(["colour"]);
       expect(t.sessions.sessions).toHaveLength(0);
     });
 

@@ -3,6 +3,10 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { ErrorDetailSchema, FieldViolationSchema, type ErrorDetail } from "@gateway/proto";
 import { errorCatalog, isErrorReason } from "./error-catalog.js";
 import { GatewayError } from "./gateway-error.js";
+import { capViolations } from "../validation/violation-cap.js";
+
+/** Error detail metadata: how many violations were left out of `field_violations`. */
+export const VIOLATIONS_OMITTED = "violations_omitted";
 
 /**
  * Turns anything thrown inside a service into a ConnectError that carries an ErrorDetail.
@@ -12,17 +16,27 @@ import { GatewayError } from "./gateway-error.js";
 export function toConnectError(err: unknown, domain: string): ConnectError {
   if (err instanceof GatewayError) {
     const entry = errorCatalog[err.reason];
+    // Trailers must stay small whatever the input (an HTTP/2 frame is 16 KiB): capped, counted.
+    const capped = capViolations(err.violations, omittedOf(err.metadata));
+    const metadata = { ...err.metadata };
+    if (capped.omitted > 0) metadata[VIOLATIONS_OMITTED] = String(capped.omitted);
     const detail = create(ErrorDetailSchema, {
       reason: err.reason,
       domain,
-      metadata: err.metadata,
-      fieldViolations: err.violations.map((v) => create(FieldViolationSchema, v)),
+      metadata,
+      fieldViolations: capped.violations.map((v) => create(FieldViolationSchema, v)),
     });
     return new ConnectError(err.message, entry.code, undefined, [{ desc: ErrorDetailSchema, value: detail }], err);
   }
   if (err instanceof ConnectError && readErrorDetail(err)) return err;
   const detail = create(ErrorDetailSchema, { reason: "INTERNAL", domain });
   return new ConnectError("Internal error.", Code.Internal, undefined, [{ desc: ErrorDetailSchema, value: detail }], err);
+}
+
+/** The count of violations an error's metadata says were left out (0 when none). */
+export function omittedOf(metadata: Record<string, string>): number {
+  const n = Number(metadata[VIOLATIONS_OMITTED] ?? "0");
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
 /** Reads the ErrorDetail a gateway service attached, if any. */

@@ -1,3 +1,4 @@
+import { checkHttpUrl } from "@gateway/platform";
 import type { FastifyReply } from "fastify";
 import type { SafeHtml } from "./html.js";
 
@@ -8,7 +9,8 @@ import type { SafeHtml } from "./html.js";
  * page cannot be framed (clickjacking a Pay button) nor have its base URL changed.
  */
 export function contentSecurityPolicy(formActionOrigins: readonly string[]): string {
-  const formAction = ["'self'", ...new Set(formActionOrigins)].join(" ");
+  const sources = formActionOrigins.map(cspSourceOf).filter((source) => source !== undefined);
+  const formAction = ["'self'", ...new Set(sources)].join(" ");
   return [
     "default-src 'none'",
     "style-src 'self'",
@@ -17,6 +19,25 @@ export function contentSecurityPolicy(formActionOrigins: readonly string[]): str
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join("; ");
+}
+
+// CSP host-source grammar (CSP3 2.3.1), narrowed to what an origin can be: scheme, ASCII host
+// labels, optional port. Nothing else can appear, so no `;`, `,`, `'` or space ends the directive.
+const CSP_ORIGIN_SOURCE = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::[0-9]{1,5})?$/;
+
+/**
+ * The CSP source for an origin, or undefined when it cannot be written safely (an IPv6 literal,
+ * or anything a stored URL from before strict validation may hold): the browser then refuses
+ * that form target, which is the safe failure.
+ */
+export function cspSourceOf(origin: string): string | undefined {
+  let serialized: string;
+  try {
+    serialized = new URL(origin).origin;
+  } catch {
+    return undefined;
+  }
+  return CSP_ORIGIN_SOURCE.test(serialized) ? serialized : undefined;
 }
 
 /** Headers every checkout answer carries, pages and redirects alike. */
@@ -41,15 +62,14 @@ export function redirectSeeOther(reply: FastifyReply, location: string): Fastify
   return privateAnswerHeaders(reply).code(303).header("location", location).send();
 }
 
-/** Only http(s) URLs become links or redirects: never javascript:, data: or a relative surprise. */
+/**
+ * Only URLs that pass the gateway's URL validator become links or redirects: never javascript:,
+ * data:, a relative surprise, or a URL stored before validation was strict.
+ */
 export function httpUrlOrUndefined(value: string | undefined): string | undefined {
   if (value === undefined || value === "") return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
+  const checked = checkHttpUrl(value);
+  return checked.ok ? checked.url.toString() : undefined;
 }
 
 export function originOf(url: string | undefined): string | undefined {

@@ -1,5 +1,10 @@
+import { GatewayError } from "@gateway/platform";
 import type { FastifyInstance } from "fastify";
 import { parseJsonBodyText } from "./json-body.js";
+
+// JSON text is UTF-8 (RFC 8259 8.1). A lenient decoder would turn bad bytes into U+FFFD, and two
+// different references would then read the same; a byte-order mark stays and fails the parse.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Replaces fastify's body parsers with one strict JSON parser. Any other content type on a
@@ -9,9 +14,15 @@ import { parseJsonBodyText } from "./json-body.js";
  */
 export function installJsonContentTypeParser(app: FastifyInstance, maxBodyBytes: number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: maxBodyBytes }, (_request, body, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: maxBodyBytes }, (_request, body, done) => {
     try {
-      done(null, parseJsonBodyText(body as string));
+      let text: string;
+      try {
+        text = utf8.decode(body as Buffer);
+      } catch {
+        throw new GatewayError("BAD_REQUEST", "The request body is not valid UTF-8.");
+      }
+      done(null, parseJsonBodyText(text));
     } catch (err) {
       done(err as Error, undefined);
     }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { stringifyWithRaw, type JsonOutput } from "../json/raw-json-stringify.js";
+import { stringifyWithRaw, type JsonOutput } from "@gateway/platform";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

@@ -4,7 +4,7 @@ import type { ApiKey, DashboardUser, Invitation, Merchant } from "@gateway/proto
 import type { JsonObject } from "../http/json-body.js";
 import { violation } from "./field-violations.js";
 import { formatTimestamp, parseRfc3339 } from "./rfc3339.js";
-import type { JsonOutput } from "../json/raw-json-stringify.js";
+import type { JsonOutput } from "@gateway/platform";
 
 export function merchantToJson(merchant: Merchant | undefined): JsonOutput {
   if (!merchant) throw new Error("accounts service answered without a merchant");

@@ -1,67 +1,21 @@
 import { create } from "@bufbuild/protobuf";
-import type { FieldViolation } from "@gateway/platform";
-import { CreateRefundRequestSchema, FieldViolationSchema, RefundType, type AccountScope, type CreateRefundRequest } from "@gateway/proto";
-import { isJsonObject, type JsonObject } from "../http/json-body.js";
-import { extractTopLevelRawValues } from "../json/raw-json-fields.js";
-import { violation } from "./field-violations.js";
+import { CreateRefundRequestSchema, RefundType, type AccountScope, type CreateRefundRequest } from "@gateway/proto";
+import type { CreateRefundBody } from "../api/schemas/refunds.js";
+import { rawMetadata } from "./create-session-request.js";
 
-const KNOWN_FIELDS = new Set(["reason", "refund_type", "amount", "metadata"]);
-const REFUND_TYPES: Record<string, RefundType> = { FULL: RefundType.FULL, PARTIAL: RefundType.PARTIAL };
+const REFUND_TYPES: Record<"FULL" | "PARTIAL", RefundType> = { FULL: RefundType.FULL, PARTIAL: RefundType.PARTIAL };
 
 /**
- * Maps the refund body (docs/api/refunds.md#create-a-refund) to CreateRefundRequest. Like the create-session mapping, the
- * edge only checks JSON types and unknown members; what it finds travels as input_violations and
- * the refunds service reports them with its own (refund_type missing, amount format or absence
- * for PARTIAL) in one 422. `null` is the same as absent; `metadata` goes as the merchant's exact
- * JSON text (`rawText` is the whole body's text).
+ * Maps a refund body that its route schema (api/schemas/refunds.ts; docs/api/refunds.md#create-a-refund) already accepted to
+ * CreateRefundRequest. The refunds service reports what needs its state or the body's meaning
+ * (refund_type missing, amount format or absence for PARTIAL). `metadata` goes as the
+ * merchant's exact JSON text (`rawText` is the whole body's text).
  */
-export function mapCreateRefundBody(body: JsonObject, rawText: string, scope: AccountScope, sessionId: string): CreateRefundRequest {
-  const violations: FieldViolation[] = [];
+export function mapCreateRefundBody(body: CreateRefundBody, rawText: string, scope: AccountScope, sessionId: string): CreateRefundRequest {
   const request = create(CreateRefundRequestSchema, { scope, sessionId });
-
-  const refundType = member(body, "refund_type");
-  if (refundType !== undefined) {
-    const type = typeof refundType === "string" && Object.hasOwn(REFUND_TYPES, refundType) ? REFUND_TYPES[refundType] : undefined;
-    if (type === undefined) violations.push(violation.invalid("refund_type", 'Must be "FULL" or "PARTIAL".'));
-    else request.refundType = type;
-  }
-
-  const amount = member(body, "amount");
-  if (amount !== undefined) {
-    if (typeof amount === "string") request.amount = amount;
-    else if (typeof amount === "number") violations.push(violation.amountNotString("amount"));
-    else violations.push(violation.invalid("amount", "Must be a decimal string."));
-  }
-
-  const reason = member(body, "reason");
-  if (reason !== undefined) {
-    if (typeof reason === "string") request.reason = reason;
-    else violations.push(violation.notString("reason"));
-  }
-
-  const metadata = member(body, "metadata");
-  if (metadata !== undefined) {
-    if (isJsonObject(metadata)) request.metadataJson = rawMember(rawText, "metadata");
-    else violations.push(violation.invalid("metadata", "Must be a JSON object."));
-  }
-
-  for (const field of Object.keys(body)) {
-    if (!KNOWN_FIELDS.has(field)) violations.push(violation.unknown(field));
-  }
-  request.inputViolations = violations.map((v) => create(FieldViolationSchema, v));
+  if (body.refund_type !== undefined) request.refundType = REFUND_TYPES[body.refund_type];
+  if (body.amount !== undefined) request.amount = body.amount;
+  if (body.reason !== undefined) request.reason = body.reason;
+  if (body.metadata !== undefined) request.metadataJson = rawMetadata(rawText);
   return request;
-}
-
-/** An own member's value; `null` counts as absent. */
-function member(object: JsonObject, name: string): unknown {
-  if (!Object.hasOwn(object, name)) return undefined;
-  const value = object[name];
-  return value === null ? undefined : value;
-}
-
-function rawMember(rawText: string, name: string): string {
-  const raw = extractTopLevelRawValues(rawText).get(name);
-  // JSON.parse accepted the text and produced this member, so the scanner must find it too.
-  if (raw === undefined) throw new Error(`raw JSON scanner disagrees with JSON.parse on member '${name}'`);
-  return raw;
 }

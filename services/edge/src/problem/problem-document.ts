@@ -1,4 +1,4 @@
-import { errorCatalog, type ErrorReason, type FieldViolation } from "@gateway/platform";
+import { capViolations, errorCatalog, omittedOf, type ErrorReason, type FieldViolation } from "@gateway/platform";
 
 /** RFC 9457 problem document (docs/api/errors.md), with the extension members it names. */
 export interface ProblemDocument {
@@ -9,6 +9,8 @@ export interface ProblemDocument {
   instance?: string;
   /** Validation failures only (docs/api/errors.md#validation-errors). */
   errors?: FieldViolation[];
+  /** Validation failures past the first 50 in `errors` are only counted (see docs/decisions.md). */
+  errors_omitted?: number;
   /** conflict: the session the repeated merchant_reference belongs to. */
   existing_session_id?: string;
 }
@@ -38,7 +40,9 @@ export function buildProblem(errorsUrl: string, input: ProblemInput): ProblemDoc
   };
   if (input.instance !== undefined) doc.instance = input.instance;
   if (input.reason === "VALIDATION_ERROR") {
-    doc.errors = (input.violations ?? []).map(({ field, code, message }) => ({ field, code, message }));
+    const capped = capViolations(input.violations ?? [], omittedOf(input.metadata ?? {}));
+    doc.errors = capped.violations;
+    if (capped.omitted > 0) doc.errors_omitted = capped.omitted;
   }
   const existing = input.metadata?.existing_session_id;
   if (input.reason === "CONFLICT" && existing) doc.existing_session_id = existing;

@@ -1,7 +1,7 @@
 import { GatewayError, type FieldViolation } from "@gateway/platform";
 import type { FeePlan, Terminal } from "@gateway/proto";
 import type { JsonObject } from "../http/json-body.js";
-import type { JsonOutput } from "../json/raw-json-stringify.js";
+import type { JsonOutput } from "@gateway/platform";
 import { violation } from "../mapping/field-violations.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
 

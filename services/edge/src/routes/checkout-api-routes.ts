@@ -2,7 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import type { SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
-import { requireNoMembers } from "../http/json-body.js";
+import { routeSchema } from "../api/operations.js";
 import { sendJson } from "../http/send-json.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
 
@@ -17,9 +17,8 @@ interface SessionParams {
  * (404 not-found, 409 session-terminal, 422 checkout-limit-exceeded).
  */
 export function registerCheckoutApiRoutes(api: FastifyInstance, sessions: Client<typeof SessionService>): void {
-  api.post<{ Params: SessionParams }>("/gateway/sessions/:session_id/checkout/", async (request, reply) => {
+  api.post<{ Params: SessionParams }>("/gateway/sessions/:session_id/checkout/", { schema: routeSchema("createCheckoutLink") }, async (request, reply) => {
     const { scope } = requireCaller(request);
-    requireNoMembers(request.body);
     const response = await sessions.createCheckout({ scope, sessionId: request.params.session_id });
     if (response.checkoutUrl === "" || !response.expiresAt) throw new Error("CreateCheckout answered without a link or its expiry");
     return sendJson(reply, 201, { checkout_url: response.checkoutUrl, expires_at: formatTimestamp(response.expiresAt) });

@@ -1,11 +1,12 @@
 import type { Client } from "@connectrpc/connect";
-import { fromConnectError, GatewayError } from "@gateway/platform";
 import type { Session, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
-import { requireJsonObjectBody, requireNoMembers } from "../http/json-body.js";
+import { routeSchema } from "../api/operations.js";
+import type { CreateSessionBody } from "../api/schemas/sessions.js";
+import type { JsonBody } from "../http/json-body.js";
 import { sendJson } from "../http/send-json.js";
-import { mapCreateSessionBody, mergeValidationViolations } from "../mapping/create-session-request.js";
+import { mapCreateSessionBody } from "../mapping/create-session-request.js";
 import { mapListSessionsQuery } from "../mapping/list-sessions-query.js";
 import { sessionToJson } from "../mapping/session-json.js";
 
@@ -19,28 +20,18 @@ interface SessionParams {
  * trailing slash included.
  */
 export function registerSessionsRoutes(api: FastifyInstance, sessions: Client<typeof SessionService>): void {
-  api.post("/gateway/sessions/", async (request, reply) => {
+  // The route schema validates the body (api/schemas/sessions.ts); the service judges meaning.
+  api.post("/gateway/sessions/", { schema: routeSchema("createSession") }, async (request, reply) => {
     const { scope } = requireCaller(request);
-    const body = requireJsonObjectBody(request.body);
-    const mapped = mapCreateSessionBody(body.value, body.text, scope);
-    let response;
-    try {
-      response = await sessions.createSession(mapped.request);
-    } catch (err) {
-      const gatewayError = fromConnectError(err);
-      if (gatewayError.reason !== "VALIDATION_ERROR") throw gatewayError;
-      throw new GatewayError("VALIDATION_ERROR", gatewayError.message, {
-        violations: mergeValidationViolations(mapped.edgeViolations, gatewayError.violations),
-        cause: gatewayError,
-      });
-    }
+    const body = request.body as JsonBody;
+    const response = await sessions.createSession(mapCreateSessionBody(body.value as CreateSessionBody, body.text, scope));
     const session = required(response.session);
     // 201 when this call created the session, 200 for an idempotent repeat.
     if (response.created) reply.header("location", `/api/v1/gateway/sessions/${encodeURIComponent(session.id)}/`);
     return sendJson(reply, response.created ? 201 : 200, sessionToJson(session));
   });
 
-  api.get("/gateway/sessions/list/", async (request, reply) => {
+  api.get("/gateway/sessions/list/", { schema: routeSchema("listSessions") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const listRequest = mapListSessionsQuery(request.query as Record<string, unknown>, scope);
     const response = await sessions.listSessions(listRequest);
@@ -53,16 +44,15 @@ export function registerSessionsRoutes(api: FastifyInstance, sessions: Client<ty
     });
   });
 
-  api.get<{ Params: SessionParams }>("/gateway/sessions/:session_id/", async (request, reply) => {
+  api.get<{ Params: SessionParams }>("/gateway/sessions/:session_id/", { schema: routeSchema("getSession") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const response = await sessions.getSession({ scope, sessionId: request.params.session_id });
     return sendJson(reply, 200, sessionToJson(required(response.session)));
   });
 
-  // docs/api/sessions.md#cancel-a-session: no request body; an empty body or `{}` is accepted.
-  api.post<{ Params: SessionParams }>("/gateway/sessions/:session_id/cancel/", async (request, reply) => {
+  // docs/api/sessions.md#cancel-a-session: no request body; an empty body or `{}` is accepted (the route schema's NoBody).
+  api.post<{ Params: SessionParams }>("/gateway/sessions/:session_id/cancel/", { schema: routeSchema("cancelSession") }, async (request, reply) => {
     const { scope } = requireCaller(request);
-    requireNoMembers(request.body);
     const response = await sessions.cancelSession({ scope, sessionId: request.params.session_id });
     return sendJson(reply, 200, sessionToJson(required(response.session)));
   });

@@ -12,9 +12,10 @@ import {
   type WebhookService,
 } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
+import { routeSchema } from "../api/operations.js";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { sendJson } from "../http/send-json.js";
-import type { JsonOutput } from "../json/raw-json-stringify.js";
+import type { JsonOutput } from "@gateway/platform";
 import { violation } from "../mapping/field-violations.js";
 import { applyPageParam } from "../mapping/page-query.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
@@ -136,7 +137,7 @@ async function listPage(webhooks: Client<typeof WebhookService>, request: ListDe
  * the API key hook: `{data, has_more, next_cursor}`, most recent first.
  */
 export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRoutesDeps): void {
-  api.get<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/webhooks/", async (request, reply) => {
+  api.get<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/webhooks/", { schema: routeSchema("listSessionDeliveries") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, SESSION_PARAMS);
     // 404 for a session that is not this account's (docs/api/webhooks.md#delivery-history), before any history is read.
@@ -145,7 +146,7 @@ export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRoutesD
     return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
   });
 
-  api.get("/gateway/webhooks/", async (request, reply) => {
+  api.get("/gateway/webhooks/", { schema: routeSchema("listDeliveries") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, ACCOUNT_PARAMS);
     return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));

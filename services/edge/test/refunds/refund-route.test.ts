@@ -25,7 +25,7 @@ describe("POST /api/v1/gateway/sessions/{session_id}/refund/", () => {
     const body = res.json();
     expect(Object.keys(body)).toEqual(["refund_id", "refunded_amount", "automated_refund"]);
     expect(body).toEqual({ refund_id: expect.stringMatching(/^re_/), refunded_amount: "100.000", automated_refund: true });
-    expect(t.refunds.createRequests[0]).toMatchObject({ sessionId, reason: "returned goods", inputViolations: [] });
+    expect(t.refunds.createRequests[0]).toMatchObject({ sessionId, reason: "returned goods", inputViolations: [] }); // none is ever sent any more
   });
 
   it("when a PARTIAL refund is confirmed, then 201 with its amount, and a later FULL takes what is left", async () => {
@@ -59,10 +59,10 @@ describe("POST /api/v1/gateway/sessions/{session_id}/refund/", () => {
     ["not printable ASCII", "clé-1"],
   ])("when the Idempotency-Key is %s, then 422 invalid on Idempotency-Key", async (_case, key) => {
     const res = await refund({ refund_type: "FULL" }, sessionId, { ...headers, "idempotency-key": key });
-    expectProblem(res, 422, "validation-error", "Validation Error");
-    expect(t.refunds.createRequests.at(-1)!.inputViolations).toEqual([
-      expect.objectContaining({ field: "Idempotency-Key", code: "invalid" }),
-    ]);
+    const doc = expectProblem(res, 422, "validation-error", "Validation Error");
+    expect(doc.errors).toEqual([expect.objectContaining({ field: "Idempotency-Key", code: "invalid" })]);
+    // Changed with issue 17 item 4: answered at the edge, no longer forwarded as input_violations.
+    expect(t.refunds.createRequests).toHaveLength(0);
   });
 
   it("when metadata is an object, then the service gets the merchant's exact JSON text", async () => {
@@ -92,12 +92,14 @@ describe("POST /api/v1/gateway/sessions/{session_id}/refund/", () => {
     expect(t.refunds.refunds).toHaveLength(0);
   });
 
-  it("when refund_type is missing, then the service's required violation comes with the edge's type violations in one 422", async () => {
+  // Changed with issue 17 item 4: refund_type is required by the route schema, so it is reported
+  // with the other shape faults in declared order (it was the service's, appended last).
+  it("when refund_type is missing, then its required violation comes with the type violations in one 422", async () => {
     const doc = expectProblem(await refund({ reason: 7, metadata: "x" }), 422, "validation-error", "Validation Error");
     expect(doc.errors).toEqual([
+      { field: "refund_type", code: "required", message: expect.any(String) },
       { field: "reason", code: "invalid", message: "Must be a string." },
       { field: "metadata", code: "invalid", message: "Must be a JSON object." },
-      { field: "refund_type", code: "required", message: expect.any(String) },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { GatewayError, derivedId, type FieldViolation } from "@gateway/platform";
+import { GatewayError, derivedId } from "@gateway/platform";
 import type { AccountScope, Refund, RefundType } from "../domain/refund.js";
 import { amountToTake, requestedAmountMinor } from "../domain/refund-rules.js";
 import { refundAtAcquirer } from "./acquirer-step.js";
@@ -13,8 +13,6 @@ export interface CreateRefundInput {
   amount?: string;
   reason?: string;
   metadataJson?: string;
-  /** Violations the edge found while reading the JSON body (wrong types), reported together. */
-  inputViolations?: FieldViolation[];
   /** The merchant's Idempotency-Key: a repeat returns the first request's refund. */
   idempotencyKey?: string;
 }
@@ -31,11 +29,10 @@ export const AWAITING_ACQUIRER = "The refund was not confirmed by the acquirer y
  * could not confirm stays in the queue with the acquirer's reason, and operations settle it.
  */
 export async function createRefund(deps: RefundDeps, input: CreateRefundInput): Promise<Refund> {
-  const violations = [...(input.inputViolations ?? [])];
-  if (input.type === undefined && !violations.some((v) => v.field === "refund_type")) {
-    violations.push({ field: "refund_type", code: "required", message: "refund_type is required: FULL or PARTIAL" });
+  // The edge's route schema requires it; a direct gRPC caller may still leave it out.
+  if (input.type === undefined) {
+    throw GatewayError.validation([{ field: "refund_type", code: "required", message: "refund_type is required: FULL or PARTIAL" }]);
   }
-  if (violations.length > 0) throw GatewayError.validation(violations);
   const type = input.type as RefundType;
 
   const keyed = input.idempotencyKey !== undefined ? idempotentRefundId(input.scope, input.sessionId, input.idempotencyKey) : undefined;

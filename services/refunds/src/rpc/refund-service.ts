@@ -1,19 +1,12 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { GatewayError } from "@gateway/platform";
-import { ManualOutcome, type AccountScope as ProtoScope, type RefundService } from "@gateway/proto";
+import { GatewayError, scopeFromProto } from "@gateway/platform";
+import { ManualOutcome, type RefundService } from "@gateway/proto";
 import { createRefund } from "../app/create-refund.js";
 import { getRefund, listManualRefunds, resolveManualRefund } from "../app/manual-refunds.js";
 import type { RefundDeps } from "../app/refund-deps.js";
-import type { AccountScope } from "../domain/refund.js";
 import { refundToProto, refundTypeFromProto } from "./refund-to-proto.js";
 
 const DEFAULT_MANUAL_PAGE = 100;
-
-/** The scope the edge derived from the API key. A call without one is refused outright. */
-function scopeFromProto(scope: ProtoScope | undefined): AccountScope {
-  if (!scope || scope.merchantId === "") throw new GatewayError("UNAUTHORIZED", "The call does not name a merchant account.");
-  return { merchantId: scope.merchantId, livemode: scope.livemode };
-}
 
 /** Connect handlers for RefundService: proto in, use case, proto out. No rules live here. */
 export function createRefundServiceHandlers(deps: RefundDeps): ServiceImpl<typeof RefundService> {
@@ -28,7 +21,6 @@ export function createRefundServiceHandlers(deps: RefundDeps): ServiceImpl<typeo
         ...(req.reason !== undefined ? { reason: req.reason } : {}),
         ...(req.metadataJson !== undefined ? { metadataJson: req.metadataJson } : {}),
         ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
-        inputViolations: req.inputViolations.map(({ field, code, message }) => ({ field, code, message })),
       });
       return { refund: refundToProto(refund) };
     },

@@ -41,9 +41,7 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
     (err: unknown) => ({ err }),
   );
   const existing =
-    input.merchantReference !== "" && !input.inputViolations.some((v) => v.field === "merchant_reference")
-      ? await repo.findByReference(input.scope, input.merchantReference)
-      : undefined;
+    input.merchantReference !== "" ? await repo.findByReference(input.scope, input.merchantReference) : undefined;
 
   // A repeat in the stored currency reuses the stored rate: a retry must not fail, or convert
   // differently, because the account's rate changed or was removed in between.

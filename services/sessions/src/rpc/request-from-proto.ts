@@ -1,18 +1,9 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { GatewayError } from "@gateway/platform";
-import type { AccountScope as ProtoScope, CreateSessionRequest, ListSessionsRequest } from "@gateway/proto";
+import { scopeFromProto } from "@gateway/platform";
+import type { CreateSessionRequest, ListSessionsRequest } from "@gateway/proto";
 import type { ListSessionsQuery } from "../app/list-sessions.js";
-import type { AccountScope } from "../domain/session.js";
 import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
 import { statusFromProto } from "./session-to-proto.js";
-
-/** The scope the edge derived from the API key. A call without one is refused outright. */
-export function scopeFromProto(scope: ProtoScope | undefined): AccountScope {
-  if (!scope || scope.merchantId === "") {
-    throw new GatewayError("UNAUTHORIZED", "The call does not name a merchant account.");
-  }
-  return { merchantId: scope.merchantId, livemode: scope.livemode };
-}
 
 export function createInputFromProto(req: CreateSessionRequest): CreateSessionInput {
   return {
@@ -38,7 +29,6 @@ export function createInputFromProto(req: CreateSessionRequest): CreateSessionIn
     cancelUrl: req.cancelUrl,
     webhookUrl: req.webhookUrl,
     maxAttempts: req.maxAttempts,
-    inputViolations: req.inputViolations.map(({ field, code, message }) => ({ field, code, message })),
   };
 }
 

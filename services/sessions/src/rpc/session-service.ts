@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Acquirer } from "@gateway/acquirer";
-import type { Clock, Logger } from "@gateway/platform";
+import { scopeFromProto, type Clock, type Logger } from "@gateway/platform";
 import type { SessionService } from "@gateway/proto";
 import { cancelSession } from "../app/cancel-session.js";
 import { createCheckout } from "../app/create-checkout.js";
@@ -24,7 +24,7 @@ import { settleAttempt } from "../app/settle-attempt.js";
 import { startPayment } from "../app/start-payment.js";
 import { checkoutUrl } from "../domain/checkout-link.js";
 import { CHECKOUT_STATE_TO_PROTO, settlementSourceFromProto } from "./checkout-to-proto.js";
-import { createInputFromProto, listQueryFromProto, scopeFromProto } from "./request-from-proto.js";
+import { createInputFromProto, listQueryFromProto } from "./request-from-proto.js";
 import { createProtoSessionEventEncoder } from "./session-event-encoder.js";
 import { attemptToProto, sessionToProto } from "./session-to-proto.js";
 

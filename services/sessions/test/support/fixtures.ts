@@ -19,7 +19,6 @@ export function createInput(scope: AccountScope, overrides: Partial<CreateSessio
     merchantReference: `order-${randomBase62(10)}`,
     amount: "125.500",
     items: [],
-    inputViolations: [],
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { RawJson, stringifyJson, type JsonValue } from "./raw-json.js";
+import { RawJson, stringifyWithRaw, type JsonOutput } from "@gateway/platform";
 import type { EventSession, SessionEventFacts } from "./webhook-event.js";
 
 /** The metadata could not be spliced; the envelope carries null instead and the caller logs it. */
@@ -12,7 +12,7 @@ export const orNull = (value: string | undefined): string | null => (value === u
 const dateOrNull = (value: Date | undefined): string | null => (value === undefined ? null : value.toISOString());
 
 /** The stored metadata text, spliced verbatim when it is a JSON object; null otherwise. */
-export function metadataValue(text: string | undefined, warning: EnvelopeWarning): JsonValue {
+export function metadataValue(text: string | undefined, warning: EnvelopeWarning): JsonOutput {
   if (text === undefined || text.trim() === "") return null;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -25,7 +25,7 @@ export function metadataValue(text: string | undefined, warning: EnvelopeWarning
 }
 
 /** The `data` members every event carries, in the order of docs/api/webhooks.md#session-event-data. */
-function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, JsonValue> {
+function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, JsonOutput> {
   return {
     id: s.id,
     order_number: s.orderNumber,
@@ -57,7 +57,7 @@ function sessionData(s: EventSession, warning: EnvelopeWarning): Record<string, 
  * figures; session.expired `expired_at`; checkout.session.expired `checkout_expired_at` and
  * `session_still_payable`; session.late_payment_returned `late_payment`.
  */
-function eventSpecificData(facts: SessionEventFacts): Record<string, JsonValue> {
+function eventSpecificData(facts: SessionEventFacts): Record<string, JsonOutput> {
   switch (facts.eventType) {
     case "session.succeeded": {
       const p = facts.payment;
@@ -119,12 +119,12 @@ function eventSpecificData(facts: SessionEventFacts): Record<string, JsonValue> 
  */
 export function buildEnvelope(facts: SessionEventFacts): { body: string; warning: EnvelopeWarning } {
   const warning: EnvelopeWarning = { metadataUnreadable: false };
-  const envelope: JsonValue = {
+  const envelope: JsonOutput = {
     id: facts.eventId,
     event: facts.eventType,
     created_at: facts.occurredAt.toISOString(),
     sequence: facts.sequence,
     data: { ...sessionData(facts.session, warning), ...eventSpecificData(facts) },
   };
-  return { body: stringifyJson(envelope), warning };
+  return { body: stringifyWithRaw(envelope), warning };
 }

@@ -1,5 +1,5 @@
 import { metadataValue, orNull, type EnvelopeWarning } from "./envelope.js";
-import { stringifyJson, type JsonValue } from "./raw-json.js";
+import { stringifyWithRaw, type JsonOutput } from "@gateway/platform";
 import type { RefundEventFacts } from "./webhook-event.js";
 
 /**
@@ -15,7 +15,7 @@ export function buildRefundEnvelope(facts: RefundEventFacts): { body: string; wa
   const warning: EnvelopeWarning = { metadataUnreadable: false };
   const r = facts.refund;
   const manual = !r.automated;
-  const data: Record<string, JsonValue> = {
+  const data: Record<string, JsonOutput> = {
     refund_id: r.id,
     refunded_amount: r.amount,
     automated_refund: r.automated,
@@ -31,6 +31,6 @@ export function buildRefundEnvelope(facts: RefundEventFacts): { body: string; wa
     created_at: r.createdAt.toISOString(),
     ...(manual ? { resolved_at: facts.occurredAt.toISOString() } : {}),
   };
-  const envelope: JsonValue = { id: facts.eventId, event: facts.eventType, created_at: facts.occurredAt.toISOString(), data };
-  return { body: stringifyJson(envelope), warning };
+  const envelope: JsonOutput = { id: facts.eventId, event: facts.eventType, created_at: facts.occurredAt.toISOString(), data };
+  return { body: stringifyWithRaw(envelope), warning };
 }

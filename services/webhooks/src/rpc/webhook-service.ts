@@ -1,13 +1,13 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { Clock } from "@gateway/platform";
+import { scopeFromProto, type Clock } from "@gateway/platform";
 import type { WebhookService } from "@gateway/proto";
 import { listDeliveries } from "../app/list-deliveries.js";
 import type { WebhooksStores } from "../app/ports.js";
 import { bulkResendDeliveries, resendDelivery } from "../app/resend-deliveries.js";
 import { rotateSecret, setEndpoint } from "../app/webhook-endpoints.js";
 import { deliveryToProto } from "./delivery-to-proto.js";
-import { bulkFilterFromProto, listQueryFromProto, scopeFromProto } from "./request-from-proto.js";
+import { bulkFilterFromProto, listQueryFromProto } from "./request-from-proto.js";
 
 export interface WebhookServiceDeps {
   stores: WebhooksStores;

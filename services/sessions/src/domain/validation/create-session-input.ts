@@ -1,4 +1,3 @@
-import type { FieldViolation } from "@gateway/platform";
 import type { AccountScope, Buyer, LineItem, OriginalAmount } from "../session.js";
 
 /**
@@ -22,8 +21,6 @@ export interface CreateSessionInput {
   cancelUrl?: string;
   webhookUrl?: string;
   maxAttempts?: number;
-  /** Violations the transport already found (type errors, unknown fields); reported first. */
-  inputViolations: FieldViolation[];
 }
 
 export interface LineItemInput {

@@ -1,4 +1,4 @@
-import type { FieldViolation } from "@gateway/platform";
+import { checkHttpUrl, MAX_URL_LENGTH, type FieldViolation, type HttpUrlRules } from "@gateway/platform";
 
 // C0/C1 control characters. NUL can't even be stored (FerretDB); the others have no place in
 // names, references or URLs. Free text (descriptions) may keep tab and line breaks.
@@ -60,24 +60,12 @@ export function checkPhone(field: string, value: string | undefined): FieldViola
   return undefined;
 }
 
-/** An absolute http(s) URL of at most 2048 characters; `httpsOnly` refuses plain http. */
-export function checkUrl(field: string, value: string | undefined, httpsOnly = false): FieldViolation | undefined {
-  const basic = checkText(field, value, { max: 2048 });
+/** A merchant URL, by the gateway's one URL validator (see @gateway/platform http-url). */
+export function checkUrl(field: string, value: string | undefined, rules: HttpUrlRules = {}): FieldViolation | undefined {
+  const basic = checkText(field, value, { max: MAX_URL_LENGTH });
   if (basic || value === undefined) return basic;
-  if (/\s/.test(value)) return violation(field, "invalid", `${field} must not contain spaces.`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return violation(field, "invalid", `${field} must be an absolute http or https URL.`);
-  }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hostname === "") {
-    return violation(field, "invalid", `${field} must be an absolute http or https URL.`);
-  }
-  if (httpsOnly && url.protocol !== "https:") {
-    return violation(field, "invalid", `${field} must use https in live mode.`);
-  }
-  return undefined;
+  const checked = checkHttpUrl(value, rules);
+  return checked.ok ? undefined : violation(field, "invalid", `${field} ${checked.message}`);
 }
 
 /** An optional integer within [min, max]. */

@@ -1,8 +1,5 @@
-import type { FieldViolation } from "@gateway/platform";
+import { MAX_METADATA_BYTES, type FieldViolation } from "@gateway/platform";
 import { violation } from "./field-rules.js";
-
-/** Metadata is for references and small notes, not documents: 20 KiB of JSON text at most. */
-export const MAX_METADATA_BYTES = 20 * 1024;
 
 /**
  * `metadata` arrives as the exact JSON text the merchant sent and is stored as that text, so it

@@ -1,4 +1,4 @@
-import type { FieldViolation } from "@gateway/platform";
+import { MAX_LINE_ITEMS, type FieldViolation } from "@gateway/platform";
 import { D, SETTLEMENT_CURRENCY, formatRate, isCurrencyCode, toMinorUnits, type Dec } from "@gateway/money";
 import type { LineItem } from "../session.js";
 import { checkAmountText, checkSettlement } from "./amount-rules.js";
@@ -6,7 +6,7 @@ import type { CreateSessionInput, ValidCreateSession } from "./create-session-in
 import { checkEmail, checkIntegerRange, checkPhone, checkText, checkUrl, violation } from "./field-rules.js";
 import { checkMetadata } from "./metadata-rules.js";
 
-export const MAX_ITEMS = 100;
+export const MAX_ITEMS = MAX_LINE_ITEMS;
 export const MAX_ITEM_QUANTITY = 10_000;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** More tries than this on one session looks like card testing, not a buyer. */
@@ -25,18 +25,11 @@ function checkCurrency(input: CreateSessionInput): CurrencyCheck {
   return { code: text };
 }
 
-/** Fields the transport already reported (and their sub-fields) are not judged again. */
-function blockedBy(violations: FieldViolation[]): (field: string) => boolean {
-  const fields = violations.map((v) => v.field);
-  return (field) => fields.some((b) => field === b || field.startsWith(`${b}.`) || field.startsWith(`${b}[`));
-}
-
 /**
  * The currency whose exchange rate the request needs, if any: a valid ISO code other than TND.
  * The caller looks the rate up and passes it to `validateCreateSession`.
  */
 export function foreignCurrencyOf(input: CreateSessionInput): string | undefined {
-  if (blockedBy(input.inputViolations)("currency")) return undefined;
   const { code } = checkCurrency(input);
   return code !== undefined && code !== SETTLEMENT_CURRENCY ? code : undefined;
 }
@@ -52,18 +45,18 @@ function unsupported(code: string): FieldViolation {
 /**
  * Every check of a create request at once (docs/api/sessions.md#create-a-session). `rate` is the account's rate for
  * a foreign currency (six-decimal text; undefined when none is configured) and is ignored for
- * TND. The transport's own violations come first; nothing is created when there is any.
+ * TND. Nothing is created when there is any violation. The request's JSON shape was checked
+ * by the edge's route schema; these are the rules of meaning.
  */
 export function validateCreateSession(input: CreateSessionInput, rate: string | undefined): CreateValidation {
-  const blocked = blockedBy(input.inputViolations);
   const found: FieldViolation[] = [];
   const add = (v: FieldViolation | undefined): void => {
-    if (v && !blocked(v.field)) found.push(v);
+    if (v) found.push(v);
   };
 
   add(checkText("merchant_reference", input.merchantReference, { max: 200, required: true }));
 
-  const currency: CurrencyCheck = blocked("currency") ? {} : checkCurrency(input);
+  const currency: CurrencyCheck = checkCurrency(input);
   let rateValue: Dec | undefined;
   if (currency.code === SETTLEMENT_CURRENCY) rateValue = new D(1);
   else if (currency.code !== undefined && rate !== undefined) rateValue = new D(rate);
@@ -115,15 +108,16 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
   add(checkEmail("buyer_email", input.buyerEmail));
   add(checkPhone("buyer_phone", input.buyerPhone));
   add(checkMetadata("metadata", input.metadataJson));
-  add(checkUrl("return_url", input.returnUrl));
-  add(checkUrl("cancel_url", input.cancelUrl));
-  // Live payment outcomes must not travel in clear text; test mode allows http for local receivers.
-  add(checkUrl("webhook_url", input.webhookUrl, input.scope.livemode));
+  // Live mode: the buyer's way back and the payment outcome never travel in clear text (see
+  // docs/decisions.md, "Validation and the OpenAPI contract"); test mode allows http for local
+  // shops. A fragment means nothing to a webhook receiver; a browser page may use one.
+  const httpsOnly = input.scope.livemode;
+  add(checkUrl("return_url", input.returnUrl, { httpsOnly }));
+  add(checkUrl("cancel_url", input.cancelUrl, { httpsOnly }));
+  add(checkUrl("webhook_url", input.webhookUrl, { httpsOnly, forbidFragment: true }));
   add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
 
-  if (input.inputViolations.length > 0 || found.length > 0) {
-    return { ok: false, violations: [...input.inputViolations, ...found] };
-  }
+  if (found.length > 0) return { ok: false, violations: found };
   if (!amount.ok || currency.code === undefined || rateValue === undefined || settlement === undefined) {
     throw new Error("validation passed without a settled amount"); // unreachable: each case adds a violation
   }

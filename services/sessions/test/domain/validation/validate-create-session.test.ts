@@ -5,7 +5,7 @@ import { foreignCurrencyOf, validateCreateSession, type CreateValidation } from 
 const scope = { merchantId: "mer_test", livemode: false };
 
 function input(overrides: Partial<CreateSessionInput> = {}): CreateSessionInput {
-  return { scope, merchantReference: "order-1", amount: "10.000", items: [], inputViolations: [], ...overrides };
+  return { scope, merchantReference: "order-1", amount: "10.000", items: [], ...overrides };
 }
 
 function violationsOf(result: CreateValidation) {
@@ -109,9 +109,6 @@ describe("amount and currency", () => {
     expect(foreignCurrencyOf(input())).toBeUndefined();
     expect(foreignCurrencyOf(input({ currency: "TND" }))).toBeUndefined();
     expect(foreignCurrencyOf(input({ currency: "eur" }))).toBeUndefined();
-    expect(
-      foreignCurrencyOf(input({ currency: "EUR", inputViolations: [{ field: "currency", code: "invalid_type", message: "x" }] })),
-    ).toBeUndefined();
   });
 });
 
@@ -274,32 +271,5 @@ describe("reporting", () => {
       { field: "webhook_url", code: "invalid" },
       { field: "max_attempts", code: "invalid" },
     ]);
-  });
-
-  it("when the transport reported violations, then they come first and their fields are not judged again", () => {
-    const result = validateCreateSession(
-      input({
-        amount: "",
-        buyerEmail: "nope",
-        items: [{ name: "", quantity: 1, unitPrice: "1.000" }],
-        inputViolations: [
-          { field: "amount", code: "invalid_type", message: "amount must be a string, not a number." },
-          { field: "items[0]", code: "invalid", message: "items[0] has an unknown field 'colour'." },
-          { field: "colour", code: "invalid", message: "Unknown field." },
-        ],
-      }),
-      undefined,
-    );
-    expect(violationsOf(result)).toEqual([
-      { field: "amount", code: "invalid_type" },
-      { field: "items[0]", code: "invalid" },
-      { field: "colour", code: "invalid" },
-      { field: "buyer_email", code: "invalid" },
-    ]);
-  });
-
-  it("when the transport found a problem in an otherwise valid request, then it still fails", () => {
-    const result = validateCreateSession(input({ inputViolations: [{ field: "colour", code: "invalid", message: "Unknown field." }] }), undefined);
-    expect(violationsOf(result)).toEqual([{ field: "colour", code: "invalid" }]);
   });
 });

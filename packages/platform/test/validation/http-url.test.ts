@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { checkHttpUrl } from "../../src/validation/http-url.js";
+
+describe("checkHttpUrl, the one validator of merchant URLs", () => {
+  it.each([
+    "https://shop.example/ok",
+    "http://localhost:3000/return?order=1",
+    "https://Shop.Example:8443/cancel?x=1#top",
+    "https://127.0.0.1/ok",
+    "https://[::1]:8080/ok",
+    "https://xn--mgbaa0b8b.example/ok",
+    "https://مثال.example/ok",
+    "https://shop.example./ok",
+  ])("accepts %j", (url) => {
+    expect(checkHttpUrl(url)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ["a `;` in the host (CSP break-out)", "https://x;sandbox/"],
+    ["a `,` in the host", "https://x,y.example/"],
+    ["a quote in the host", "https://x'y.example/"],
+    ["a `%` in the host", "https://x%41.example/"],
+    ["no slashes after the scheme", "http:evil.example"],
+    ["backslashes", "https:\\\\evil.example"],
+    ["a backslash in the path", "https://shop.example\\@evil.example/"],
+    ["user info", "https://user@shop.example/"],
+    ["an empty user info", "https://@shop.example/"],
+    ["a password", "https://user:pw@shop.example/"],
+    ["a right-to-left override", "https://shop.example/\u202eexe.pdf"],
+    ["a left-to-right mark", "https://shop.example\u200e/"],
+    ["a control character", "https://shop.example/\u0007"],
+    ["a C1 control", "https://shop.example/\u0085"],
+    ["a space", "https://shop.example/a b"],
+    ["another scheme", "ftp://shop.example/"],
+    ["javascript:", "javascript:alert(1)"],
+    ["a relative URL", "/checkout/return"],
+    ["no host", "https:///path"],
+    ["an IPv4 shorthand", "https://127.1/"],
+    ["a hex IPv4", "https://0x7f.0.0.1/"],
+    ["a label starting with a hyphen", "https://-shop.example/"],
+    ["an underscore", "https://shop_1.example/"],
+    ["a port out of range", "https://shop.example:65536/"],
+    ["a non-numeric port", "https://shop.example:http/"],
+    ["an unclosed IPv6 literal", "https://[::1/"],
+    ["too long", `https://shop.example/${"a".repeat(2048)}`],
+  ])("refuses %s: %j", (_why, url) => {
+    expect(checkHttpUrl(url)).toMatchObject({ ok: false, message: expect.any(String) });
+  });
+
+  it("refuses a fragment only where asked to", () => {
+    expect(checkHttpUrl("https://shop.example/hooks#f")).toMatchObject({ ok: true });
+    expect(checkHttpUrl("https://shop.example/hooks#f", { forbidFragment: true })).toEqual({ ok: false, message: "must not contain a #fragment." });
+  });
+
+  it("refuses plain http only where asked to", () => {
+    expect(checkHttpUrl("http://shop.example/ok")).toMatchObject({ ok: true });
+    expect(checkHttpUrl("http://shop.example/ok", { httpsOnly: true })).toEqual({ ok: false, message: "must use https:// in live mode." });
+    expect(checkHttpUrl("HTTPS://shop.example/ok", { httpsOnly: true })).toMatchObject({ ok: true });
+  });
+});

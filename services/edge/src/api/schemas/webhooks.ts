@@ -1,0 +1,35 @@
+import { Type } from "@sinclair/typebox";
+import { NullableString, QueryString, Timestamp, pageOf } from "./common.js";
+
+export const Delivery = Type.Object(
+  {
+    id: Type.String(),
+    session_id: Type.String(),
+    event: Type.String(),
+    event_id: NullableString(),
+    url: NullableString(),
+    attempt_number: Type.Integer(),
+    status: NullableString(),
+    http_status_code: Type.Union([Type.Integer(), Type.Null()]),
+    response_time_ms: Type.Union([Type.Integer(), Type.Null()]),
+    error_message: NullableString(),
+    next_retry_at: Type.Union([Timestamp, Type.Null()]),
+    created_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryList = pageOf(Delivery);
+
+const common = {
+  limit: QueryString("1 to 100; 20 when absent."),
+  starting_after: QueryString("The `next_cursor` of the previous page."),
+  status: QueryString("Only deliveries in this status."),
+  event: QueryString("Only this event type."),
+  event_id: QueryString("Only deliveries of this event."),
+};
+// Unknown names and the values' meaning are judged by the deliveries mapping, all together.
+const options = { additionalProperties: true } as const;
+
+export const SessionDeliveriesQuery = Type.Object(common, options);
+export const AccountDeliveriesQuery = Type.Object({ ...common, session_id: QueryString("Only this session's deliveries.") }, options);
