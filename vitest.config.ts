@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts"],
+          include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts", "test/repo/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           testTimeout: 20_000,
         },
