@@ -39,9 +39,15 @@ buildah=(buildah --storage-driver vfs)
 work_dir="$(mktemp -d "${TMPDIR:-/tmp}/gateway-check-image.XXXXXX")"
 pids=()
 containers=()
+# Children first: killing `buildah run` alone would leave the container's processes running.
+kill_tree() { # pid
+  local child
+  for child in $(ps -o pid= --ppid "$1"); do kill_tree "$child"; done
+  kill -KILL "$1" 2>/dev/null || true
+}
 cleanup() {
   local pid container
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill_tree "$pid"; done
   for container in "${containers[@]}"; do "${buildah[@]}" rm "$container" >/dev/null 2>&1 || true; done
   rm -rf "$work_dir"
 }
@@ -76,14 +82,18 @@ else
   log "base $base_image made in $((SECONDS - started))s"
 fi
 
-# ---- 2. the image, from the Dockerfile as it is
+# ---- 2. the image, from the Dockerfile as it is (REUSE_IMAGE=1: run an image built before)
 started=$SECONDS
+if [[ "${REUSE_IMAGE:-0}" == "1" ]] && "${buildah[@]}" inspect --type image "$image" >/dev/null 2>&1; then
+  log "reusing $image"
+else
 log "buildah bud -f deploy/k8s/Dockerfile (NODE_IMAGE=$base_image)"
 (cd "$repo_root" && "${buildah[@]}" bud --isolation chroot --network host --layers=false \
   -f deploy/k8s/Dockerfile --ignorefile deploy/k8s/Dockerfile.dockerignore \
   --build-arg NODE_IMAGE="$base_image" -t "$image" .) >"$work_dir/build.log" 2>&1 ||
   { tail -n 40 "$work_dir/build.log"; die "the image did not build"; }
 log "built $image in $((SECONDS - started))s ($("${buildah[@]}" images --format '{{.Size}}' "$image"))"
+fi
 
 # Go templates without a json function here (buildah 1.28): one element per line instead.
 mapfile -t entry_args < <("${buildah[@]}" inspect --type image --format '{{range .OCIv1.Config.Entrypoint}}{{println .}}{{end}}' "$image" | sed '/^$/d')
@@ -130,10 +140,12 @@ start() { # name entry [VAR=value...]
 node_under() { # pid
   local pid child
   for child in $(ps -o pid= --ppid "$1"); do
-    if [[ "$(cat "/proc/$child/comm" 2>/dev/null)" == "node" ]]; then echo "$child"; return; fi
+    # By its command line: Node 24 names its main thread "MainThread", so comm is no help.
+    if [[ "$(head -c 5 "/proc/$child/cmdline" 2>/dev/null | tr '\0' ' ')" == "node " ]]; then echo "$child"; return; fi
     pid="$(node_under "$child")"
-    [[ -n "$pid" ]] && { echo "$pid"; return; }
+    if [[ -n "$pid" ]]; then echo "$pid"; return; fi
   done
+  return 0
 }
 stop() { # name pid
   local name="$1" pid="$2" code=0 node_pid
@@ -154,7 +166,8 @@ start sessions services/sessions/dist/main.js MONGODB_URL="$mongodb_url" MONGODB
   NATS_URL="$nats_url" ACCOUNTS_URL="http://127.0.0.1:${ports[accounts]}"
 start edge services/edge/dist/main.js NATS_URL="$nats_url" \
   ACCOUNTS_URL="http://127.0.0.1:${ports[accounts]}" SESSIONS_URL="http://127.0.0.1:${ports[sessions]}"
-curl -fsS "http://127.0.0.1:${ports[edge]}/metrics" | grep -q '^# HELP' || die "edge /metrics does not answer in Prometheus format"
+curl -fsS -o "$work_dir/metrics.txt" "http://127.0.0.1:${ports[edge]}/metrics" && grep -q '^# HELP' "$work_dir/metrics.txt" ||
+  die "edge /metrics does not answer in Prometheus format"
 
 stop edge "$pid_edge"
 stop sessions "$pid_sessions"
