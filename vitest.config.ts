@@ -15,6 +15,7 @@ export default defineConfig({
             "services/*/test/**/*.test.ts",
             "apps/*/test/**/*.test.ts",
             "test/architecture/**/*.test.ts",
+            "test/repo/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           testTimeout: 20_000,

@@ -144,7 +144,8 @@ def check_deployment(check, doc, services_by_name):
         check_probe(check, cwhere, container, "startupProbe", "/healthz")
 
         args = container.get("args") or []
-        check.require(len(args) == 1 and re.search(r"\.(ts|mts|js|mjs)$", str(args[0])), cwhere, f"args must be one entry file, found {args}")
+        # The image runs compiled JavaScript only (no TypeScript tooling in it).
+        check.require(len(args) == 1 and re.fullmatch(r"[^/\s]\S*/dist/\S+\.(js|mjs)", str(args[0])), cwhere, f"args must be one compiled entry (<workspace>/dist/<file>.js), found {args}")
 
         ports = {port.get("name"): port for port in container.get("ports") or []}
         http_port = (ports.get("http") or {}).get("containerPort")

@@ -147,6 +147,8 @@ expect_refusal "schema: dependsOn names a component" "/components/edge/dependsOn
   "$helm" lint --strict "$chart" --set 'components.edge.dependsOn={acounts}'
 expect_refusal "schema: port range" "/components/accounts/service/port': maximum" \
   "$helm" lint --strict "$chart" --set components.accounts.service.port=70000
+expect_refusal "schema: the image runs compiled entries only" "/components/edge/command': 'services/edge/src/main.ts' does not match pattern" \
+  "$helm" lint --strict "$chart" --set components.edge.command=services/edge/src/main.ts
 expect_refusal "MongoDB secret is required" "secrets.MONGODB_URL.existingSecret is required" \
   "$helm" template gateway "$chart" --set secrets.MONGODB_URL.existingSecret=
 expect_refusal "PORT is set by the chart" "do not set it, the chart sets it" \

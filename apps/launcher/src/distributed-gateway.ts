@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { freePorts, startFerretDb, startNatsServer, startProcess, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
-import { serviceEntries, type ServiceName } from "./service-entries.js";
+import {
+  freePorts,
+  startFerretDb,
+  startNatsServer,
+  startProcess,
+  waitFor,
+  type LocalServer,
+  type ManagedProcess,
+  type ProcessRuntime,
+} from "@gateway/testkit";
+import { compiledEntry, serviceEntries, type ServiceName } from "./service-entries.js";
 
 export interface DistributedGatewayOptions {
   /** Edge port; 0 picks a free one. */
@@ -31,6 +40,11 @@ export interface DistributedGatewayOptions {
   databasePrefix?: string;
   /** Mirror each process's output to this process's stdout (npm run stack). */
   echo?: boolean;
+  /**
+   * "tsx" (default) runs the TypeScript sources; "compiled" runs what `npm run build` wrote to
+   * each workspace's dist/ with plain node, as the production image does.
+   */
+  runtime?: ProcessRuntime;
 }
 
 export interface DistributedGateway {
@@ -153,7 +167,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     const launch = (name: ServiceName, port = ports[name], label: string = name) =>
       startProcess({
         name: label,
-        entry: serviceEntries[name],
+        entry: options.runtime === "compiled" ? compiledEntry(serviceEntries[name]) : serviceEntries[name],
+        runtime: options.runtime,
         env: { ...envFor[name], PORT: String(port) },
         readyUrl: `http://127.0.0.1:${port}/readyz`,
         timeoutMs: 60_000,

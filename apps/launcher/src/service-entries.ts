@@ -20,3 +20,13 @@ export const launcherEntries = {
   embedded: `${repoRoot}apps/launcher/src/embedded-main.ts`,
   stack: `${repoRoot}apps/launcher/src/stack-main.ts`,
 } as const;
+
+/**
+ * Where `npm run build` writes the JavaScript of a TypeScript entry: `<workspace>/src/<path>.ts`
+ * becomes `<workspace>/dist/<path>.js` (each workspace compiles src/ to dist/).
+ */
+export function compiledEntry(entry: string): string {
+  const compiled = entry.replace(/\/src\/(.+)\.ts$/, "/dist/$1.js");
+  if (compiled === entry) throw new Error(`compiledEntry: ${entry} is not a .ts file under a src/ folder`);
+  return compiled;
+}

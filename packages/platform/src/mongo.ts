@@ -1,20 +1,14 @@
-import {
-  MongoClient,
-  MongoError,
-  MongoNetworkError,
-  MongoNotConnectedError,
-  MongoServerClosedError,
-  MongoServerSelectionError,
-  MongoTopologyClosedError,
-  type Db,
-} from "mongodb";
+import type { Db, MongoClient } from "mongodb";
 import { GatewayError } from "./errors/gateway-error.js";
 
 /**
  * One MongoClient per process, reused by every repository. Short server selection so a
  * missing database fails readiness quickly instead of hanging requests.
+ * The driver is loaded here, on first use, not when @gateway/platform is imported: processes
+ * without a database (the edge, the EPG simulator) never load it (about 11 MiB of RSS each).
  */
 export async function connectMongo(url: string, appName: string): Promise<MongoClient> {
+  const { MongoClient } = await import("mongodb");
   const client = new MongoClient(url, {
     appName,
     serverSelectionTimeoutMS: 5_000,
@@ -35,18 +29,40 @@ export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
+/** Driver error classes that mean "cannot reach the database" (their subclasses too). */
+const UNAVAILABLE_ERROR_CLASSES = new Set([
+  "MongoNetworkError",
+  "MongoServerSelectionError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoServerClosedError",
+]);
+
+/**
+ * Names of the classes an error is an instance of, from its own class up. Matching by class
+ * name instead of `instanceof` keeps the driver unloaded in processes that never connect (an
+ * error from the driver implies the driver is loaded anyway).
+ */
+function classNamesOf(err: object): Set<string> {
+  const names = new Set<string>();
+  for (let proto = Object.getPrototypeOf(err) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === "string") names.add(name);
+  }
+  return names;
+}
+
 /** True for failures that say "the database is unreachable right now", not "the request is wrong". */
 export function isMongoUnavailable(err: unknown): boolean {
-  if (
-    err instanceof MongoNetworkError ||
-    err instanceof MongoServerSelectionError ||
-    err instanceof MongoNotConnectedError ||
-    err instanceof MongoTopologyClosedError ||
-    err instanceof MongoServerClosedError
-  ) {
-    return true;
-  }
-  return err instanceof MongoError && (err.hasErrorLabel("RetryableWriteError") || err.hasErrorLabel("ResetPool"));
+  if (!(err instanceof Error)) return false;
+  const classes = classNamesOf(err);
+  if ([...UNAVAILABLE_ERROR_CLASSES].some((name) => classes.has(name))) return true;
+  const labelled = err as Error & { hasErrorLabel?: (label: string) => boolean };
+  return (
+    classes.has("MongoError") &&
+    typeof labelled.hasErrorLabel === "function" &&
+    (labelled.hasErrorLabel("RetryableWriteError") || labelled.hasErrorLabel("ResetPool"))
+  );
 }
 
 /**

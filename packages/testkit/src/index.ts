@@ -5,7 +5,14 @@ export type { LocalServer, StartOptions as LocalServerOptions } from "./local-se
 export { startFerretDb } from "./local-servers/ferretdb-server.js";
 export { startNatsServer } from "./local-servers/nats-server.js";
 export { pingMongo, pingJetStream } from "./local-servers/probes.js";
-export { startProcess, type ManagedProcess, type StartProcessOptions } from "./process/start-process.js";
+export {
+  startProcess,
+  nodeArgsFor,
+  COMPILED_CONDITION,
+  type ManagedProcess,
+  type ProcessRuntime,
+  type StartProcessOptions,
+} from "./process/start-process.js";
 export { waitFor, type WaitForOptions } from "./wait-for.js";
 export { uniqueDbName } from "./mongo/unique-db-name.js";
 export { createTestDb, type TestDb } from "./mongo/test-db.js";

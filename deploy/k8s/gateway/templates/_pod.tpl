@@ -1,6 +1,6 @@
 {{/*
 The pod of one component. Every component runs the same image; the TypeScript entry in
-`command` is the container's argument (the image's entrypoint is `tini -- node --import tsx`).
+`command` is the container's argument (the image's entrypoint is `tini -- node --conditions=gateway-compiled`).
 Params: root, name, config (the merged component settings from gateway.componentConfig).
 */}}
 
@@ -151,7 +151,7 @@ spec:
       securityContext:
         {{- toYaml $config.securityContext | nindent 8 }}
       volumeMounts:
-        # The root filesystem is read-only; tsx's compile cache and Node's temporary files go here.
+        # The root filesystem is read-only; Node's temporary files go here.
         - name: tmp
           mountPath: /tmp
   volumes:

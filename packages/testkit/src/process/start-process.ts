@@ -9,8 +9,17 @@ import { spawnOwnedChild } from "./owned-child.js";
 export interface StartProcessOptions {
   /** Shown in errors: "sessions". */
   name: string;
-  /** A .ts (or .js) file, run as `node --import tsx <entry>`. Relative paths are from the cwd. */
+  /**
+   * The file to run; relative paths are from the cwd. With the tsx runtime a .ts (or .js) file,
+   * run as `node --import tsx <entry>`; with the compiled runtime a .js file under a dist/.
+   */
   entry: string;
+  /**
+   * "tsx" (default): TypeScript compiled by tsx as it loads (development, tests).
+   * "compiled": the JavaScript `npm run build` wrote, run by plain node as the image runs it
+   * (`node --conditions=gateway-compiled <entry>`), with no TypeScript tooling involved.
+   */
+  runtime?: ProcessRuntime;
   /** Added to this process's environment (PATH, HOME… are inherited); these values win. */
   env: Record<string, string>;
   /** Polled with GET until it answers 200; without it the process counts as ready once spawned. */
@@ -19,6 +28,19 @@ export interface StartProcessOptions {
   timeoutMs?: number;
   /** Also copy each output line to this process's stdout, prefixed with the name (npm run stack). */
   echo?: boolean;
+}
+
+export type ProcessRuntime = "tsx" | "compiled";
+
+/**
+ * The package.json export condition under which every workspace package resolves to its
+ * compiled dist/index.js instead of src/index.ts (see docs/decisions.md, "Production runtime").
+ */
+export const COMPILED_CONDITION = "gateway-compiled";
+
+/** Node's arguments before the entry, for each runtime. */
+export function nodeArgsFor(runtime: ProcessRuntime): string[] {
+  return runtime === "compiled" ? [`--conditions=${COMPILED_CONDITION}`] : ["--import", tsxLoader()];
 }
 
 export interface ManagedProcess {
@@ -32,18 +54,26 @@ export interface ManagedProcess {
   kill(): Promise<void>;
   /** Exit code, or null when a signal ended it. */
   readonly exited: Promise<number | null>;
+  /**
+   * Milliseconds from the spawn to the first 200 of readyUrl (start-up time, to within the
+   * 20 ms poll interval); undefined without readyUrl.
+   */
+  readonly readyMs?: number;
 }
 
 const OUTPUT_LIMIT_BYTES = 2 * 1024 * 1024;
 const STOP_GRACE_MS = 10_000;
-const READY_POLL_INTERVAL_MS = 100;
+const READY_POLL_INTERVAL_MS = 20;
 const READY_REQUEST_TIMEOUT_MS = 2_000;
 
-// Resolved from the testkit, so it works whatever the cwd of the test run is.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+// Resolved from the testkit, so it works whatever the cwd of the test run is; only when asked
+// for, so the compiled runtime works where tsx (a devDependency) is not installed.
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+}
 
 /**
- * Starts a TypeScript entry point as a separate Node process (as it runs in distributed mode),
+ * Starts an entry point as a separate Node process (as it runs in distributed mode),
  * waits until `readyUrl` answers 200, and fails fast, with the process's output, when it exits
  * before that.
  */
@@ -54,7 +84,12 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   const timeoutMs = options.timeoutMs ?? 30_000;
 
   const output = new BoundedOutput(OUTPUT_LIMIT_BYTES);
-  const child = await spawnOwnedChild(process.execPath, ["--import", tsxLoader, entry], {
+  const runtime = options.runtime ?? "tsx";
+  if (runtime === "compiled" && !entry.endsWith(".js")) {
+    throw new Error(`startProcess(${name}): the compiled runtime runs JavaScript, got ${entry}`);
+  }
+  const spawnedAt = performance.now();
+  const child = await spawnOwnedChild(process.execPath, [...nodeArgsFor(runtime), entry], {
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -67,6 +102,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
     child.process.stderr?.on("data", mirror);
   }
 
+  let readyMs: number | undefined;
   const managed: ManagedProcess = {
     name,
     pid: child.pid,
@@ -74,8 +110,14 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
     stop: () => child.terminate(STOP_GRACE_MS),
     kill: () => child.kill(),
     exited: child.exited,
+    get readyMs() {
+      return readyMs;
+    },
   };
-  if (options.readyUrl !== undefined) await waitUntilReady(managed, child.hasExited, options.readyUrl, timeoutMs);
+  if (options.readyUrl !== undefined) {
+    await waitUntilReady(managed, child.hasExited, options.readyUrl, timeoutMs);
+    readyMs = Math.round(performance.now() - spawnedAt);
+  }
   return managed;
 }
 
