@@ -1,4 +1,4 @@
-import { parse, type ConfigSpec } from "@gateway/platform";
+import { parse, type ConfigSpec, shutdownConfigSpec } from "@gateway/platform";
 import { parseCsrfSecret } from "@gateway/edge";
 import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
@@ -31,4 +31,5 @@ export const embeddedConfigSpec = {
   // Embedded mode is the development configuration: local webhook receivers are allowed.
   allowPrivate: { ...webhookDeliveryConfigSpec.allowPrivate, default: "true" },
   logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.oneOf("fatal", "error", "warn", "info", "debug", "trace", "silent") },
+  ...shutdownConfigSpec,
 } satisfies ConfigSpec;

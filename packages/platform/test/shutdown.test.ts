@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
-const SHUTDOWN_MODULE = new URL("../src/shutdown.ts", import.meta.url).href;
+const SHUTDOWN_MODULE = new URL("../src/lifecycle/shutdown.ts", import.meta.url).href;
 const LOGGER_MODULE = new URL("../src/logger.ts", import.meta.url).href;
 
 /** Runs a child process that installs graceful shutdown with the given steps source. */

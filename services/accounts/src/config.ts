@@ -1,5 +1,5 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -71,6 +71,7 @@ export const accountsConfigSpec = {
     parse: parse.string,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  ...shutdownConfigSpec,
 };
 
 export type AccountsConfig = ConfigOf<typeof accountsConfigSpec>;

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -40,6 +40,7 @@ export const simulatorConfigSpec = {
     parse: parse.duration,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.oneOf(...LOG_LEVELS) },
+  ...shutdownConfigSpec,
 };
 
 export type SimulatorConfig = ConfigOf<typeof simulatorConfigSpec>;

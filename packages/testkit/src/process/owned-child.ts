@@ -4,8 +4,12 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
  * A child process that must not outlive this process. Two guards, because neither is enough alone:
  * - an `exit` hook SIGKILLs every live child when this process exits normally (or via
  *   process.exit); Node does not run it when a signal or SIGKILL ends the process;
- * - a tiny reaper shell per child whose stdin is a pipe from this process: when this process
- *   dies for any reason the pipe closes, `read` returns and the reaper SIGKILLs the child.
+ * - a pipe from this process that the kernel closes when this process dies for any reason.
+ *   A child that watches such a pipe itself (our Node services: `watchParentPipe`) gets it as
+ *   fd 3 and shuts down, bounded, when it closes. A child that cannot (FerretDB, nats-server)
+ *   gets a tiny watchdog shell holding the pipe as its stdin: when `read` returns, the watchdog
+ *   SIGKILLs the child. The watchdog ignores INT, TERM, HUP and QUIT, so a Ctrl-C sent to the
+ *   whole terminal process group cannot remove it while the child lives on.
  */
 export interface OwnedChild {
   readonly pid: number;
@@ -34,11 +38,16 @@ function installExitHook(): void {
 export interface OwnedChildOptions extends SpawnOptions {
   /** A directory the reaper deletes after killing the child when this process dies abruptly. */
   removeOnParentDeath?: string;
+  /**
+   * `watchdog` (default): a reaper shell kills the child when this process dies.
+   * `child-watches`: the child watches the pipe at stdio index 3 itself (the caller puts "pipe" there).
+   */
+  parentDeath?: "watchdog" | "child-watches";
 }
 
 export async function spawnOwnedChild(command: string, args: readonly string[], options: OwnedChildOptions): Promise<OwnedChild> {
   installExitHook();
-  const { removeOnParentDeath, ...spawnOptions } = options;
+  const { removeOnParentDeath, parentDeath = "watchdog", ...spawnOptions } = options;
   const child = spawn(command, args, spawnOptions);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
@@ -48,7 +57,8 @@ export async function spawnOwnedChild(command: string, args: readonly string[], 
   child.on("error", () => {});
   const pid = child.pid as number; // Set once "spawn" has fired.
   liveChildren.add(child);
-  const reaper = startReaper(pid, removeOnParentDeath);
+  const reaper = parentDeath === "watchdog" ? startReaper(pid, removeOnParentDeath) : undefined;
+  if (parentDeath === "child-watches") holdParentPipe(child);
 
   let done = false;
   // "close" rather than "exit": it fires after stdout/stderr are drained, so captured logs are complete.
@@ -56,7 +66,7 @@ export async function spawnOwnedChild(command: string, args: readonly string[], 
     child.once("close", (code) => {
       done = true;
       liveChildren.delete(child);
-      stopReaper(reaper);
+      if (reaper) stopReaper(reaper);
       resolve(code);
     });
   });
@@ -92,7 +102,15 @@ function signalQuietly(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-const REAPER_SCRIPT = 'read -r _ || true; kill -KILL "$1" 2>/dev/null; if [ -n "$2" ]; then rm -rf -- "$2"; fi';
+const REAPER_SCRIPT = `trap '' INT TERM HUP QUIT; read -r _ || true; kill -KILL "$1" 2>/dev/null; if [ -n "$2" ]; then rm -rf -- "$2"; fi`;
+
+/** Our end of the child's fd 3: kept open (never written) until this process dies; never keeps it alive. */
+function holdParentPipe(child: ChildProcess): void {
+  const pipe = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void; on: ChildProcess["on"] }) | null | undefined;
+  if (!pipe) throw new Error("parentDeath 'child-watches' needs stdio[3] to be 'pipe'");
+  pipe.on("error", () => {});
+  pipe.unref?.();
+}
 
 function startReaper(pid: number, removeDir: string | undefined): ChildProcess {
   const reaper = spawn("/bin/sh", ["-c", REAPER_SCRIPT, "gateway-reaper", String(pid), removeDir ?? ""], {

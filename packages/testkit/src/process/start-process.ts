@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BoundedOutput } from "./bounded-output.js";
+import { PARENT_PIPE_FD_ENV } from "@gateway/platform";
 import { spawnOwnedChild } from "./owned-child.js";
 
 export interface StartProcessOptions {
@@ -54,9 +55,11 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   const timeoutMs = options.timeoutMs ?? 30_000;
 
   const output = new BoundedOutput(OUTPUT_LIMIT_BYTES);
+  // fd 3 is a pipe the child watches (watchParentPipe in runService): it shuts down when this process dies.
   const child = await spawnOwnedChild(process.execPath, ["--import", tsxLoader, entry], {
-    env: { ...process.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    parentDeath: "child-watches",
   });
   child.process.stdout?.on("data", (chunk: Buffer) => output.append(chunk));
   child.process.stderr?.on("data", (chunk: Buffer) => output.append(chunk));
