@@ -27,6 +27,13 @@ export const embeddedConfigSpec = {
     optional: true,
     parse: parseRateLimitConfig,
   },
+  memoryRetentionMs: {
+    env: "GATEWAY_MEMORY_RETENTION",
+    description:
+      "Embedded mode keeps data in memory: sessions, deliveries, refunds and events older than this leave it (at least the session lifetime plus the whole webhook retry schedule)",
+    default: "72h",
+    parse: parse.duration,
+  },
   ...webhookDeliveryConfigSpec,
   // Embedded mode is the development configuration: local webhook receivers are allowed.
   allowPrivate: { ...webhookDeliveryConfigSpec.allowPrivate, default: "true" },

@@ -74,10 +74,8 @@ export function runService<C extends BootstrapConfig>(options: RunServiceOptions
     const telemetry = initTelemetry({ serviceName: name });
     onStop("telemetry", () => telemetry.shutdown());
   }
-  watchParentPipe(() => {
-    logger.warn("the launcher is gone, shutting down");
-    shutdown.begin("launcher gone");
-  });
+  // The launcher is gone (its output pipes too): shut down as on SIGTERM.
+  watchParentPipe(() => shutdown.begin("launcher gone"));
 
   const context: ServiceContext<C> = {
     config,

@@ -64,24 +64,25 @@ export function installGracefulShutdown(
     if (shuttingDown) return;
     shuttingDown = true;
     const deadline = Date.now() + timeoutMs;
-    logger.info({ reason, timeoutMs }, "shutting down");
     // A snapshot: steps added from now on (a start-up still under way) are not waited for.
     const plan = typeof steps === "function" ? steps() : [...steps];
     const unfinished = new Set(plan);
+    // Armed before anything else can fail: whatever happens next, the process ends by the deadline.
     const abandonTimer = setTimeout(() => void abandonRest(logger, [...unfinished], abandonGraceMs, reason), timeoutMs);
+    safeLog(() => logger.info({ reason, timeoutMs }, "shutting down"));
     void (async () => {
       for (const step of plan) {
         const started = Date.now();
         try {
           await step.run(Math.max(0, deadline - Date.now()));
-          logger.info({ step: step.name, ms: Date.now() - started }, "shutdown step done");
+          safeLog(() => logger.info({ step: step.name, ms: Date.now() - started }, "shutdown step done"));
         } catch (err) {
-          logger.error({ err, step: step.name }, "shutdown step failed");
+          safeLog(() => logger.error({ err, step: step.name }, "shutdown step failed"));
         }
         unfinished.delete(step);
       }
       clearTimeout(abandonTimer);
-      logger.info("shutdown complete");
+      safeLog(() => logger.info("shutdown complete"));
       // pino writes synchronously to stdout by default, so the last lines are out before exit.
       process.exit(0);
     })();
@@ -89,7 +90,7 @@ export function installGracefulShutdown(
 
   const onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) {
-      logger.warn({ signal }, "second signal during shutdown, exiting now");
+      safeLog(() => logger.warn({ signal }, "second signal during shutdown, exiting now"));
       process.exit(1);
     }
     begin(signal);
@@ -101,9 +102,24 @@ export function installGracefulShutdown(
 
 /** The deadline passed: say what is cut short, drop connections (bounded), exit 1. */
 async function abandonRest(logger: Logger, unfinished: ShutdownStep[], graceMs: number, reason: string): Promise<void> {
-  logger.error({ reason, abandoned: unfinished.map((s) => s.name) }, "shutdown deadline passed, abandoning unfinished work");
   const hardStop = setTimeout(() => process.exit(1), graceMs);
-  await Promise.allSettled(unfinished.map(async (step) => step.abandon?.()));
-  clearTimeout(hardStop);
-  process.exit(1);
+  safeLog(() => logger.error({ reason, abandoned: unfinished.map((s) => s.name) }, "shutdown deadline passed, abandoning unfinished work"));
+  try {
+    await Promise.allSettled(unfinished.map(async (step) => step.abandon?.()));
+  } finally {
+    clearTimeout(hardStop);
+    process.exit(1);
+  }
+}
+
+/**
+ * Logging must never stop a shutdown: when the launcher died, stdout is a closed pipe and a
+ * synchronous write throws EPIPE.
+ */
+function safeLog(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // Nobody is left to read it.
+  }
 }

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BoundedOutput } from "./bounded-output.js";
-import { PARENT_PIPE_FD_ENV } from "@gateway/platform";
+import { DEFAULT_SHUTDOWN_TIMEOUT, PARENT_PIPE_FD_ENV, parseDuration } from "@gateway/platform";
 import { spawnOwnedChild } from "./owned-child.js";
 
 export interface StartProcessOptions {
@@ -40,6 +40,21 @@ const STOP_GRACE_MS = 10_000;
 const READY_POLL_INTERVAL_MS = 100;
 const READY_REQUEST_TIMEOUT_MS = 2_000;
 
+/** Past its own shutdown deadline (and the second its abandon takes), an orphaned child is SIGKILLed. */
+const PARENT_DEATH_MARGIN_MS = 5_000;
+
+function parentDeathGraceMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.GATEWAY_SHUTDOWN_TIMEOUT || DEFAULT_SHUTDOWN_TIMEOUT;
+  let timeoutMs: number;
+  try {
+    timeoutMs = parseDuration(raw);
+  } catch {
+    // The child refuses to start with it; any grace will do.
+    timeoutMs = parseDuration(DEFAULT_SHUTDOWN_TIMEOUT);
+  }
+  return timeoutMs + PARENT_DEATH_MARGIN_MS;
+}
+
 // Resolved from the testkit, so it works whatever the cwd of the test run is.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
@@ -59,7 +74,7 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   const child = await spawnOwnedChild(process.execPath, ["--import", tsxLoader, entry], {
     env: { ...process.env, ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
     stdio: ["ignore", "pipe", "pipe", "pipe"],
-    parentDeath: "child-watches",
+    childWatchesPipeGraceMs: parentDeathGraceMs({ ...process.env, ...options.env }),
   });
   child.process.stdout?.on("data", (chunk: Buffer) => output.append(chunk));
   child.process.stderr?.on("data", (chunk: Buffer) => output.append(chunk));
