@@ -9,6 +9,8 @@ import { descendantsOf, isRunning, type ProcessInfo } from "./support/process-tr
 const SHUTDOWN_TIMEOUT = "3s";
 /** Far above the 3 s deadline: a process still running after it hangs. Not a timing assertion. */
 const HANG_LIMIT_MS = 45_000;
+/** Each test starts a whole stack (several processes) on a loaded machine. */
+const STACK_TEST_TIMEOUT_MS = 300_000;
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -68,7 +70,7 @@ describe("process lifecycle", () => {
       // Non-zero exactly when the deadline cut work short, and then the log names what.
       expect({ service: proc.name, code: codes[i], abandoned }).toEqual({ service: proc.name, code: abandoned ? 1 : 0, abandoned });
     }
-  });
+  }, STACK_TEST_TIMEOUT_MS);
 
   it("when npm run stack's launcher is killed with SIGKILL, then none of its children (services, FerretDB, nats-server) is left", async () => {
     const port = await freePort();
@@ -84,7 +86,7 @@ describe("process lifecycle", () => {
     expectWholeStack(children);
 
     await killAndExpectNoOrphans(launcher, children);
-  });
+  }, STACK_TEST_TIMEOUT_MS);
 
   it("when the e2e harness holding a distributed gateway is killed with SIGKILL, then none of its children is left", async () => {
     const holder = await startProcess({
@@ -98,5 +100,5 @@ describe("process lifecycle", () => {
     expectWholeStack(children);
 
     await killAndExpectNoOrphans(holder, children);
-  });
+  }, STACK_TEST_TIMEOUT_MS);
 });
