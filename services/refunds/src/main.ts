@@ -3,8 +3,6 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAccountsTerminalProvider, createEpgAcquirer } from "@gateway/acquirer";
 import {
-  createJetStreamEventBus,
-  ensureEventsStream,
   newId,
   pingMongo,
   pingNats,
@@ -25,15 +23,12 @@ import { createRefundsRoutes, createRefundsRuntime } from "./refunds-module.js";
 runService({
   name: "refunds",
   readConfig: () => readConfigOrExit(refundsConfigSpec),
-  async start({ config, logger, onStop, mongo, nats: connectToNats }) {
+  async start({ config, logger, onStop, mongo, events }) {
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
     const refunds = await createMongoRefundRepository(db);
     const paidSessions = await createMongoPaidSessionStore(db);
 
-    const nats = await connectToNats(config.natsUrl);
-    await ensureEventsStream(nats);
-    const bus = await createJetStreamEventBus({ nc: nats, logger });
-    onStop("events", () => bus.close());
+    const { nc: nats, bus } = await events(config.natsUrl);
     const runtime = createRefundsRuntime({ refunds, paidSessions, bus, clock: systemClock, logger, outboxPollIntervalMs: config.outboxPollIntervalMs });
 
     const grpc = (baseUrl: string) => createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()] });

@@ -2,8 +2,6 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAccountsTerminalProvider, createEpgAcquirer } from "@gateway/acquirer";
 import {
-  createJetStreamEventBus,
-  ensureEventsStream,
   pingMongo,
   pingNats,
   readConfigOrExit,
@@ -24,14 +22,11 @@ import { createSessionsModule } from "./sessions-module.js";
 runService({
   name: "sessions",
   readConfig: () => readConfigOrExit(sessionsConfigSpec),
-  async start({ config, logger, onStop, mongo, nats: connectToNats }) {
+  async start({ config, logger, onStop, mongo, events }) {
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
     const repo = await createMongoSessionRepository(db);
 
-    const nats = await connectToNats(config.natsUrl);
-    await ensureEventsStream(nats);
-    const eventBus = await createJetStreamEventBus({ nc: nats, logger });
-    onStop("events", () => eventBus.close());
+    const { nc: nats, bus: eventBus } = await events(config.natsUrl);
 
     // gRPC over HTTP/2 (the gRPC transport always speaks HTTP/2).
     const accounts = createClient(

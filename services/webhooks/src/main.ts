@@ -1,6 +1,4 @@
 import {
-  createJetStreamEventBus,
-  ensureEventsStream,
   pingMongo,
   pingNats,
   readConfigOrExit,
@@ -21,14 +19,11 @@ const MAX_DRAIN_MS = 12_000;
 runService({
   name: "webhooks",
   readConfig: () => readConfigOrExit(webhooksConfigSpec),
-  async start({ config, logger, onStop, mongo, nats: connectToNats }) {
+  async start({ config, logger, onStop, mongo, events }) {
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
     const stores = await createMongoWebhooksStores(db, createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []));
 
-    const nc = await connectToNats(config.natsUrl);
-    await ensureEventsStream(nc);
-    const bus = await createJetStreamEventBus({ nc, logger });
-    onStop("events", () => bus.close());
+    const { nc, bus } = await events(config.natsUrl);
 
     if (config.allowPrivate) logger.warn("GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)");
     const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));

@@ -2,7 +2,9 @@ import type { Db, MongoClient } from "mongodb";
 import { ConfigError } from "../config/read-config.js";
 import { createLogger, type Logger } from "../logger.js";
 import { connectMongo } from "../mongo.js";
-import { connectNats, type NatsConnection } from "../nats.js";
+import type { EventBus } from "../events/event-bus.js";
+import { createJetStreamEventBus } from "../events/jetstream-event-bus.js";
+import { connectNats, ensureEventsStream, type NatsConnection } from "../nats.js";
 import { initTelemetry } from "../telemetry/tracing.js";
 import { watchParentPipe } from "./parent-pipe.js";
 import { installGracefulShutdown, type ShutdownStep } from "./shutdown.js";
@@ -26,6 +28,8 @@ export interface ServiceContext<C> {
   mongo(url: string, database: string): Promise<{ client: MongoClient; db: Db }>;
   /** Connects to NATS; drained at shutdown, closed without draining past the deadline. */
   nats(url: string): Promise<NatsConnection>;
+  /** `nats(url)`, the events stream declared, and a JetStream event bus on it that stops before NATS drains. */
+  events(url: string): Promise<{ nc: NatsConnection; bus: EventBus }>;
 }
 
 export interface RunServiceOptions<C extends BootstrapConfig> {
@@ -90,6 +94,13 @@ export function runService<C extends BootstrapConfig>(options: RunServiceOptions
       const nc = await connectNats(url, name, logger);
       onStop("nats", () => nc.drain(), () => nc.close());
       return nc;
+    },
+    async events(url) {
+      const nc = await context.nats(url);
+      await ensureEventsStream(nc);
+      const bus = await createJetStreamEventBus({ nc, logger });
+      onStop("events", () => bus.close());
+      return { nc, bus };
     },
   };
   options.start(context).then(
