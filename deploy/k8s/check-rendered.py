@@ -46,6 +46,22 @@ class Checker:
         return condition
 
 
+def check_drain_fits_grace(check, where, pod, grace):
+    """The service's own shutdown deadline plus the preStop sleep must end before Kubernetes' SIGKILL."""
+    for container in pod.get("containers") or []:
+        env = {e.get("name"): e.get("value") for e in container.get("env") or []}
+        drain = env.get("GATEWAY_SHUTDOWN_TIMEOUT")
+        if not check.require(isinstance(drain, str) and re.fullmatch(r"\d+s", drain or ""), where, "GATEWAY_SHUTDOWN_TIMEOUT must be set in whole seconds"):
+            continue
+        command = (((container.get("lifecycle") or {}).get("preStop") or {}).get("exec") or {}).get("command") or []
+        sleep = int(command[1]) if len(command) == 2 and command[0] == "sleep" else 0
+        check.require(
+            isinstance(grace, int) and int(drain[:-1]) + sleep < grace,
+            where,
+            f"GATEWAY_SHUTDOWN_TIMEOUT {drain} plus the preStop sleep {sleep}s must end before terminationGracePeriodSeconds {grace}",
+        )
+
+
 def load_documents(path):
     with open(path, encoding="utf-8") as handle:
         return [doc for doc in yaml.safe_load_all(handle) if doc]
@@ -121,6 +137,7 @@ def check_deployment(check, doc, services_by_name):
     check.require(pod.get("automountServiceAccountToken") is False, where, "the service account token must not be mounted")
     grace = pod.get("terminationGracePeriodSeconds")
     check.require(isinstance(grace, int) and grace >= 30, where, "terminationGracePeriodSeconds must be at least 30")
+    check_drain_fits_grace(check, where, pod, grace)
     volumes = {volume.get("name"): volume for volume in pod.get("volumes") or []}
 
     containers = pod.get("containers") or []

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 
 /** Environment of the standalone EPG simulator process. */
 export const simulatorConfigSpec = {
@@ -38,6 +38,7 @@ export const simulatorConfigSpec = {
     parse: parse.duration,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
+  ...shutdownConfigSpec,
 };
 
 export type SimulatorConfig = ConfigOf<typeof simulatorConfigSpec>;

@@ -1,4 +1,4 @@
-import { parse, type ConfigSpec } from "@gateway/platform";
+import { parse, type ConfigSpec, shutdownConfigSpec } from "@gateway/platform";
 import { parseCsrfSecret } from "@gateway/edge";
 import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
@@ -32,8 +32,16 @@ export const embeddedConfigSpec = {
     optional: true,
     parse: parseRateLimitConfig,
   },
+  memoryRetentionMs: {
+    env: "GATEWAY_MEMORY_RETENTION",
+    description:
+      "Embedded mode keeps data in memory: sessions, deliveries, refunds and events older than this leave it (at least the session lifetime plus the whole webhook retry schedule)",
+    default: "72h",
+    parse: parse.duration,
+  },
   ...webhookDeliveryConfigSpec,
   // Embedded mode is the development configuration: local webhook receivers are allowed.
   allowPrivate: { ...webhookDeliveryConfigSpec.allowPrivate, default: "true" },
   logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.oneOf("fatal", "error", "warn", "info", "debug", "trace", "silent") },
+  ...shutdownConfigSpec,
 } satisfies ConfigSpec;

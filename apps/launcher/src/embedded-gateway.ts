@@ -9,6 +9,7 @@ import {
   defaultPublicUrl,
   InMemoryEventBus,
   initTelemetry,
+  startMemoryRetention,
   newId,
   systemClock,
   tracingClientInterceptor,
@@ -29,6 +30,8 @@ import {
   addressPolicyFromConfig,
   createHttpDeliverer,
   createMemoryWebhooksStores,
+  InMemoryDeliveryRepository,
+  InMemoryWebhookEventRepository,
   createSigningWebhookSender,
   createWebhooksRoutes,
   createWebhooksRuntime,
@@ -46,6 +49,8 @@ import type { embeddedConfigSpec } from "./embedded-config.js";
 
 export interface EmbeddedGateway {
   url: string;
+  /** How many sessions memory holds now (bounded by GATEWAY_MEMORY_RETENTION). */
+  sessionsInMemory(): number;
   demo?: { merchantId: string; testKey: string };
   close(): Promise<void>;
 }
@@ -60,6 +65,7 @@ export async function startEmbeddedGateway(
   logger: Logger,
   clock: Clock = systemClock,
 ): Promise<EmbeddedGateway> {
+  assertRetentionCoversLifetimes(config);
   initTelemetry({ serviceName: "gateway" });
   const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
   const clientInterceptors = [tracingClientInterceptor()];
@@ -79,8 +85,9 @@ export async function startEmbeddedGateway(
   // One in-process event bus: the sessions outbox relay publishes, the webhooks service consumes.
   const eventBus = new InMemoryEventBus({ clock });
   const sessionsLogger = logger.child({ service: "sessions" });
+  const sessionRepo = createMemorySessionRepository();
   const sessionsModule = createSessionsModule({
-    repo: createMemorySessionRepository(),
+    repo: sessionRepo,
     rates: createAccountsRateProvider(accounts),
     acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
     terminals,
@@ -106,7 +113,9 @@ export async function startEmbeddedGateway(
   );
 
   const webhooksLogger = logger.child({ service: "webhooks" });
-  const webhookStores = createMemoryWebhooksStores();
+  const webhookDeliveries = new InMemoryDeliveryRepository();
+  const webhookEvents = new InMemoryWebhookEventRepository();
+  const webhookStores = { ...createMemoryWebhooksStores(), deliveries: webhookDeliveries, events: webhookEvents };
   const webhookSettings = webhooksSettingsFromConfig(config);
   const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
   const webhooksRuntime = createWebhooksRuntime({
@@ -130,6 +139,7 @@ export async function startEmbeddedGateway(
   const refundsLogger = logger.child({ service: "refunds" });
   const refundStore = new InMemoryRefundRepository();
   const paidSessions = new InMemoryPaidSessionStore();
+  const ledger = new InMemoryBalanceLedger();
   // Publishes refund events on the shared bus and learns paid sessions from it.
   const refundsRuntime = createRefundsRuntime({ refunds: refundStore, paidSessions, bus: eventBus, clock, logger: refundsLogger });
   const refunds = createClient(
@@ -140,7 +150,7 @@ export async function startEmbeddedGateway(
         sessions: createSessionsPaidSessionLookup(sessions),
         paidSessions,
         terminals,
-        ledger: new InMemoryBalanceLedger(),
+        ledger,
         refunds: refundStore,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
         outbox: refundsRuntime,
@@ -190,12 +200,28 @@ export async function startEmbeddedGateway(
   await refundsRuntime.start();
   sessionsModule.relay.start();
   sessionsModule.sweeper.start();
+  const retention = startMemoryRetention({
+    retentionMs: config.memoryRetentionMs,
+    intervalMs: Math.max(1_000, Math.min(config.memoryRetentionMs / 4, RETENTION_INTERVAL_MS)),
+    clock,
+    logger,
+    stores: [
+      { name: "sessions", forgetOlderThan: (cutoff) => sessionRepo.forgetOlderThan(cutoff) },
+      { name: "webhook deliveries", forgetOlderThan: (cutoff) => webhookDeliveries.forgetOlderThan(cutoff) },
+      { name: "webhook events", forgetOlderThan: (cutoff) => webhookEvents.forgetOlderThan(cutoff) },
+      { name: "refunds", forgetOlderThan: (cutoff) => refundStore.forgetOlderThan(cutoff) },
+      // A paid session's ledger goes with its record: its session is gone, so no refund can follow.
+      { name: "paid sessions", forgetOlderThan: (cutoff) => ledger.forgetSessions(paidSessions.forgetOlderThan(cutoff)) },
+    ],
+  });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
+    sessionsInMemory: () => sessionRepo.size,
     close: async () => {
+      retention.stop();
       await sessionsModule.sweeper.stop();
       await sessionsModule.relay.stop();
       await app.close();
@@ -207,4 +233,22 @@ export async function startEmbeddedGateway(
       await eventBus.close();
     },
   };
+}
+
+/** How often the retention pass runs (more often when the window itself is shorter). */
+const RETENTION_INTERVAL_MS = 60_000;
+
+/**
+ * The retention window must outlive everything that still needs a record: a session's whole
+ * lifetime, then every webhook attempt of its last event (each retry wait plus a POST timeout).
+ */
+function assertRetentionCoversLifetimes(config: ConfigOf<typeof embeddedConfigSpec>): void {
+  const retries = config.retryScheduleMs;
+  const minimumMs = config.sessionLifetimeMs + retries.reduce((sum, wait) => sum + wait, 0) + (retries.length + 1) * config.timeoutMs;
+  if (config.memoryRetentionMs < minimumMs) {
+    throw new Error(
+      `GATEWAY_MEMORY_RETENTION (${config.memoryRetentionMs} ms) must be at least GATEWAY_SESSION_LIFETIME plus the whole ` +
+        `GATEWAY_WEBHOOK_RETRY_SCHEDULE and its POST timeouts (${minimumMs} ms)`,
+    );
+  }
 }

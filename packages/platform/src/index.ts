@@ -8,7 +8,9 @@ export * from "./clock.js";
 export * from "./ids.js";
 export * from "./logger.js";
 export * from "./mongo.js";
-export * from "./shutdown.js";
+export * from "./lifecycle/shutdown.js";
+export * from "./lifecycle/parent-pipe.js";
+export * from "./lifecycle/run-service.js";
 export * from "./metrics.js";
 export * from "./telemetry/tracing.js";
 export * from "./telemetry/rpc-tracing.js";
@@ -31,3 +33,5 @@ export * from "./validation/violation-cap.js";
 export * from "./validation/request-limits.js";
 export * from "./json/raw-json.js";
 export * from "./errors/account-scope.js";
+
+export * from "./memory-retention.js";

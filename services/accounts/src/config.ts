@@ -1,5 +1,5 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 
 // The simulator's built-in terminal; the standalone simulator reads the same two variables.
 const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
@@ -64,6 +64,7 @@ export const accountsConfigSpec = {
     parse: parse.string,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
+  ...shutdownConfigSpec,
 };
 
 export type AccountsConfig = ConfigOf<typeof accountsConfigSpec>;

@@ -1,4 +1,4 @@
-import { defaultPublicUrl, parse, readConfig, type ConfigOf } from "@gateway/platform";
+import { defaultPublicUrl, parse, readConfig, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -38,6 +38,7 @@ export const edgeConfigSpec = {
     parse: parse.duration,
   },
   logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.logLevel },
+  ...shutdownConfigSpec,
   csrfSecret: {
     env: "GATEWAY_CSRF_SECRET",
     description: "key (32+ characters) of the checkout forms' CSRF tokens; unset: random at start (then set it when running several edge replicas)",

@@ -1,4 +1,4 @@
-import { createLogger, initTelemetry, installGracefulShutdown } from "@gateway/platform";
+import { runService } from "@gateway/platform";
 import { createEdgeApp } from "./app.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { NatsKeyRevocations } from "./auth/nats-key-revocations.js";
@@ -7,48 +7,41 @@ import { createEdgeRateLimiting } from "./rate-limit/create-edge-rate-limiting.j
 import { createServiceClients } from "./service-clients.js";
 
 /** Composition root of the edge in distributed mode: config -> gRPC clients -> HTTP server. */
-async function main(): Promise<void> {
-  const config = readEdgeConfig();
-  const logger = createLogger({ service: "edge", level: config.logLevel });
-  const telemetry = initTelemetry({ serviceName: "edge" });
-  const clients = createServiceClients(config);
-  // NATS is deliberately not a readiness check: without it limits hold per replica, the API stays up.
-  const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, distributed: true, logger });
-  // Without NATS a revocation made on another replica waits for the auth cache TTL here.
-  const natsRevocations = config.natsUrl ? new NatsKeyRevocations({ natsUrl: config.natsUrl, logger }) : undefined;
-  await natsRevocations?.open();
-  const keyRevocations = natsRevocations ?? new InProcessKeyRevocations();
-  const app = createEdgeApp({
-    keyRevocations,
-    accounts: clients.accounts,
-    dashboardUsers: clients.dashboardUsers,
-    sessions: clients.sessions,
-    webhooks: clients.webhooks,
-    refunds: clients.refunds,
-    logger,
-    readiness: clients.readiness,
-    rateLimiter: rateLimiting.limiter,
-    config: {
-      errorsUrl: config.errorsUrl,
-      adminToken: config.adminToken,
-      maxBodyBytes: config.maxBodyBytes,
-      authCacheTtlMs: config.authCacheTtlMs,
-      checkout: { publicUrl: config.publicUrl, csrfSecret: config.csrfSecret, formActionOrigins: config.checkoutFormActionOrigins },
-    },
-  });
-  await app.listen({ port: config.port, host: config.host });
-  logger.info({ admin: config.adminToken !== undefined, errorsUrl: config.errorsUrl }, "edge ready");
-  installGracefulShutdown(logger, [
-    // fastify.close stops accepting connections, answers new requests on open ones with 503, and waits for in-flight ones.
-    { name: "http", run: () => app.close() },
-    { name: "rate limits", run: () => rateLimiting.close() },
-    { name: "key revocations", run: () => keyRevocations.close() },
-    { name: "telemetry", run: () => telemetry.shutdown() },
-  ]);
-}
-
-main().catch((err: unknown) => {
-  // ConfigError messages name the bad variables and never echo secrets.
-  process.stderr.write(`edge failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+runService({
+  name: "edge",
+  readConfig: () => readEdgeConfig(),
+  async start({ config, logger, onStop }) {
+    const clients = createServiceClients(config);
+    // NATS is deliberately not a readiness check: without it limits hold per replica, the API stays up.
+    const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, distributed: true, logger });
+    onStop("rate limits", () => rateLimiting.close());
+    // Without NATS a revocation made on another replica waits for the auth cache TTL here.
+    const natsRevocations = config.natsUrl ? new NatsKeyRevocations({ natsUrl: config.natsUrl, logger }) : undefined;
+    await natsRevocations?.open();
+    const keyRevocations = natsRevocations ?? new InProcessKeyRevocations();
+    onStop("key revocations", () => keyRevocations.close());
+    const app = createEdgeApp({
+      keyRevocations,
+      accounts: clients.accounts,
+      dashboardUsers: clients.dashboardUsers,
+      sessions: clients.sessions,
+      webhooks: clients.webhooks,
+      refunds: clients.refunds,
+      logger,
+      readiness: clients.readiness,
+      rateLimiter: rateLimiting.limiter,
+      config: {
+        errorsUrl: config.errorsUrl,
+        adminToken: config.adminToken,
+        maxBodyBytes: config.maxBodyBytes,
+        authCacheTtlMs: config.authCacheTtlMs,
+        checkout: { publicUrl: config.publicUrl, csrfSecret: config.csrfSecret, formActionOrigins: config.checkoutFormActionOrigins },
+      },
+    });
+    await app.listen({ port: config.port, host: config.host });
+    // fastify.close stops accepting connections, answers new requests on open ones with 503, and
+    // waits for in-flight ones; past the deadline the process exits with them abandoned.
+    onStop("http", () => app.close(), () => app.server.closeAllConnections());
+    logger.info({ admin: config.adminToken !== undefined, errorsUrl: config.errorsUrl }, "edge ready");
+  },
 });

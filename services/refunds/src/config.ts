@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
@@ -19,6 +19,7 @@ export const refundsConfigSpec = {
     parse: parse.positiveDuration,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
+  ...shutdownConfigSpec,
 };
 
 export type RefundsConfig = ConfigOf<typeof refundsConfigSpec>;

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 
 /** An absolute http(s) base address, without a trailing slash. */
 function publicUrl(raw: string): string {
@@ -72,6 +72,7 @@ export const sessionsConfigSpec = {
     parse: parse.positiveDuration,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
+  ...shutdownConfigSpec,
 };
 
 export type SessionsConfig = ConfigOf<typeof sessionsConfigSpec>;

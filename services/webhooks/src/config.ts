@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
 import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
@@ -81,6 +81,7 @@ export const webhooksConfigSpec = {
     parse: (raw: string) => parseSecretsKeyList(raw),
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
+  ...shutdownConfigSpec,
 };
 
 export type WebhooksConfig = ConfigOf<typeof webhooksConfigSpec>;

@@ -25,6 +25,8 @@ export type {
 } from "./app/ports.js";
 export type { StopOptions } from "./app/delivery-dispatcher.js";
 export { createMemoryWebhooksStores } from "./adapters/memory/create-memory-webhooks-stores.js";
+export { InMemoryDeliveryRepository } from "./adapters/memory/in-memory-delivery-repository.js";
+export { InMemoryWebhookEventRepository } from "./adapters/memory/in-memory-event-repository.js";
 export { createMongoWebhooksStores } from "./adapters/mongo/create-mongo-webhooks-stores.js";
 export { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
 export { DEFAULT_EVENTS_SUBJECT_PREFIX, DEFAULT_WEBHOOKS_DURABLE, webhookEventSubjects } from "./adapters/events/gateway-event-consumer.js";

@@ -1,14 +1,8 @@
 import {
-  connectMongo,
-  connectNats,
-  createJetStreamEventBus,
-  createLogger,
-  ensureEventsStream,
-  initTelemetry,
-  installGracefulShutdown,
   pingMongo,
   pingNats,
   readConfigOrExit,
+  runService,
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
@@ -19,59 +13,41 @@ import { addressPolicyFromConfig, webhooksConfigSpec, webhooksSettingsFromConfig
 import { createSecretBox } from "./domain/secret-box.js";
 import { createWebhooksRoutes, createWebhooksRuntime } from "./webhooks-module.js";
 
-const SERVICE_NAME = "webhooks";
-/** In-flight POSTs get this long at shutdown (bounded below the platform's 15 s per step). */
+/** In-flight POSTs get at most this long at shutdown; the rest is re-sent after its lease. */
 const MAX_DRAIN_MS = 12_000;
 
+runService({
+  name: "webhooks",
+  readConfig: () => readConfigOrExit(webhooksConfigSpec),
+  async start({ config, logger, onStop, mongo, events }) {
+    const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
+    const stores = await createMongoWebhooksStores(db, createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []));
 
-async function main(): Promise<void> {
-  const config = readConfigOrExit(webhooksConfigSpec);
-  const telemetry = initTelemetry({ serviceName: SERVICE_NAME });
-  const logger = createLogger({ service: SERVICE_NAME, level: config.logLevel });
+    const { nc, bus } = await events(config.natsUrl);
 
-  const mongo = await connectMongo(config.mongodbUrl, SERVICE_NAME);
-  const db = mongo.db(config.mongodbDatabase);
-  const stores = await createMongoWebhooksStores(db, createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []));
+    if (config.allowPrivate) logger.warn("GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)");
+    const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
+    onStop("deliverer", async () => deliverer.close());
+    const settings = webhooksSettingsFromConfig(config);
+    const runtime = createWebhooksRuntime({ stores, bus, sender: createSigningWebhookSender(deliverer), clock: systemClock, logger, settings });
 
-  const nc = await connectNats(config.natsUrl, SERVICE_NAME, logger);
-  await ensureEventsStream(nc);
-  const bus = await createJetStreamEventBus({ nc, logger });
-
-  if (config.allowPrivate) logger.warn("GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)");
-  const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
-  const settings = webhooksSettingsFromConfig(config);
-  const runtime = createWebhooksRuntime({ stores, bus, sender: createSigningWebhookSender(deliverer), clock: systemClock, logger, settings });
-
-  // startServiceServer logs the URL it listens on.
-  const server = await startServiceServer({
-    name: SERVICE_NAME,
-    host: config.host,
-    port: config.port,
-    routes: createWebhooksRoutes({ stores, clock: systemClock, logger, settings, wake: () => runtime.wake() }),
-    readiness: [
-      { name: "mongo", check: () => pingMongo(db) },
-      { name: "nats", check: () => pingNats(nc) },
-    ],
-    logger,
-  });
-  await runtime.start();
-  logger.info({ retryScheduleMs: config.retryScheduleMs, timeoutMs: config.timeoutMs }, "webhooks consuming session and refund events");
-
-  installGracefulShutdown(logger, [
-    // Stop consuming, stop claiming, let POSTs in flight finish (bounded); the rest is re-sent after its lease.
-    { name: "deliveries", run: () => runtime.stop({ graceMs: Math.min(config.timeoutMs + 1_000, MAX_DRAIN_MS) }) },
-    { name: "server", run: () => server.close() },
-    { name: "deliverer", run: async () => deliverer.close() },
-    { name: "events", run: () => bus.close() },
-    { name: "nats", run: () => nc.drain() },
-    { name: "mongo", run: () => mongo.close() },
-    { name: "telemetry", run: () => telemetry.shutdown() },
-  ]);
-}
-
-main().catch((err: unknown) => {
-  // Start-up failed (database or NATS unreachable…): say why on stderr and stop.
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`webhooks failed to start: ${message}\n`);
-  process.exit(1);
+    // startServiceServer logs the URL it listens on.
+    const server = await startServiceServer({
+      name: "webhooks",
+      host: config.host,
+      port: config.port,
+      routes: createWebhooksRoutes({ stores, clock: systemClock, logger, settings, wake: () => runtime.wake() }),
+      readiness: [
+        { name: "mongo", check: () => pingMongo(db) },
+        { name: "nats", check: () => pingNats(nc) },
+      ],
+      logger,
+    });
+    onStop("server", (remainingMs) => server.close(remainingMs));
+    await runtime.start();
+    // Stop consuming, stop claiming, let POSTs in flight finish (bounded by half the time left,
+    // so the server and clients still close in time); the rest is re-sent after its lease.
+    onStop("deliveries", (remainingMs) => runtime.stop({ graceMs: Math.min(config.timeoutMs + 1_000, MAX_DRAIN_MS, remainingMs / 2) }));
+    logger.info({ retryScheduleMs: config.retryScheduleMs, timeoutMs: config.timeoutMs }, "webhooks consuming session and refund events");
+  },
 });

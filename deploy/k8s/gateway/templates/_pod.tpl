@@ -34,6 +34,12 @@ credential-bearing value is never half from a Secret, half inline. Empty values 
 {{- end -}}
 {{- end -}}
 {{- $plain := dict "OTEL_SERVICE_NAME" $name -}}
+{{- /* The service's own drain deadline: what the grace period leaves after the preStop sleep, minus 5 s for the abandon and exit. */ -}}
+{{- $drainSeconds := sub (sub (int $config.terminationGracePeriodSeconds) (int $config.preStopSleepSeconds)) 5 -}}
+{{- if lt $drainSeconds 1 -}}
+{{- fail (printf "components.%s: terminationGracePeriodSeconds must exceed preStopSleepSeconds by more than 5 s (the service needs time to drain)" $name) -}}
+{{- end -}}
+{{- $_ := set $plain "GATEWAY_SHUTDOWN_TIMEOUT" (printf "%ds" $drainSeconds) -}}
 {{- range $dependency := default list $config.dependsOn -}}
 {{- $target := get $root.Values.components $dependency -}}
 {{- if and $target $target.enabled -}}
@@ -111,8 +117,8 @@ spec:
   {{- end }}
   securityContext:
     {{- toYaml $config.podSecurityContext | nindent 4 }}
-  # preStop sleep + the service's own drain (it stops taking new work on SIGTERM, finishes
-  # in-flight requests and deliveries for up to ~25 s) must fit in this.
+  # preStop sleep + the service's own drain (GATEWAY_SHUTDOWN_TIMEOUT, set from this minus the
+  # preStop sleep minus 5 s: past it the service abandons what is left and exits 1) fit in this.
   terminationGracePeriodSeconds: {{ $config.terminationGracePeriodSeconds | int }}
   containers:
     - name: {{ $name }}

@@ -26,7 +26,8 @@ export interface RunningServer {
   port: number;
   /** e.g. "http://127.0.0.1:50051" */
   url: string;
-  close(): Promise<void>;
+  /** Stops accepting, lets in-flight calls finish for up to `graceMs` (10 s by default), then drops them. */
+  close(graceMs?: number): Promise<void>;
 }
 
 const DRAIN_GRACE_MS = 10_000;
@@ -72,10 +73,10 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
   return {
     port,
     url,
-    close() {
+    close(graceMs = DRAIN_GRACE_MS) {
       closed ??= (async () => {
         closing.abort();
-        await listener.drain(DRAIN_GRACE_MS);
+        await listener.drain(Math.min(graceMs, DRAIN_GRACE_MS));
         o.logger.info(`${o.name} stopped`);
       })();
       return closed;

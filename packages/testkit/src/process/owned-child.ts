@@ -4,8 +4,13 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
  * A child process that must not outlive this process. Two guards, because neither is enough alone:
  * - an `exit` hook SIGKILLs every live child when this process exits normally (or via
  *   process.exit); Node does not run it when a signal or SIGKILL ends the process;
- * - a tiny reaper shell per child whose stdin is a pipe from this process: when this process
- *   dies for any reason the pipe closes, `read` returns and the reaper SIGKILLs the child.
+ * - pipes from this process that the kernel closes when this process dies for any reason.
+ *   Every child gets a tiny watchdog shell holding one as its stdin: when `read` returns, the
+ *   watchdog SIGKILLs the child, at once for the Go servers (FerretDB, nats-server), after a
+ *   grace for our Node services, which get a second pipe as fd 3, watch it themselves
+ *   (`watchParentPipe`) and shut down within their own deadline; the watchdog covers a child
+ *   whose event loop is stuck. The watchdog ignores INT, TERM, HUP and QUIT, so a Ctrl-C sent
+ *   to the whole terminal process group cannot remove it while the child lives on.
  */
 export interface OwnedChild {
   readonly pid: number;
@@ -34,11 +39,17 @@ function installExitHook(): void {
 export interface OwnedChildOptions extends SpawnOptions {
   /** A directory the reaper deletes after killing the child when this process dies abruptly. */
   removeOnParentDeath?: string;
+  /**
+   * When the child also watches the pipe at stdio index 3 itself (the caller puts "pipe" there,
+   * our Node services shut down when it closes), how long the reaper lets it do so before
+   * SIGKILL. Absent: no such pipe, the reaper kills at once.
+   */
+  childWatchesPipeGraceMs?: number;
 }
 
 export async function spawnOwnedChild(command: string, args: readonly string[], options: OwnedChildOptions): Promise<OwnedChild> {
   installExitHook();
-  const { removeOnParentDeath, ...spawnOptions } = options;
+  const { removeOnParentDeath, childWatchesPipeGraceMs, ...spawnOptions } = options;
   const child = spawn(command, args, spawnOptions);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
@@ -48,7 +59,8 @@ export async function spawnOwnedChild(command: string, args: readonly string[], 
   child.on("error", () => {});
   const pid = child.pid as number; // Set once "spawn" has fired.
   liveChildren.add(child);
-  const reaper = startReaper(pid, removeOnParentDeath);
+  const reaper = startReaper(pid, removeOnParentDeath, childWatchesPipeGraceMs ?? 0);
+  if (childWatchesPipeGraceMs !== undefined) holdParentPipe(child);
 
   let done = false;
   // "close" rather than "exit": it fires after stdout/stderr are drained, so captured logs are complete.
@@ -92,10 +104,29 @@ function signalQuietly(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-const REAPER_SCRIPT = 'read -r _ || true; kill -KILL "$1" 2>/dev/null; if [ -n "$2" ]; then rm -rf -- "$2"; fi';
+// $1 pid, $2 directory to remove, $3 seconds of grace. The start time (field 22 of
+// /proc/<pid>/stat) is checked again before the kill, so a pid reused during the grace is spared.
+const REAPER_SCRIPT = [
+  "trap '' INT TERM HUP QUIT",
+  'started() { cut -d " " -f 22 "/proc/$1/stat" 2>/dev/null; }',
+  'birth=$(started "$1")',
+  "read -r _ || true",
+  'if [ "$3" != 0 ]; then sleep "$3"; fi',
+  'if [ "$(started "$1")" = "$birth" ]; then kill -KILL "$1" 2>/dev/null; fi',
+  'if [ -n "$2" ]; then rm -rf -- "$2"; fi',
+].join("; ");
 
-function startReaper(pid: number, removeDir: string | undefined): ChildProcess {
-  const reaper = spawn("/bin/sh", ["-c", REAPER_SCRIPT, "gateway-reaper", String(pid), removeDir ?? ""], {
+/** Our end of the child's fd 3: kept open (never written) until this process dies; never keeps it alive. */
+function holdParentPipe(child: ChildProcess): void {
+  const pipe = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void; on: ChildProcess["on"] }) | null | undefined;
+  if (!pipe) throw new Error("parentDeath 'child-watches' needs stdio[3] to be 'pipe'");
+  pipe.on("error", () => {});
+  pipe.unref?.();
+}
+
+function startReaper(pid: number, removeDir: string | undefined, graceMs: number): ChildProcess {
+  const graceSeconds = String(Math.ceil(graceMs / 1000));
+  const reaper = spawn("/bin/sh", ["-c", REAPER_SCRIPT, "gateway-reaper", String(pid), removeDir ?? "", graceSeconds], {
     stdio: ["pipe", "ignore", "ignore"],
   });
   // Without /bin/sh the exit hook still covers normal exits.

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BoundedOutput } from "./bounded-output.js";
 import { spawnOwnedChild } from "./owned-child.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT, PARENT_PIPE_FD_ENV, parseDuration } from "@gateway/platform";
 
 export interface StartProcessOptions {
   /** Shown in errors: "sessions". */
@@ -66,6 +67,21 @@ const STOP_GRACE_MS = 10_000;
 const READY_POLL_INTERVAL_MS = 20;
 const READY_REQUEST_TIMEOUT_MS = 2_000;
 
+/** Past its own shutdown deadline (and the second its abandon takes), an orphaned child is SIGKILLed. */
+const PARENT_DEATH_MARGIN_MS = 5_000;
+
+function parentDeathGraceMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.GATEWAY_SHUTDOWN_TIMEOUT || DEFAULT_SHUTDOWN_TIMEOUT;
+  let timeoutMs: number;
+  try {
+    timeoutMs = parseDuration(raw);
+  } catch {
+    // The child refuses to start with it; any grace will do.
+    timeoutMs = parseDuration(DEFAULT_SHUTDOWN_TIMEOUT);
+  }
+  return timeoutMs + PARENT_DEATH_MARGIN_MS;
+}
+
 // Resolved from the testkit, so it works whatever the cwd of the test run is; only when asked
 // for, so the compiled runtime works where tsx (a devDependency) is not installed.
 function tsxLoader(): string {
@@ -89,9 +105,11 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
     throw new Error(`startProcess(${name}): the compiled runtime runs JavaScript, got ${entry}`);
   }
   const spawnedAt = performance.now();
+  // fd 3 is a pipe the child watches (watchParentPipe in runService): it shuts down when this process dies.
   const child = await spawnOwnedChild(process.execPath, [...nodeArgsFor(runtime), entry], {
-    env: { ...process.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    childWatchesPipeGraceMs: parentDeathGraceMs({ ...process.env, ...options.env }),
   });
   child.process.stdout?.on("data", (chunk: Buffer) => output.append(chunk));
   child.process.stderr?.on("data", (chunk: Buffer) => output.append(chunk));

@@ -33,6 +33,13 @@ export class InMemoryBalanceLedger implements BalanceLedger {
     entries.push({ refundId, kind: "release", amountMinor: taken.amountMinor });
   }
 
+  /** Bounded memory (embedded mode): drops the entries of sessions whose paid record was dropped. */
+  forgetSessions(sessionIds: readonly string[]): number {
+    let dropped = 0;
+    for (const id of sessionIds) if (this.entries.delete(id)) dropped++;
+    return dropped;
+  }
+
   private entriesOf(sessionId: string): Entry[] {
     let entries = this.entries.get(sessionId);
     if (entries === undefined) {

@@ -15,6 +15,20 @@ export class InMemoryPaidSessionStore implements PaidSessionStore {
     return { stored: true, record: copy(record) };
   }
 
+  /**
+   * Bounded memory (embedded mode): drops records made before `cutoff`; returns their session ids
+   * so the ledger forgets the same sessions (their sessions are gone too: no refund can follow).
+   */
+  forgetOlderThan(cutoff: Date): string[] {
+    const dropped: string[] = [];
+    for (const [sessionId, r] of this.bySession) {
+      if (r.recordedAt.getTime() >= cutoff.getTime()) continue;
+      this.bySession.delete(sessionId);
+      dropped.push(sessionId);
+    }
+    return dropped;
+  }
+
   async find(scope: AccountScope, sessionId: string): Promise<PaidSessionRecord | undefined> {
     const r = this.bySession.get(sessionId);
     return r !== undefined && r.scope.merchantId === scope.merchantId && r.scope.livemode === scope.livemode ? copy(r) : undefined;

@@ -81,6 +81,20 @@ export class InMemoryRefundRepository implements RefundRepository {
     return pending;
   }
 
+  /** Bounded memory (embedded mode): drops settled refunds created before `cutoff` whose events are published. */
+  forgetOlderThan(cutoff: Date): number {
+    let dropped = 0;
+    for (const [id, r] of this.byId) {
+      if (r.createdAt.getTime() >= cutoff.getTime() || r.status === "PENDING_MANUAL") continue;
+      if ((this.outboxes.get(id) ?? []).some((e) => e.publishedAt === null)) continue;
+      this.byId.delete(id);
+      this.outboxes.delete(id);
+      this.settlements.delete(id);
+      dropped++;
+    }
+    return dropped;
+  }
+
   async markOutboxPublished(refundId: string, eventId: string, publishedAt: Date): Promise<void> {
     const entry = this.outboxes.get(refundId)?.find((e) => e.eventId === eventId);
     if (entry !== undefined && entry.publishedAt === null) entry.publishedAt = publishedAt;

@@ -166,6 +166,32 @@ export class InMemorySessionRepository implements SessionRepository {
     return (this.outboxes.get(sessionId) ?? []).map((e) => ({ ...structuredClone(e.event), ...(e.publishedAt ? { publishedAt: new Date(e.publishedAt) } : {}) }));
   }
 
+  /**
+   * Bounded memory (embedded mode): drops sessions created before `cutoff` that have no work
+   * left (nothing for the sweeper, no unpublished event), with their indexes and outbox.
+   * Returns how many it dropped.
+   */
+  forgetOlderThan(cutoff: Date): number {
+    let dropped = 0;
+    for (const [id, session] of this.byId) {
+      if (session.createdAt.getTime() >= cutoff.getTime()) continue;
+      if (sweepDueAt(session) !== undefined || this.pendingSessions.has(id)) continue;
+      this.byId.delete(id);
+      this.byReference.delete(referenceKey(session.scope, session.merchantReference));
+      this.orderNumbers.delete(session.orderNumber);
+      for (const link of session.checkoutLinks) this.checkoutTokens.delete(link.token);
+      for (const attempt of session.attempts) if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.delete(attempt.acquirerOrderId);
+      this.outboxes.delete(id);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /** How many sessions are kept (tests of bounded memory). */
+  get size(): number {
+    return this.byId.size;
+  }
+
   private indexAcquirerOrders(session: Session): void {
     for (const attempt of session.attempts) {
       if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.set(attempt.acquirerOrderId, session.id);

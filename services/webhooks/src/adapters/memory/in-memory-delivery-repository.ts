@@ -68,6 +68,17 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return true;
   }
 
+  /** Bounded memory (embedded mode): drops finished deliveries created before `cutoff`; returns how many. */
+  forgetOlderThan(cutoff: Date): number {
+    let dropped = 0;
+    for (const [id, d] of this.byId) {
+      if (d.status === "PENDING" || d.createdAt.getTime() >= cutoff.getTime()) continue;
+      this.byId.delete(id);
+      dropped++;
+    }
+    return dropped;
+  }
+
   async list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage> {
     const rows = [...this.byId.values()]
       .filter((d) => sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfterPosition(d, page.after)))

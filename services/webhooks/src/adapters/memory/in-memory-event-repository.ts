@@ -11,6 +11,20 @@ export class InMemoryWebhookEventRepository implements WebhookEventRepository {
     return "inserted";
   }
 
+  /**
+   * Bounded memory (embedded mode): drops events received before `cutoff`; returns how many.
+   * The retention covers the retry schedule, so no delivery of theirs is still pending.
+   */
+  forgetOlderThan(cutoff: Date): number {
+    let dropped = 0;
+    for (const [id, event] of this.byId) {
+      if (event.receivedAt.getTime() >= cutoff.getTime()) continue;
+      this.byId.delete(id);
+      dropped++;
+    }
+    return dropped;
+  }
+
   async findById(id: string): Promise<WebhookEvent | undefined> {
     const event = this.byId.get(id);
     return event ? structuredClone(event) : undefined;
