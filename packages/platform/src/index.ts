@@ -24,3 +24,5 @@ export * from "./secret-box.js";
 export * from "./polling-loop.js";
 export * from "./keyed-serializer.js";
 export * from "./events/outbox-relay-contract.js";
+export * from "./service-auth/index.js";
+export * from "./server/server-config-fields.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { parse, type ConfigOf } from "@gateway/platform";
+import { grpcReflectionField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -14,6 +14,8 @@ function mongoUrl(raw: string): string {
 /** Environment of the accounts process (distributed mode). */
 export const accountsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50051", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("accounts"),
+  grpcReflection: grpcReflectionField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },

@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   // startServiceServer logs the URL it listens on.
   const server = await startServiceServer({
     name: SERVICE_NAME,
+    auth: { target: SERVICE_NAME, keys: config.serviceAuthKeys },
+    reflection: config.grpcReflection,
     host: config.host,
     port: config.port,
     routes: createAccountsRoutes({ repos, clock: systemClock, logger }),

@@ -1,4 +1,4 @@
-import { parse, readConfig, type ConfigOf } from "@gateway/platform";
+import { parse, readConfig, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -18,6 +18,7 @@ export const edgeConfigSpec = {
   sessionsUrl: { env: "SESSIONS_URL", description: "sessions service (gRPC)", default: "http://127.0.0.1:50052", parse: parse.url },
   refundsUrl: { env: "REFUNDS_URL", description: "refunds service (gRPC)", default: "http://127.0.0.1:50053", parse: parse.url },
   webhooksUrl: { env: "WEBHOOKS_URL", description: "webhooks service (gRPC)", default: "http://127.0.0.1:50054", parse: parse.url },
+  serviceAuthKeys: serviceAuthKeysField("edge"),
   publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "public base URL of the gateway", default: "http://localhost:8080", parse: parse.url },
   errorsUrl: {
     env: "GATEWAY_ERRORS_URL",

@@ -1,11 +1,15 @@
-import { ConfigError } from "@gateway/platform";
+import { ConfigError, generateServiceAuthKeys } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { readEdgeConfig } from "../src/config.js";
 
+/** Service credentials are required (issue 16): every case below has them unless it tests their absence. */
+const authEnv = { GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().edge };
+
 describe("readEdgeConfig", () => {
   it("uses the documented defaults", () => {
-    expect(readEdgeConfig({})).toEqual({
+    expect(readEdgeConfig({ ...authEnv })).toEqual({
       port: 8080,
+      serviceAuthKeys: expect.objectContaining({ self: "edge" }),
       host: "127.0.0.1",
       accountsUrl: "http://127.0.0.1:50051",
       sessionsUrl: "http://127.0.0.1:50052",
@@ -21,12 +25,13 @@ describe("readEdgeConfig", () => {
   });
 
   it("derives the errors URL from the public URL unless it is given", () => {
-    expect(readEdgeConfig({ GATEWAY_PUBLIC_URL: "https://pay.example.com/" }).errorsUrl).toBe("https://pay.example.com/errors");
-    expect(readEdgeConfig({ GATEWAY_ERRORS_URL: "https://docs.example.com/problems" }).errorsUrl).toBe("https://docs.example.com/problems");
+    expect(readEdgeConfig({ ...authEnv, GATEWAY_PUBLIC_URL: "https://pay.example.com/" }).errorsUrl).toBe("https://pay.example.com/errors");
+    expect(readEdgeConfig({ ...authEnv, GATEWAY_ERRORS_URL: "https://docs.example.com/problems" }).errorsUrl).toBe("https://docs.example.com/problems");
   });
 
   it("reads every variable", () => {
     const config = readEdgeConfig({
+      ...authEnv,
       PORT: "9000",
       HOST: "0.0.0.0",
       GATEWAY_ADMIN_TOKEN: "s3cret-token",
@@ -40,7 +45,7 @@ describe("readEdgeConfig", () => {
   it("refuses bad values naming every variable, without echoing secrets", () => {
     let error: unknown;
     try {
-      readEdgeConfig({ PORT: "http", GATEWAY_MAX_BODY_BYTES: "0", GATEWAY_AUTH_CACHE_TTL: "5 seconds", ACCOUNTS_URL: "not a url", LOG_LEVEL: "loud" });
+      readEdgeConfig({ ...authEnv, PORT: "http", GATEWAY_MAX_BODY_BYTES: "0", GATEWAY_AUTH_CACHE_TTL: "5 seconds", ACCOUNTS_URL: "not a url", LOG_LEVEL: "loud" });
     } catch (err) {
       error = err;
     }

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { grpcReflectionField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -24,6 +24,8 @@ function positiveDuration(raw: string): number {
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("refunds"),
+  grpcReflection: grpcReflectionField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },

@@ -14,6 +14,7 @@ import {
   pingMongo,
   pingNats,
   readConfigOrExit,
+  serviceTokenInterceptor,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -42,15 +43,18 @@ async function main(): Promise<void> {
   const bus = await createJetStreamEventBus({ nc: nats, logger });
   const runtime = createRefundsRuntime({ refunds, paidSessions, bus, clock: systemClock, logger, outboxPollIntervalMs: config.outboxPollIntervalMs });
 
-  const grpc = (baseUrl: string) => createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()] });
+  const grpc = (baseUrl: string, audience: "sessions" | "accounts") =>
+    createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock)] });
   const server = await startServiceServer({
     name: SERVICE_NAME,
+    auth: { target: SERVICE_NAME, keys: config.serviceAuthKeys },
+    reflection: config.grpcReflection,
     host: config.host,
     port: config.port,
     routes: createRefundsRoutes({
-      sessions: createSessionsPaidSessionLookup(createClient(SessionService, grpc(config.sessionsUrl))),
+      sessions: createSessionsPaidSessionLookup(createClient(SessionService, grpc(config.sessionsUrl, "sessions"))),
       paidSessions,
-      terminals: createAccountsTerminalProvider(createClient(AccountsService, grpc(config.accountsUrl))),
+      terminals: createAccountsTerminalProvider(createClient(AccountsService, grpc(config.accountsUrl, "accounts"))),
       ledger: await createMongoBalanceLedger(db),
       refunds,
       acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),

@@ -12,6 +12,7 @@ import {
   pingMongo,
   pingNats,
   readConfigOrExit,
+  serviceTokenInterceptor,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -44,7 +45,10 @@ async function main(): Promise<void> {
   // gRPC over HTTP/2 (the gRPC transport always speaks HTTP/2).
   const accounts = createClient(
     AccountsService,
-    createGrpcTransport({ baseUrl: config.accountsUrl, interceptors: [tracingClientInterceptor()] }),
+    createGrpcTransport({
+      baseUrl: config.accountsUrl,
+      interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, "accounts", systemClock)],
+    }),
   );
 
   const sessions = createSessionsModule({
@@ -73,6 +77,8 @@ async function main(): Promise<void> {
 
   const server = await startServiceServer({
     name: SERVICE_NAME,
+    auth: { target: SERVICE_NAME, keys: config.serviceAuthKeys },
+    reflection: config.grpcReflection,
     host: config.host,
     port: config.port,
     routes: sessions.routes,

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { grpcReflectionField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
@@ -86,6 +86,8 @@ export const webhookDeliveryConfigSpec = {
 /** Environment of the webhooks process (distributed mode). */
 export const webhooksConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("webhooks"),
+  grpcReflection: grpcReflectionField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },
