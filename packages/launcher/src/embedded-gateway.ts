@@ -1,10 +1,9 @@
 import { createClient } from "@connectrpc/connect";
-import { createAccountsInterceptors, createAccountsRoutes, createMemoryAccountsRepositories, seedDemoMerchant } from "@gateway/accounts";
+import { createAccountsInterceptors, createAccountsRoutes, seedDemoMerchant } from "@gateway/accounts";
 import { createAccountsTerminalProvider, createEpgAcquirer, createEpgSimulator, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
 import {
   createInProcessTransport,
-  InMemoryEventBus,
   initTelemetry,
   newId,
   systemClock,
@@ -14,18 +13,10 @@ import {
   type Logger,
 } from "@gateway/platform";
 import { AccountsService, RefundService, SessionService, WebhookService } from "@gateway/proto";
-import {
-  createRefundsRoutes,
-  createRefundsRuntime,
-  createSessionsPaidSessionLookup,
-  InMemoryBalanceLedger,
-  InMemoryPaidSessionStore,
-  InMemoryRefundRepository,
-} from "@gateway/refunds";
+import { createRefundsRoutes, createRefundsRuntime, createSessionsPaidSessionLookup } from "@gateway/refunds";
 import {
   addressPolicyFromConfig,
   createHttpDeliverer,
-  createMemoryWebhooksStores,
   createSigningWebhookSender,
   createWebhooksRoutes,
   createWebhooksRuntime,
@@ -35,22 +26,26 @@ import {
   createAccountsFeePlanProvider,
   createAccountsMerchantDirectory,
   createAccountsRateProvider,
-  createMemorySessionRepository,
-  InMemorySweepLocks,
   createSessionsModule,
 } from "@gateway/sessions";
 import type { embeddedConfigSpec } from "./embedded-config.js";
+import { openEmbeddedStores, type EmbeddedStores } from "./embedded-stores.js";
 
 export interface EmbeddedGateway {
   url: string;
   demo?: { merchantId: string; testKey: string };
+  /** Where the data lives: "memory" (lost at exit), "mongodb" or "mongodb+nats". */
+  storage: EmbeddedStores["kind"];
   close(): Promise<void>;
 }
 
 /**
  * Every service in one process: the same route functions the distributed services serve,
  * wired through Connect's in-memory router transport behind the same server interceptors
- * (tracing, metrics, error details), with in-memory stores.
+ * (tracing, metrics, error details), with in-memory stores, or with MONGODB_URL the Mongo
+ * adapters (and NATS_URL: JetStream), so data, sweeps, retries and outboxes survive restarts.
+ * The in-process transport carries no service tokens: there is no network between the caller
+ * and the service, so the caller check of distributed mode is bypassed here, explicitly.
  */
 export async function startEmbeddedGateway(
   config: ConfigOf<typeof embeddedConfigSpec>,
@@ -60,7 +55,18 @@ export async function startEmbeddedGateway(
   initTelemetry({ serviceName: "gateway" });
   const clientInterceptors = [tracingClientInterceptor()];
   const accountsLogger = logger.child({ service: "accounts" });
-  const accountsRepos = createMemoryAccountsRepositories();
+  const stores = await openEmbeddedStores(
+    {
+      mongodbUrl: config.mongodbUrl,
+      mongodbDatabasePrefix: config.mongodbDatabasePrefix,
+      natsUrl: config.natsUrl,
+      secretsKey: config.secretsKey,
+      demo: config.demo,
+    },
+    clock,
+    logger,
+  );
+  const accountsRepos = stores.accounts;
   const accounts = createClient(
     AccountsService,
     createInProcessTransport({
@@ -73,11 +79,11 @@ export async function startEmbeddedGateway(
   );
   // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
   const terminals = createAccountsTerminalProvider(accounts);
-  // One in-process event bus: the sessions outbox relay publishes, the webhooks service consumes.
-  const eventBus = new InMemoryEventBus({ clock });
+  // One event bus: the sessions outbox relay publishes, the webhooks service consumes.
+  const eventBus = stores.bus;
   const sessionsLogger = logger.child({ service: "sessions" });
   const sessionsModule = createSessionsModule({
-    repo: createMemorySessionRepository(),
+    repo: stores.sessions,
     rates: createAccountsRateProvider(accounts),
     acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
     terminals,
@@ -94,7 +100,7 @@ export async function startEmbeddedGateway(
       acquirerTimeoutMs: config.acquirerTimeoutMs,
       reconcileIntervalMs: config.reconcileIntervalMs,
     },
-    sweepLocks: new InMemorySweepLocks(),
+    sweepLocks: stores.sweepLocks,
     sweepIntervalMs: config.sweepIntervalMs,
   });
   const sessions = createClient(
@@ -103,7 +109,7 @@ export async function startEmbeddedGateway(
   );
 
   const webhooksLogger = logger.child({ service: "webhooks" });
-  const webhookStores = createMemoryWebhooksStores();
+  const webhookStores = stores.webhooks;
   const webhookSettings = webhooksSettingsFromConfig(config);
   const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
   const webhooksRuntime = createWebhooksRuntime({
@@ -125,8 +131,8 @@ export async function startEmbeddedGateway(
   );
 
   const refundsLogger = logger.child({ service: "refunds" });
-  const refundStore = new InMemoryRefundRepository();
-  const paidSessions = new InMemoryPaidSessionStore();
+  const refundStore = stores.refunds;
+  const paidSessions = stores.paidSessions;
   // Publishes refund events on the shared bus and learns paid sessions from it.
   const refundsRuntime = createRefundsRuntime({ refunds: refundStore, paidSessions, bus: eventBus, clock, logger: refundsLogger });
   const refunds = createClient(
@@ -137,7 +143,7 @@ export async function startEmbeddedGateway(
         sessions: createSessionsPaidSessionLookup(sessions),
         paidSessions,
         terminals,
-        ledger: new InMemoryBalanceLedger(),
+        ledger: stores.ledger,
         refunds: refundStore,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
         outbox: refundsRuntime,
@@ -191,6 +197,7 @@ export async function startEmbeddedGateway(
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
+    storage: stores.kind,
     close: async () => {
       await sessionsModule.sweeper.stop();
       await sessionsModule.relay.stop();
@@ -200,7 +207,7 @@ export async function startEmbeddedGateway(
       deliverer.close();
       await rateLimiting.close();
       await simulator.stop();
-      await eventBus.close();
+      await stores.close();
     },
   };
 }
