@@ -87,7 +87,31 @@ render_and_check "a disabled component renders nothing (edge off)" "accounts,ses
   --set components.edge.enabled=false
 render_and_check "two components off (refunds, webhooks)" "edge,accounts,sessions" \
   --set components.refunds.enabled=false --set components.webhooks.enabled=false
-render_and_check "network policies on the defaults" "$all_components" --set networkPolicy.enabled=true
+render_and_check "network policies off" "$all_components" --set networkPolicy.enabled=false
+# NetworkPolicy is on by default, ingress and egress: webhooks may reach public HTTPS only, the
+# edge no database, and every component DNS.
+if "$helm" template gateway "$chart" >"$work_dir/policies.yaml" 2>"$work_dir/out" &&
+  python3 - "$work_dir/policies.yaml" >>"$work_dir/out" 2>&1 <<'PY'
+import sys, yaml
+policies = {d["metadata"]["labels"]["app.kubernetes.io/component"]: d["spec"]
+            for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "NetworkPolicy"}
+ports = lambda name: {p["port"] for rule in policies[name]["egress"] for p in rule["ports"]}
+problems = [message for ok, message in [
+    (set(policies) == {"edge", "accounts", "sessions", "refunds", "webhooks"}, f"policies for {sorted(policies)}"),
+    (all(p["policyTypes"] == ["Ingress", "Egress"] for p in policies.values()), "every policy restricts ingress and egress"),
+    (all(53 in ports(n) for n in policies), "every component may resolve names"),
+    (443 in ports("webhooks") and 443 in ports("sessions") and 443 in ports("refunds"), "webhooks and the acquirer calls may leave on 443"),
+    (27017 not in ports("edge") and 443 not in ports("edge"), "the edge reaches no database and no outside HTTPS"),
+    (any(r.get("to", [{}])[0].get("ipBlock", {}).get("except") for r in policies["webhooks"]["egress"]), "webhooks egress excludes private ranges"),
+] if not ok]
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+then
+  pass "network policies on by default (ingress and egress)"
+else
+  fail "network policies on by default (ingress and egress)" "$work_dir/out"
+fi
 render_and_check "autoscaling on every component" "$all_components" \
   --set default.autoscaling.enabled=true --set default.autoscaling.targetMemoryUtilizationPercentage=80
 
@@ -149,6 +173,8 @@ expect_refusal "schema: port range" "/components/accounts/service/port': maximum
   "$helm" lint --strict "$chart" --set components.accounts.service.port=70000
 expect_refusal "MongoDB secret is required" "secrets.MONGODB_URL.existingSecret is required" \
   "$helm" template gateway "$chart" --set secrets.MONGODB_URL.existingSecret=
+expect_refusal "service auth secret is required" "serviceAuth.existingSecret is required" \
+  "$helm" template gateway "$chart" --set serviceAuth.existingSecret=
 expect_refusal "PORT is set by the chart" "do not set it, the chart sets it" \
   "$helm" template gateway "$chart" --set-string components.edge.env.PORT=9000
 expect_refusal "secretEnv must name a secrets entry" "has no entry under secrets" \

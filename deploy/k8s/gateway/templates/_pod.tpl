@@ -69,6 +69,7 @@ credential-bearing value is never half from a Secret, half inline. Empty values 
       name: {{ $ref.existingSecret }}
       key: {{ default $variable $ref.key }}
 {{- end }}
+{{- include "gateway.serviceAuthEnv" (dict "root" $root "name" $name) }}
 {{- end -}}
 
 {{- define "gateway.podAnnotations" -}}
