@@ -1,4 +1,4 @@
-import { parse, readConfig, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
+import { jetstreamReplicasField, parse, readConfig, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -19,6 +19,7 @@ export const edgeConfigSpec = {
   refundsUrl: { env: "REFUNDS_URL", description: "refunds service (gRPC)", default: "http://127.0.0.1:50053", parse: parse.url },
   webhooksUrl: { env: "WEBHOOKS_URL", description: "webhooks service (gRPC)", default: "http://127.0.0.1:50054", parse: parse.url },
   serviceAuthKeys: serviceAuthKeysField("edge"),
+  jetstreamReplicas: jetstreamReplicasField,
   publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "public base URL of the gateway", default: "http://localhost:8080", parse: parse.url },
   errorsUrl: {
     env: "GATEWAY_ERRORS_URL",

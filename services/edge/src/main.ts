@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const telemetry = initTelemetry({ serviceName: "edge" });
   const clients = createServiceClients(config);
   // NATS is deliberately not a readiness check: without it limits hold per replica, the API stays up.
-  const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, distributed: true, logger });
+  const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, kvReplicas: config.jetstreamReplicas, distributed: true, logger });
   const app = createEdgeApp({
     accounts: clients.accounts,
     sessions: clients.sessions,

@@ -10,6 +10,7 @@ describe("readEdgeConfig", () => {
     expect(readEdgeConfig({ ...authEnv })).toEqual({
       port: 8080,
       serviceAuthKeys: expect.objectContaining({ self: "edge" }),
+      jetstreamReplicas: 1,
       host: "127.0.0.1",
       accountsUrl: "http://127.0.0.1:50051",
       sessionsUrl: "http://127.0.0.1:50052",

@@ -1,4 +1,4 @@
-import { grpcReflectionField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
+import { grpcReflectionField, jetstreamReplicasField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -26,6 +26,7 @@ export const refundsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
   serviceAuthKeys: serviceAuthKeysField("refunds"),
   grpcReflection: grpcReflectionField,
+  jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },

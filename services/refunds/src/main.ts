@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const paidSessions = await createMongoPaidSessionStore(db);
 
   const nats = await connectNats(config.natsUrl, SERVICE_NAME, logger);
-  await ensureEventsStream(nats);
+  await ensureEventsStream(nats, { replicas: config.jetstreamReplicas });
   const bus = await createJetStreamEventBus({ nc: nats, logger });
   const runtime = createRefundsRuntime({ refunds, paidSessions, bus, clock: systemClock, logger, outboxPollIntervalMs: config.outboxPollIntervalMs });
 

@@ -10,6 +10,7 @@ describe("refunds configuration", () => {
     expect(readConfig(refundsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
       port: 50053,
       serviceAuthKeys: expect.objectContaining({ self: "refunds" }),
+      jetstreamReplicas: 1,
       grpcReflection: false,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",

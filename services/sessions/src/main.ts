@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const repo = await createMongoSessionRepository(db);
 
   const nats = await connectNats(config.natsUrl, SERVICE_NAME, logger);
-  await ensureEventsStream(nats);
+  await ensureEventsStream(nats, { replicas: config.jetstreamReplicas });
   const eventBus = await createJetStreamEventBus({ nc: nats, logger });
 
   // gRPC over HTTP/2 (the gRPC transport always speaks HTTP/2).

@@ -10,6 +10,7 @@ describe("sessions configuration", () => {
     expect(readConfig(sessionsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
       port: 50052,
       serviceAuthKeys: expect.objectContaining({ self: "sessions" }),
+      jetstreamReplicas: 1,
       grpcReflection: false,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",

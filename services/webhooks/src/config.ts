@@ -1,4 +1,4 @@
-import { grpcReflectionField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
+import { grpcReflectionField, jetstreamReplicasField, parse, serviceAuthKeysField, type ConfigOf } from "@gateway/platform";
 import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
@@ -88,6 +88,7 @@ export const webhooksConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
   serviceAuthKeys: serviceAuthKeysField("webhooks"),
   grpcReflection: grpcReflectionField,
+  jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: mongoUrl },

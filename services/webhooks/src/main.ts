@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const stores = await createMongoWebhooksStores(db, createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []));
 
   const nc = await connectNats(config.natsUrl, SERVICE_NAME, logger);
-  await ensureEventsStream(nc);
+  await ensureEventsStream(nc, { replicas: config.jetstreamReplicas });
   const bus = await createJetStreamEventBus({ nc, logger });
 
   if (config.allowPrivate) logger.warn("GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)");

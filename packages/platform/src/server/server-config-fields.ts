@@ -7,3 +7,15 @@ export const grpcReflectionField = {
   default: "false",
   parse: parse.boolean,
 };
+
+/** GATEWAY_JETSTREAM_REPLICAS: copies of the events stream and the rate-limit KV bucket in a NATS cluster. */
+export const jetstreamReplicasField = {
+  env: "GATEWAY_JETSTREAM_REPLICAS",
+  description: "replicas of the JetStream events stream and rate-limit KV bucket this process creates or updates: 1, or 3/5 in a clustered NATS (high availability)",
+  default: "1",
+  parse: (raw: string): number => {
+    const n = parse.int(raw);
+    if (![1, 3, 5].includes(n)) throw new Error("must be 1, 3 or 5");
+    return n;
+  },
+};
