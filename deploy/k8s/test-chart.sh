@@ -154,6 +154,33 @@ else
   fail "no test hook without the edge" "$work_dir/out"
 fi
 
+# The HA example: 3+ replicas apart across zones, a PDB each, JetStream with 3 replicas.
+if "$helm" template gateway "$chart" -f "$chart/ci/ha-values.yaml" >"$work_dir/ha.yaml" 2>"$work_dir/out" &&
+  python3 - "$work_dir/ha.yaml" >>"$work_dir/out" 2>&1 <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+component = lambda d: d["metadata"]["labels"]["app.kubernetes.io/component"]
+deployments = {component(d): d for d in docs if d["kind"] == "Deployment"}
+pdbs = {component(d) for d in docs if d["kind"] == "PodDisruptionBudget"}
+problems = []
+for name, d in deployments.items():
+    pod = d["spec"]["template"]["spec"]
+    env = {e["name"]: e.get("value") for e in pod["containers"][0]["env"]}
+    anti = pod.get("affinity", {}).get("podAntiAffinity", {}).get("requiredDuringSchedulingIgnoredDuringExecution", [])
+    if d["spec"]["replicas"] < 3: problems.append(f"{name}: fewer than 3 replicas")
+    if not any(t["topologyKey"] == "topology.kubernetes.io/zone" and t["labelSelector"]["matchLabels"]["app.kubernetes.io/component"] == name for t in anti):
+        problems.append(f"{name}: no zone anti-affinity on its own pods")
+    if name not in pdbs: problems.append(f"{name}: no PodDisruptionBudget")
+    if env.get("GATEWAY_JETSTREAM_REPLICAS") != "3": problems.append(f"{name}: GATEWAY_JETSTREAM_REPLICAS is not 3")
+print("\n".join(problems))
+sys.exit(1 if problems or len(deployments) != 5 else 0)
+PY
+then
+  pass "HA example: replicas, zone anti-affinity, PDBs, JetStream replicas"
+else
+  fail "HA example: replicas, zone anti-affinity, PDBs, JetStream replicas" "$work_dir/out"
+fi
+
 echo "== refused values"
 expect_refusal "schema: unknown key in a component" "additional properties 'bogus' not allowed" \
   "$helm" lint --strict "$chart" --set components.edge.bogus=1

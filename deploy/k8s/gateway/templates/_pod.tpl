@@ -165,10 +165,7 @@ spec:
   nodeSelector:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $config.affinity }}
-  affinity:
-    {{- toYaml . | nindent 4 }}
-  {{- end }}
+  {{- include "gateway.affinity" (dict "root" $root "name" $name "config" $config) }}
   {{- with $config.tolerations }}
   tolerations:
     {{- toYaml . | nindent 4 }}
