@@ -181,6 +181,9 @@ else
   fail "HA example: replicas, zone anti-affinity, PDBs, JetStream replicas" "$work_dir/out"
 fi
 
+# The chart README is generated from the values' comments and must not drift from them.
+expect_success "README.md matches values.yaml (deploy/k8s/chart-readme.py)" python3 "$repo_root/deploy/k8s/chart-readme.py" --check
+
 echo "== refused values"
 expect_refusal "schema: unknown key in a component" "additional properties 'bogus' not allowed" \
   "$helm" lint --strict "$chart" --set components.edge.bogus=1
