@@ -52,7 +52,13 @@ expect_refusal() {
   fi
 }
 
-# render_and_check NAME COMPONENTS HELM-ARGS... : helm template, then check-rendered.py.
+# Strict decoding of every rendered object into its k8s.io/api type (deploy/k8s/manifest-check,
+# a Go module of its own; the Go build cache makes later builds quick).
+manifest_check="$work_dir/manifest-check"
+(cd "$repo_root/deploy/k8s/manifest-check" && go build -o "$manifest_check" .) || { echo "could not build manifest-check" >&2; exit 1; }
+
+# render_and_check NAME COMPONENTS HELM-ARGS... : helm template, then check-rendered.py and
+# manifest-check (the Kubernetes API types).
 render_and_check() {
   local name="$1" components="$2"; shift 2
   local rendered="$work_dir/rendered.yaml"
@@ -61,11 +67,19 @@ render_and_check() {
     return
   fi
   expect_success "$name" python3 "$checker" "$rendered" --components "$components"
+  expect_success "$name (API types)" "$manifest_check" "$rendered"
 }
 
 echo "== helm $("$helm" version --template '{{.Version}}'), chart $chart"
 
 expect_success "lint: chart defaults" "$helm" lint --strict "$chart"
+render_and_check "template: chart defaults" "$all_components"
+
+# The API-type check itself refuses what it must: an unknown field and an unknown kind.
+printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replica: 2\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i}]}\n' >"$work_dir/bad-field.yaml"
+expect_refusal "API types: an unknown field is refused" 'unknown field "spec.replica"' "$manifest_check" "$work_dir/bad-field.yaml"
+printf 'apiVersion: v1\nkind: Sevice\nmetadata:\n  name: x\n' >"$work_dir/bad-kind.yaml"
+expect_refusal "API types: an unknown kind is refused" 'no kind "Sevice" is registered' "$manifest_check" "$work_dir/bad-kind.yaml"
 
 shopt -s nullglob
 ci_files=("$chart"/ci/*-values.yaml)
