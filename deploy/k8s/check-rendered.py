@@ -19,7 +19,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     sys.exit("check-rendered.py needs PyYAML: apt-get install python3-yaml, or pip install pyyaml")
 
 # Variables that hold credentials: never a plain `value`, only valueFrom.secretKeyRef.
-SECRET_VARIABLES = {"MONGODB_URL", "GATEWAY_ADMIN_TOKEN", "GATEWAY_DEMO_TEST_KEY", "EPG_SIM_PASSWORD"}
+SECRET_VARIABLES = {"MONGODB_URL", "GATEWAY_SERVICE_AUTH_KEYS", "GATEWAY_ADMIN_TOKEN", "GATEWAY_DEMO_TEST_KEY", "EPG_SIM_PASSWORD"}
 # Any other variable whose name says it is a credential must also come from a Secret.
 SECRET_NAME_PATTERN = re.compile(r"(PASSWORD|TOKEN|SECRET|CREDENTIAL|PRIVATE_KEY|TEST_KEY|API_KEY)")
 # A URL with user:password@ in a plain value leaks credentials into the Deployment.

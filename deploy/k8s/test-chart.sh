@@ -52,7 +52,13 @@ expect_refusal() {
   fi
 }
 
-# render_and_check NAME COMPONENTS HELM-ARGS... : helm template, then check-rendered.py.
+# Strict decoding of every rendered object into its k8s.io/api type (deploy/k8s/manifest-check,
+# a Go module of its own; the Go build cache makes later builds quick).
+manifest_check="$work_dir/manifest-check"
+(cd "$repo_root/deploy/k8s/manifest-check" && go build -o "$manifest_check" .) || { echo "could not build manifest-check" >&2; exit 1; }
+
+# render_and_check NAME COMPONENTS HELM-ARGS... : helm template, then check-rendered.py and
+# manifest-check (the Kubernetes API types).
 render_and_check() {
   local name="$1" components="$2"; shift 2
   local rendered="$work_dir/rendered.yaml"
@@ -61,11 +67,19 @@ render_and_check() {
     return
   fi
   expect_success "$name" python3 "$checker" "$rendered" --components "$components"
+  expect_success "$name (API types)" "$manifest_check" "$rendered"
 }
 
 echo "== helm $("$helm" version --template '{{.Version}}'), chart $chart"
 
 expect_success "lint: chart defaults" "$helm" lint --strict "$chart"
+render_and_check "template: chart defaults" "$all_components"
+
+# The API-type check itself refuses what it must: an unknown field and an unknown kind.
+printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replica: 2\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i}]}\n' >"$work_dir/bad-field.yaml"
+expect_refusal "API types: an unknown field is refused" 'unknown field "spec.replica"' "$manifest_check" "$work_dir/bad-field.yaml"
+printf 'apiVersion: v1\nkind: Sevice\nmetadata:\n  name: x\n' >"$work_dir/bad-kind.yaml"
+expect_refusal "API types: an unknown kind is refused" 'no kind "Sevice" is registered' "$manifest_check" "$work_dir/bad-kind.yaml"
 
 shopt -s nullglob
 ci_files=("$chart"/ci/*-values.yaml)
@@ -87,7 +101,31 @@ render_and_check "a disabled component renders nothing (edge off)" "accounts,ses
   --set components.edge.enabled=false
 render_and_check "two components off (refunds, webhooks)" "edge,accounts,sessions" \
   --set components.refunds.enabled=false --set components.webhooks.enabled=false
-render_and_check "network policies on the defaults" "$all_components" --set networkPolicy.enabled=true
+render_and_check "network policies off" "$all_components" --set networkPolicy.enabled=false
+# NetworkPolicy is on by default, ingress and egress: webhooks may reach public HTTPS only, the
+# edge no database, and every component DNS.
+if "$helm" template gateway "$chart" >"$work_dir/policies.yaml" 2>"$work_dir/out" &&
+  python3 - "$work_dir/policies.yaml" >>"$work_dir/out" 2>&1 <<'PY'
+import sys, yaml
+policies = {d["metadata"]["labels"]["app.kubernetes.io/component"]: d["spec"]
+            for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "NetworkPolicy"}
+ports = lambda name: {p["port"] for rule in policies[name]["egress"] for p in rule["ports"]}
+problems = [message for ok, message in [
+    (set(policies) == {"edge", "accounts", "sessions", "refunds", "webhooks"}, f"policies for {sorted(policies)}"),
+    (all(p["policyTypes"] == ["Ingress", "Egress"] for p in policies.values()), "every policy restricts ingress and egress"),
+    (all(53 in ports(n) for n in policies), "every component may resolve names"),
+    (443 in ports("webhooks") and 443 in ports("sessions") and 443 in ports("refunds"), "webhooks and the acquirer calls may leave on 443"),
+    (27017 not in ports("edge") and 443 not in ports("edge"), "the edge reaches no database and no outside HTTPS"),
+    (any(r.get("to", [{}])[0].get("ipBlock", {}).get("except") for r in policies["webhooks"]["egress"]), "webhooks egress excludes private ranges"),
+] if not ok]
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+then
+  pass "network policies on by default (ingress and egress)"
+else
+  fail "network policies on by default (ingress and egress)" "$work_dir/out"
+fi
 render_and_check "autoscaling on every component" "$all_components" \
   --set default.autoscaling.enabled=true --set default.autoscaling.targetMemoryUtilizationPercentage=80
 
@@ -130,6 +168,36 @@ else
   fail "no test hook without the edge" "$work_dir/out"
 fi
 
+# The HA example: 3+ replicas apart across zones, a PDB each, JetStream with 3 replicas.
+if "$helm" template gateway "$chart" -f "$chart/ci/ha-values.yaml" >"$work_dir/ha.yaml" 2>"$work_dir/out" &&
+  python3 - "$work_dir/ha.yaml" >>"$work_dir/out" 2>&1 <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+component = lambda d: d["metadata"]["labels"]["app.kubernetes.io/component"]
+deployments = {component(d): d for d in docs if d["kind"] == "Deployment"}
+pdbs = {component(d) for d in docs if d["kind"] == "PodDisruptionBudget"}
+problems = []
+for name, d in deployments.items():
+    pod = d["spec"]["template"]["spec"]
+    env = {e["name"]: e.get("value") for e in pod["containers"][0]["env"]}
+    anti = pod.get("affinity", {}).get("podAntiAffinity", {}).get("requiredDuringSchedulingIgnoredDuringExecution", [])
+    if d["spec"]["replicas"] < 3: problems.append(f"{name}: fewer than 3 replicas")
+    if not any(t["topologyKey"] == "topology.kubernetes.io/zone" and t["labelSelector"]["matchLabels"]["app.kubernetes.io/component"] == name for t in anti):
+        problems.append(f"{name}: no zone anti-affinity on its own pods")
+    if name not in pdbs: problems.append(f"{name}: no PodDisruptionBudget")
+    if env.get("GATEWAY_JETSTREAM_REPLICAS") != "3": problems.append(f"{name}: GATEWAY_JETSTREAM_REPLICAS is not 3")
+print("\n".join(problems))
+sys.exit(1 if problems or len(deployments) != 5 else 0)
+PY
+then
+  pass "HA example: replicas, zone anti-affinity, PDBs, JetStream replicas"
+else
+  fail "HA example: replicas, zone anti-affinity, PDBs, JetStream replicas" "$work_dir/out"
+fi
+
+# The chart README is generated from the values' comments and must not drift from them.
+expect_success "README.md matches values.yaml (deploy/k8s/chart-readme.py)" python3 "$repo_root/deploy/k8s/chart-readme.py" --check
+
 echo "== refused values"
 expect_refusal "schema: unknown key in a component" "additional properties 'bogus' not allowed" \
   "$helm" lint --strict "$chart" --set components.edge.bogus=1
@@ -151,6 +219,8 @@ expect_refusal "schema: the image runs compiled entries only" "/components/edge/
   "$helm" lint --strict "$chart" --set components.edge.command=services/edge/src/main.ts
 expect_refusal "MongoDB secret is required" "secrets.MONGODB_URL.existingSecret is required" \
   "$helm" template gateway "$chart" --set secrets.MONGODB_URL.existingSecret=
+expect_refusal "service auth secret is required" "serviceAuth.existingSecret is required" \
+  "$helm" template gateway "$chart" --set serviceAuth.existingSecret=
 expect_refusal "PORT is set by the chart" "do not set it, the chart sets it" \
   "$helm" template gateway "$chart" --set-string components.edge.env.PORT=9000
 expect_refusal "secretEnv must name a secrets entry" "has no entry under secrets" \

@@ -34,6 +34,10 @@ describe("embedded mode (npm start)", () => {
     expect(proc.logs()).toContain(`GATEWAY_DEMO_TEST_KEY=${DEMO_KEY}`);
   });
 
+  it("says plainly in its start banner that data is kept in memory", () => {
+    expect(proc.logs()).toContain("Data is kept in memory only: everything is lost when this process stops.");
+  });
+
   it("serves the sessions API to the demo merchant", async () => {
     const api = merchantApi(url, DEMO_KEY);
     const created = await api.createSession({ merchant_reference: "embedded-1", amount: "12.500" });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { generateServiceAuthKeys } from "@gateway/platform";
 import {
   freePorts,
   startFerretDb,
@@ -114,6 +115,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     const sessionsPorts = [ports.sessions];
     while (sessionsPorts.length < sessionsReplicas) sessionsPorts.push(take());
     const secretsKey = randomBytes(32).toString("base64");
+    // Fresh keys of every caller>target pair per stack run (restarts keep them); each process gets only its own pairs.
+    const serviceAuthKeys = generateServiceAuthKeys();
     // Shared by every edge replica, so a checkout form served by one is accepted by another.
     const csrfSecret = randomBytes(32).toString("base64url");
     const db = (service: string) => `${options.databasePrefix ?? "gateway"}_${service}`;
@@ -132,20 +135,28 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       // One encryption key per stack run (restarts keep it): terminal passwords stay readable.
       accounts: {
         GATEWAY_SECRETS_KEY: secretsKey,
+        GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.accounts,
         GATEWAY_DEMO_TERMINAL_URL: `${local("epg-simulator")}/epg/rest`,
         ...common,
         MONGODB_DATABASE: db("accounts"),
         ...options.serviceEnv?.accounts,
       },
-      sessions: { ...common, MONGODB_DATABASE: db("sessions"), ACCOUNTS_URL: local("accounts"), ...options.serviceEnv?.sessions },
+      sessions: {
+        GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.sessions,
+        ...common,
+        MONGODB_DATABASE: db("sessions"),
+        ACCOUNTS_URL: local("accounts"),
+        ...options.serviceEnv?.sessions,
+      },
       refunds: {
+        GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.refunds,
         ...common,
         MONGODB_DATABASE: db("refunds"),
         ACCOUNTS_URL: local("accounts"),
         SESSIONS_URL: local("sessions"),
         ...options.serviceEnv?.refunds,
       },
-      webhooks: { GATEWAY_SECRETS_KEY: secretsKey, ...common, MONGODB_DATABASE: db("webhooks"), ...options.serviceEnv?.webhooks },
+      webhooks: { GATEWAY_SECRETS_KEY: secretsKey, GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.webhooks, ...common, MONGODB_DATABASE: db("webhooks"), ...options.serviceEnv?.webhooks },
       "epg-simulator": {
         ...common,
         EPG_SIM_PUBLIC_URL: local("epg-simulator"),
@@ -154,6 +165,7 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       },
       edge: {
         GATEWAY_CSRF_SECRET: csrfSecret,
+        GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.edge,
         // The checkout form's redirect goes to the simulator's card page.
         GATEWAY_CHECKOUT_FORM_ACTION_ORIGINS: `${local("edge")},${local("epg-simulator")}`,
         ...common,

@@ -3,8 +3,33 @@ import { parseCsrfSecret } from "@gateway/edge";
 import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 
-/** Configuration of `npm start` (embedded mode): one process, in-memory stores, no external services. */
+/**
+ * Configuration of `npm start` (embedded mode): one process; in-memory stores, or MongoDB (and
+ * NATS JetStream) when their URLs are given.
+ */
 export const embeddedConfigSpec = {
+  mongodbUrl: {
+    env: "MONGODB_URL",
+    description: "MongoDB: keeps every service's data (one database per service) across restarts; unset = in memory, lost at exit",
+    optional: true,
+    secret: true,
+    parse: parse.string,
+  },
+  mongodbDatabasePrefix: { env: "MONGODB_DATABASE_PREFIX", description: "Prefix of the databases (<prefix>_accounts, <prefix>_sessions, …)", default: "gateway", parse: parse.string },
+  natsUrl: {
+    env: "NATS_URL",
+    description: "NATS JetStream for events (with MONGODB_URL); unset = an in-process bus fed from the outboxes in MongoDB",
+    optional: true,
+    secret: true,
+    parse: parse.string,
+  },
+  secretsKey: {
+    env: "GATEWAY_SECRETS_KEY",
+    description: "Key encrypting stored terminal passwords and webhook secrets (base64 of 32 bytes); required with MONGODB_URL",
+    optional: true,
+    secret: true,
+    parse: parse.string,
+  },
   port: { env: "PORT", description: "Port to listen on", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "Interface to listen on", default: "127.0.0.1", parse: parse.string },
   publicUrl: {

@@ -1,5 +1,5 @@
 import { createClient } from "@connectrpc/connect";
-import { createAccountsInterceptors, createAccountsRoutes, createMemoryAccountsRepositories, seedDemoMerchant } from "@gateway/accounts";
+import { createAccountsInterceptors, createAccountsRoutes, seedDemoMerchant } from "@gateway/accounts";
 import { createEpgAcquirer, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { createEpgSimulator } from "@gateway/epg-simulator";
 import { createAccountsTerminalProvider } from "@gateway/accounts-client";
@@ -7,7 +7,6 @@ import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
 import {
   createInProcessTransport,
   defaultPublicUrl,
-  InMemoryEventBus,
   initTelemetry,
   startMemoryRetention,
   newId,
@@ -18,20 +17,10 @@ import {
   type Logger,
 } from "@gateway/platform";
 import { AccountsService, DashboardUsersService, RefundService, SessionService, WebhookService } from "@gateway/proto";
-import {
-  createRefundsRoutes,
-  createRefundsRuntime,
-  createSessionsPaidSessionLookup,
-  InMemoryBalanceLedger,
-  InMemoryPaidSessionStore,
-  InMemoryRefundRepository,
-} from "@gateway/refunds";
+import { createRefundsRoutes, createRefundsRuntime, createSessionsPaidSessionLookup } from "@gateway/refunds";
 import {
   addressPolicyFromConfig,
   createHttpDeliverer,
-  createMemoryWebhooksStores,
-  InMemoryDeliveryRepository,
-  InMemoryWebhookEventRepository,
   createSigningWebhookSender,
   createWebhooksRoutes,
   createWebhooksRuntime,
@@ -41,24 +30,28 @@ import {
   createAccountsFeePlanProvider,
   createAccountsMerchantDirectory,
   createAccountsRateProvider,
-  createMemorySessionRepository,
-  InMemorySweepLocks,
   createSessionsModule,
 } from "@gateway/sessions";
 import type { embeddedConfigSpec } from "./embedded-config.js";
+import { openEmbeddedStores, type EmbeddedStores } from "./embedded-stores.js";
 
 export interface EmbeddedGateway {
   url: string;
-  /** How many sessions memory holds now (bounded by GATEWAY_MEMORY_RETENTION). */
-  sessionsInMemory(): number;
   demo?: { merchantId: string; testKey: string };
+  /** Where the data lives: "memory" (lost at exit), "mongodb" or "mongodb+nats". */
+  storage: EmbeddedStores["kind"];
+  /** How many sessions memory holds now (bounded by GATEWAY_MEMORY_RETENTION); 0 on MongoDB. */
+  sessionsInMemory(): number;
   close(): Promise<void>;
 }
 
 /**
  * Every service in one process: the same route functions the distributed services serve,
  * wired through Connect's in-memory router transport behind the same server interceptors
- * (tracing, metrics, error details), with in-memory stores.
+ * (tracing, metrics, error details), with in-memory stores, or with MONGODB_URL the Mongo
+ * adapters (and NATS_URL: JetStream), so data, sweeps, retries and outboxes survive restarts.
+ * The in-process transport carries no service tokens: there is no network between the caller
+ * and the service, so the caller check of distributed mode is bypassed here, explicitly.
  */
 export async function startEmbeddedGateway(
   config: ConfigOf<typeof embeddedConfigSpec>,
@@ -70,7 +63,18 @@ export async function startEmbeddedGateway(
   const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
   const clientInterceptors = [tracingClientInterceptor()];
   const accountsLogger = logger.child({ service: "accounts" });
-  const accountsRepos = createMemoryAccountsRepositories();
+  const stores = await openEmbeddedStores(
+    {
+      mongodbUrl: config.mongodbUrl,
+      mongodbDatabasePrefix: config.mongodbDatabasePrefix,
+      natsUrl: config.natsUrl,
+      secretsKey: config.secretsKey,
+      demo: config.demo,
+    },
+    clock,
+    logger,
+  );
+  const accountsRepos = stores.accounts;
   const accountsTransport = createInProcessTransport({
     name: "accounts",
     routes: createAccountsRoutes({ repos: accountsRepos, clock, logger: accountsLogger }),
@@ -82,12 +86,11 @@ export async function startEmbeddedGateway(
   const dashboardUsers = createClient(DashboardUsersService, accountsTransport);
   // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
   const terminals = createAccountsTerminalProvider(accounts);
-  // One in-process event bus: the sessions outbox relay publishes, the webhooks service consumes.
-  const eventBus = new InMemoryEventBus({ clock });
+  // One event bus: the sessions outbox relay publishes, the webhooks service consumes.
+  const eventBus = stores.bus;
   const sessionsLogger = logger.child({ service: "sessions" });
-  const sessionRepo = createMemorySessionRepository();
   const sessionsModule = createSessionsModule({
-    repo: sessionRepo,
+    repo: stores.sessions,
     rates: createAccountsRateProvider(accounts),
     acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
     terminals,
@@ -104,7 +107,7 @@ export async function startEmbeddedGateway(
       acquirerTimeoutMs: config.acquirerTimeoutMs,
       reconcileIntervalMs: config.reconcileIntervalMs,
     },
-    sweepLocks: new InMemorySweepLocks(),
+    sweepLocks: stores.sweepLocks,
     sweepIntervalMs: config.sweepIntervalMs,
   });
   const sessions = createClient(
@@ -113,9 +116,7 @@ export async function startEmbeddedGateway(
   );
 
   const webhooksLogger = logger.child({ service: "webhooks" });
-  const webhookDeliveries = new InMemoryDeliveryRepository();
-  const webhookEvents = new InMemoryWebhookEventRepository();
-  const webhookStores = { ...createMemoryWebhooksStores(), deliveries: webhookDeliveries, events: webhookEvents };
+  const webhookStores = stores.webhooks;
   const webhookSettings = webhooksSettingsFromConfig(config);
   const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
   const webhooksRuntime = createWebhooksRuntime({
@@ -137,9 +138,8 @@ export async function startEmbeddedGateway(
   );
 
   const refundsLogger = logger.child({ service: "refunds" });
-  const refundStore = new InMemoryRefundRepository();
-  const paidSessions = new InMemoryPaidSessionStore();
-  const ledger = new InMemoryBalanceLedger();
+  const refundStore = stores.refunds;
+  const paidSessions = stores.paidSessions;
   // Publishes refund events on the shared bus and learns paid sessions from it.
   const refundsRuntime = createRefundsRuntime({ refunds: refundStore, paidSessions, bus: eventBus, clock, logger: refundsLogger });
   const refunds = createClient(
@@ -150,7 +150,7 @@ export async function startEmbeddedGateway(
         sessions: createSessionsPaidSessionLookup(sessions),
         paidSessions,
         terminals,
-        ledger,
+        ledger: stores.ledger,
         refunds: refundStore,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
         outbox: refundsRuntime,
@@ -166,7 +166,7 @@ export async function startEmbeddedGateway(
   // The test-mode acquirer, mounted by the edge under /epg/: test terminals point at it.
   const simulator = createEpgSimulator({
     clock,
-    publicUrl: publicUrl,
+    publicUrl,
     callbackUrl: `${publicUrl}/checkout/callback`,
     logger: logger.child({ service: "epg-simulator" }),
   });
@@ -192,7 +192,7 @@ export async function startEmbeddedGateway(
       adminToken: config.adminToken,
       maxBodyBytes: config.maxBodyBytes,
       authCacheTtlMs: config.authCacheTtlMs,
-      checkout: { publicUrl: publicUrl, csrfSecret: config.csrfSecret },
+      checkout: { publicUrl, csrfSecret: config.csrfSecret },
     },
   });
   await app.listen({ port: config.port, host: config.host });
@@ -200,28 +200,34 @@ export async function startEmbeddedGateway(
   await refundsRuntime.start();
   sessionsModule.relay.start();
   sessionsModule.sweeper.start();
-  const retention = startMemoryRetention({
-    retentionMs: config.memoryRetentionMs,
-    intervalMs: Math.max(1_000, Math.min(config.memoryRetentionMs / 4, RETENTION_INTERVAL_MS)),
-    clock,
-    logger,
-    stores: [
-      { name: "sessions", forgetOlderThan: (cutoff) => sessionRepo.forgetOlderThan(cutoff) },
-      { name: "webhook deliveries", forgetOlderThan: (cutoff) => webhookDeliveries.forgetOlderThan(cutoff) },
-      { name: "webhook events", forgetOlderThan: (cutoff) => webhookEvents.forgetOlderThan(cutoff) },
-      { name: "refunds", forgetOlderThan: (cutoff) => refundStore.forgetOlderThan(cutoff) },
-      // A paid session's ledger goes with its record: its session is gone, so no refund can follow.
-      { name: "paid sessions", forgetOlderThan: (cutoff) => ledger.forgetSessions(paidSessions.forgetOlderThan(cutoff)) },
-    ],
-  });
+  // In memory, records past the retention window leave (docs/decisions.md#process-lifecycle);
+  // on MongoDB the data is meant to be kept.
+  const memory = stores.memory;
+  const retention = memory
+    ? startMemoryRetention({
+        retentionMs: config.memoryRetentionMs,
+        intervalMs: Math.max(1_000, Math.min(config.memoryRetentionMs / 4, RETENTION_INTERVAL_MS)),
+        clock,
+        logger,
+        stores: [
+          { name: "sessions", forgetOlderThan: (cutoff) => memory.sessions.forgetOlderThan(cutoff) },
+          { name: "webhook deliveries", forgetOlderThan: (cutoff) => memory.deliveries.forgetOlderThan(cutoff) },
+          { name: "webhook events", forgetOlderThan: (cutoff) => memory.events.forgetOlderThan(cutoff) },
+          { name: "refunds", forgetOlderThan: (cutoff) => memory.refunds.forgetOlderThan(cutoff) },
+          // A paid session's ledger goes with its record: its session is gone, so no refund can follow.
+          { name: "paid sessions", forgetOlderThan: (cutoff) => memory.ledger.forgetSessions(memory.paidSessions.forgetOlderThan(cutoff)) },
+        ],
+      })
+    : undefined;
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
-    sessionsInMemory: () => sessionRepo.size,
+    storage: stores.kind,
+    sessionsInMemory: () => memory?.sessions.size ?? 0,
     close: async () => {
-      retention.stop();
+      retention?.stop();
       await sessionsModule.sweeper.stop();
       await sessionsModule.relay.stop();
       await app.close();
@@ -230,7 +236,7 @@ export async function startEmbeddedGateway(
       deliverer.close();
       await rateLimiting.close();
       await simulator.stop();
-      await eventBus.close();
+      await stores.close();
     },
   };
 }

@@ -35,3 +35,5 @@ export * from "./json/raw-json.js";
 export * from "./errors/account-scope.js";
 
 export * from "./memory-retention.js";
+export * from "./service-auth/index.js";
+export * from "./server/server-config-fields.js";

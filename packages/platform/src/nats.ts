@@ -40,10 +40,11 @@ const STREAM_NAME_IN_USE = 10058;
  */
 export async function ensureEventsStream(
   nc: NatsConnection,
-  o: { name?: string; subjects?: string[]; duplicateWindowMs?: number } = {},
+  o: { name?: string; subjects?: string[]; duplicateWindowMs?: number; replicas?: number } = {},
 ): Promise<void> {
   const name = o.name ?? DEFAULT_EVENTS_STREAM;
-  const wanted = { subjects: o.subjects ?? DEFAULT_EVENT_SUBJECTS, duplicate_window: nanos(o.duplicateWindowMs ?? 120_000) };
+  // Replicas (GATEWAY_JETSTREAM_REPLICAS): 3 in a clustered NATS keeps the stream through a node loss.
+  const wanted = { subjects: o.subjects ?? DEFAULT_EVENT_SUBJECTS, duplicate_window: nanos(o.duplicateWindowMs ?? 120_000), num_replicas: o.replicas ?? 1 };
   const jsm = await jetstreamManager(nc);
   const exists = await jsm.streams.info(name).then(
     () => true,

@@ -11,6 +11,36 @@ describeEventBusContract("in memory", async () => ({
   cleanup: async () => {},
 }));
 
+describe("InMemoryEventBus in hand-off mode (durable embedded mode's bus)", () => {
+  it("when a consumer has not finished with an event, then publish has not resolved; it resolves once every matching consumer acked", async () => {
+    const bus = new InMemoryEventBus({ handOffTimeoutMs: 5_000, retryOnErrorMs: 20 });
+    const release: Array<() => void> = [];
+    let attempts = 0;
+    const slow = await bus.subscribe({ durable: "slow", subjects: ["a.>"], handler: () => new Promise((r) => release.push(() => r("ack"))) });
+    const flaky = await bus.subscribe({ durable: "flaky", subjects: ["a.>"], handler: async () => (++attempts < 2 ? { retryAfterMs: 20 } : "ack") });
+    await bus.subscribe({ durable: "other", subjects: ["b.>"], handler: () => new Promise(() => undefined) });
+    let published = false;
+    const publishing = bus.publish({ id: "e1", subject: "a.x", data: new Uint8Array([1]) }).then(() => (published = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect([published, attempts]).toEqual([false, 2]);
+    release.forEach((r) => r());
+    await publishing;
+    expect(published).toBe(true);
+    await slow.stop();
+    await flaky.stop();
+    await bus.close();
+  });
+
+  it("when consumers do not finish in time, then publish fails, so the outbox keeps the event for later", async () => {
+    const bus = new InMemoryEventBus({ handOffTimeoutMs: 50 });
+    await bus.subscribe({ durable: "stuck", subjects: ["a.>"], handler: async () => ({ retryAfterMs: 10_000 }) });
+    await expect(bus.publish({ id: "e2", subject: "a.x", data: new Uint8Array([1]) })).rejects.toThrow(/not yet handled/);
+    // Published again while the first is still pending: it waits for the same hand-off.
+    await expect(bus.publish({ id: "e2", subject: "a.x", data: new Uint8Array([1]) })).rejects.toThrow(/not yet handled/);
+    await bus.close();
+  });
+});
+
 describe("InMemoryEventBus", () => {
   it("when the dedupe window has passed, then the same id is accepted again", async () => {
     const clock = new ManualClock();

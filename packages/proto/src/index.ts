@@ -8,3 +8,4 @@ export * from "./gen/gateway/refunds/v1/refunds_pb.js";
 export * from "./gen/gateway/webhooks/v1/webhooks_pb.js";
 export * from "./gen/gateway/events/v1/events_pb.js";
 export * from "./gen/grpc/health/v1/health_pb.js";
+export * from "./gen/grpc/reflection/v1/reflection_pb.js";

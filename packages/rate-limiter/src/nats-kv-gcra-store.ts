@@ -13,6 +13,8 @@ export interface NatsKvGcraStoreOptions {
    * longest burst window of the policy (at most MAX_BURST_WINDOW_MS); default twice that.
    */
   ttlMs?: number;
+  /** Replicas of the bucket when it is created (3 in a clustered NATS); an existing bucket keeps its own. Default 1. */
+  replicas?: number;
   /** Per-operation JetStream timeout; the limiter has its own (250 ms) on top. Default 250 ms. */
   timeoutMs?: number;
 }
@@ -46,6 +48,7 @@ export async function createNatsKvGcraStore(o: NatsKvGcraStoreOptions): Promise<
   const admin = await new Kvm(jetstream(o.nc, { timeout: SETUP_TIMEOUT_MS })).create(bucket, {
     history: 1,
     ttl: ttlMs,
+    replicas: o.replicas ?? 1,
     description: "Edge rate limits: GCRA theoretical arrival time per merchant budget (packages/rate-limiter)",
   });
   const status = await admin.status();

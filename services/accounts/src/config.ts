@@ -1,5 +1,5 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, serviceAuthKeysField } from "@gateway/platform";
 
 // The simulator's built-in terminal; the standalone simulator reads the same two variables.
 const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
@@ -7,6 +7,8 @@ const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
 /** Environment of the accounts process (distributed mode). */
 export const accountsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50051", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("accounts"),
+  grpcReflection: grpcReflectionField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },

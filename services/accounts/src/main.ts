@@ -36,6 +36,8 @@ runService({
       routes: createAccountsRoutes({ repos, clock: systemClock, logger }),
       interceptors: createAccountsInterceptors(logger),
       readiness: [{ name: "mongo", check: () => pingMongo(db) }],
+      auth: { target: "accounts", keys: config.serviceAuthKeys },
+      reflection: config.grpcReflection,
       logger,
     });
     onStop("server", (remainingMs) => server.close(remainingMs));

@@ -1,4 +1,4 @@
-import { defaultPublicUrl, parse, readConfig, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
+import { defaultPublicUrl, parse, readConfig, type ConfigOf, shutdownConfigSpec, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -16,6 +16,8 @@ export const edgeConfigSpec = {
     optional: true,
     parse: parse.url,
   },
+  serviceAuthKeys: serviceAuthKeysField("edge"),
+  jetstreamReplicas: jetstreamReplicasField,
   errorsUrl: {
     env: "GATEWAY_ERRORS_URL",
     description: "base of problem type URIs (default <GATEWAY_PUBLIC_URL>/errors)",

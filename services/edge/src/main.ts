@@ -13,7 +13,7 @@ runService({
   async start({ config, logger, onStop }) {
     const clients = createServiceClients(config);
     // NATS is deliberately not a readiness check: without it limits hold per replica, the API stays up.
-    const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, distributed: true, logger });
+    const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, kvReplicas: config.jetstreamReplicas, distributed: true, logger });
     onStop("rate limits", () => rateLimiting.close());
     // Without NATS a revocation made on another replica waits for the auth cache TTL here.
     const natsRevocations = config.natsUrl ? new NatsKeyRevocations({ natsUrl: config.natsUrl, logger }) : undefined;

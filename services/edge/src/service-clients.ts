@@ -1,6 +1,6 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { tracingClientInterceptor, type ReadinessCheck } from "@gateway/platform";
+import { serviceTokenInterceptor, systemClock, tracingClientInterceptor, type ReadinessCheck, type ServiceAuthKeys } from "@gateway/platform";
 import { AccountsService, DashboardUsersService, Health, HealthCheckResponse_ServingStatus, RefundService, SessionService, WebhookService } from "@gateway/proto";
 
 /**
@@ -27,19 +27,30 @@ export interface ServiceClients {
 
 /**
  * gRPC clients of the services the edge calls (distributed mode). createGrpcTransport always
- * speaks HTTP/2; the tracing interceptor carries the trace context to the services.
+ * speaks HTTP/2; the tracing interceptor carries the trace context to the services, and every
+ * call carries a service token addressed to its target (GATEWAY_SERVICE_AUTH_KEYS).
  */
-export function createServiceClients(config: { accountsUrl: string; sessionsUrl: string; webhooksUrl?: string; refundsUrl?: string }): ServiceClients {
-  const transport = (baseUrl: string): Transport =>
-    createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()], defaultTimeoutMs: RPC_TIMEOUT_MS });
-  const accountsTransport = transport(config.accountsUrl);
-  const sessionsTransport = transport(config.sessionsUrl);
+export function createServiceClients(config: {
+  accountsUrl: string;
+  sessionsUrl: string;
+  webhooksUrl?: string;
+  refundsUrl?: string;
+  serviceAuthKeys: ServiceAuthKeys;
+}): ServiceClients {
+  const transport = (baseUrl: string, audience: "accounts" | "sessions" | "webhooks" | "refunds"): Transport =>
+    createGrpcTransport({
+      baseUrl,
+      interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock)],
+      defaultTimeoutMs: RPC_TIMEOUT_MS,
+    });
+  const accountsTransport = transport(config.accountsUrl, "accounts");
+  const sessionsTransport = transport(config.sessionsUrl, "sessions");
   return {
     accounts: createClient(AccountsService, accountsTransport),
     dashboardUsers: createClient(DashboardUsersService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
-    ...(config.webhooksUrl ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl)) } : {}),
-    ...(config.refundsUrl ? { refunds: createClient(RefundService, transport(config.refundsUrl)) } : {}),
+    ...(config.webhooksUrl ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) } : {}),
+    ...(config.refundsUrl ? { refunds: createClient(RefundService, transport(config.refundsUrl, "refunds")) } : {}),
     readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
   };
 }

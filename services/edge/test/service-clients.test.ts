@@ -1,4 +1,4 @@
-import { createLogger, ManualClock, startServiceServer, type RunningServer } from "@gateway/platform";
+import { createLogger, generateServiceAuthKeys, ManualClock, parseServiceAuthKeys, startServiceServer, type RunningServer } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEdgeApp, createServiceClients } from "../src/index.js";
@@ -12,17 +12,32 @@ describe("createServiceClients", () => {
   const accounts = new FakeAccountsService(clock);
   let accountsServer: RunningServer;
   let sessionsServer: RunningServer;
+  // The servers check service tokens as the real services do: the edge's clients must carry them.
+  const keys = generateServiceAuthKeys();
+  const serviceAuthKeys = parseServiceAuthKeys("edge")(keys.edge);
 
   beforeAll(async () => {
-    accountsServer = await startServiceServer({ name: "accounts", port: 0, logger, routes: (r) => r.service(AccountsService, accounts) });
-    sessionsServer = await startServiceServer({ name: "sessions", port: 0, logger, routes: (r) => r.service(SessionService, new FakeSessionsService(clock)) });
+    accountsServer = await startServiceServer({
+      name: "accounts",
+      port: 0,
+      logger,
+      auth: { target: "accounts", keys: parseServiceAuthKeys("accounts")(keys.accounts) },
+      routes: (r) => r.service(AccountsService, accounts),
+    });
+    sessionsServer = await startServiceServer({
+      name: "sessions",
+      port: 0,
+      logger,
+      auth: { target: "sessions", keys: parseServiceAuthKeys("sessions")(keys.sessions) },
+      routes: (r) => r.service(SessionService, new FakeSessionsService(clock)),
+    });
   });
   afterAll(async () => {
     await Promise.all([accountsServer.close(), sessionsServer.close()]);
   });
 
   it("talks gRPC to the services and reports them ready", async () => {
-    const clients = createServiceClients({ accountsUrl: accountsServer.url, sessionsUrl: sessionsServer.url });
+    const clients = createServiceClients({ accountsUrl: accountsServer.url, sessionsUrl: sessionsServer.url, serviceAuthKeys });
     for (const check of clients.readiness) await expect(check.check()).resolves.toBeUndefined();
 
     const app = createEdgeApp({
@@ -47,7 +62,7 @@ describe("createServiceClients", () => {
   });
 
   it("when a service is not listening, then readiness fails and API calls answer 503", async () => {
-    const clients = createServiceClients({ accountsUrl: "http://127.0.0.1:1", sessionsUrl: sessionsServer.url });
+    const clients = createServiceClients({ accountsUrl: "http://127.0.0.1:1", sessionsUrl: sessionsServer.url, serviceAuthKeys });
     await expect(clients.readiness[0]!.check()).rejects.toThrow();
     const app = createEdgeApp({ ...clients, logger, config: { errorsUrl: "http://edge.test/errors", maxBodyBytes: 1024, authCacheTtlMs: 1000 } });
     const res = await app.inject({ method: "GET", url: "/api/v1/gateway/sessions/list/", headers: { authorization: "Bearer sk_test_abc" } });

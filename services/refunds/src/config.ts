@@ -1,8 +1,11 @@
-import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
 
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("refunds"),
+  grpcReflection: grpcReflectionField,
+  jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },

@@ -9,6 +9,7 @@ import {
   pingNats,
   readConfigOrExit,
   runService,
+  serviceTokenInterceptor,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -29,18 +30,24 @@ runService({
     const refunds = await createMongoRefundRepository(db);
     const paidSessions = await createMongoPaidSessionStore(db);
 
-    const { nc: nats, bus } = await events(config.natsUrl);
+    const { nc: nats, bus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
     const runtime = createRefundsRuntime({ refunds, paidSessions, bus, clock: systemClock, logger, outboxPollIntervalMs: config.outboxPollIntervalMs });
 
-    const grpc = (baseUrl: string) => createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()] });
+    const grpc = (baseUrl: string, audience: "sessions" | "accounts") =>
+      createGrpcTransport({
+        baseUrl,
+        interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock)],
+      });
     const server = await startServiceServer({
       name: "refunds",
       host: config.host,
       port: config.port,
+      auth: { target: "refunds", keys: config.serviceAuthKeys },
+      reflection: config.grpcReflection,
       routes: createRefundsRoutes({
-        sessions: createSessionsPaidSessionLookup(createClient(SessionService, grpc(config.sessionsUrl))),
+        sessions: createSessionsPaidSessionLookup(createClient(SessionService, grpc(config.sessionsUrl, "sessions"))),
         paidSessions,
-        terminals: createAccountsTerminalProvider(createClient(AccountsService, grpc(config.accountsUrl))),
+        terminals: createAccountsTerminalProvider(createClient(AccountsService, grpc(config.accountsUrl, "accounts"))),
         ledger: await createMongoBalanceLedger(db),
         refunds,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),

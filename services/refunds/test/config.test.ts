@@ -1,11 +1,17 @@
-import { ConfigError, readConfig } from "@gateway/platform";
+import { ConfigError, generateServiceAuthKeys, readConfig } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { refundsConfigSpec } from "../src/config.js";
 
+/** Service credentials are required (issue 16): every case below has them unless it tests their absence. */
+const authEnv = { GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().refunds };
+
 describe("refunds configuration", () => {
   it("when only MONGODB_URL and NATS_URL are set, then every other value has its documented default", () => {
-    expect(readConfig(refundsConfigSpec, { MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
+    expect(readConfig(refundsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
       port: 50053,
+      serviceAuthKeys: expect.objectContaining({ self: "refunds" }),
+      jetstreamReplicas: 1,
+      grpcReflection: false,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",
       mongodbDatabase: "gateway_refunds",
@@ -15,11 +21,13 @@ describe("refunds configuration", () => {
       acquirerTimeoutMs: 15_000,
       outboxPollIntervalMs: 200,
       logLevel: "info",
+      shutdownTimeoutMs: 20000,
     });
   });
 
   it("when the addresses and the acquirer timeout are set, then they are read", () => {
     const config = readConfig(refundsConfigSpec, {
+      ...authEnv,
       MONGODB_URL: "mongodb://db:27017",
       NATS_URL: "nats://a:4222,nats://b:4222",
       GATEWAY_OUTBOX_POLL_INTERVAL: "50ms",
@@ -33,11 +41,12 @@ describe("refunds configuration", () => {
   });
 
   it("when MONGODB_URL or NATS_URL is missing or values are bad, then start-up fails without echoing the secrets", () => {
-    expect(() => readConfig(refundsConfigSpec, {})).toThrow(ConfigError);
-    expect(() => readConfig(refundsConfigSpec, { MONGODB_URL: "mongodb://db:27017" })).toThrow(/NATS_URL/);
+    expect(() => readConfig(refundsConfigSpec, { ...authEnv, ...authEnv })).toThrow(ConfigError);
+    expect(() => readConfig(refundsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017" })).toThrow(/NATS_URL/);
     let message = "";
     try {
       readConfig(refundsConfigSpec, {
+        ...authEnv,
         MONGODB_URL: "postgres://user:hunter2@db",
         NATS_URL: "http://user:sesame@nats",
         GATEWAY_ACQUIRER_TIMEOUT: "0s",

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
 
 /** An absolute http(s) base address, without a trailing slash. */
 function publicUrl(raw: string): string {
@@ -10,6 +10,9 @@ function publicUrl(raw: string): string {
 /** Environment of the sessions process (distributed mode). */
 export const sessionsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50052", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("sessions"),
+  grpcReflection: grpcReflectionField,
+  jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },

@@ -7,6 +7,7 @@ import {
   pingNats,
   readConfigOrExit,
   runService,
+  serviceTokenInterceptor,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -27,12 +28,15 @@ runService({
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
     const repo = await createMongoSessionRepository(db);
 
-    const { nc: nats, bus: eventBus } = await events(config.natsUrl);
+    const { nc: nats, bus: eventBus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
 
     // gRPC over HTTP/2 (the gRPC transport always speaks HTTP/2).
     const accounts = createClient(
       AccountsService,
-      createGrpcTransport({ baseUrl: config.accountsUrl, interceptors: [tracingClientInterceptor()] }),
+      createGrpcTransport({
+        baseUrl: config.accountsUrl,
+        interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, "accounts", systemClock)],
+      }),
     );
 
     const sessions = createSessionsModule({
@@ -64,6 +68,8 @@ runService({
       host: config.host,
       port: config.port,
       routes: sessions.routes,
+      auth: { target: "sessions", keys: config.serviceAuthKeys },
+      reflection: config.grpcReflection,
       readiness: [
         { name: "mongo", check: () => pingMongo(db) },
         { name: "nats", check: () => pingNats(nats) },

@@ -1,11 +1,17 @@
-import { ConfigError, readConfig } from "@gateway/platform";
+import { ConfigError, generateServiceAuthKeys, readConfig } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { sessionsConfigSpec } from "../src/config.js";
 
+/** Service credentials are required (issue 16): every case below has them unless it tests their absence. */
+const authEnv = { GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().sessions };
+
 describe("sessions configuration", () => {
   it("when only MONGODB_URL and NATS_URL are set, then every other value has its documented default", () => {
-    expect(readConfig(sessionsConfigSpec, { MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
+    expect(readConfig(sessionsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
       port: 50052,
+      serviceAuthKeys: expect.objectContaining({ self: "sessions" }),
+      jetstreamReplicas: 1,
+      grpcReflection: false,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",
       mongodbDatabase: "gateway_sessions",
@@ -21,11 +27,13 @@ describe("sessions configuration", () => {
       reconcileIntervalMs: 60_000,
       sweepLeaseMs: 120_000,
       logLevel: "info",
+      shutdownTimeoutMs: 20000,
     });
   });
 
   it("when the payment settings are set, then they are read", () => {
     const config = readConfig(sessionsConfigSpec, {
+      ...authEnv,
       MONGODB_URL: "mongodb://db:27017",
       NATS_URL: "nats://a:4222,nats://b:4222",
       GATEWAY_CHECKOUT_LINK_LIMIT: "2",
@@ -42,6 +50,7 @@ describe("sessions configuration", () => {
 
   it("when lifetimes and the public URL are set, then they are read", () => {
     const config = readConfig(sessionsConfigSpec, {
+      ...authEnv,
       MONGODB_URL: "mongodb://db:27017",
       NATS_URL: "nats://nats:4222",
       GATEWAY_PUBLIC_URL: "https://pay.example.com/",
@@ -57,6 +66,7 @@ describe("sessions configuration", () => {
     let message = "";
     try {
       readConfig(sessionsConfigSpec, {
+        ...authEnv,
         MONGODB_URL: "postgres://user:hunter2@db",
         NATS_URL: "http://user:s3cret@nats",
         GATEWAY_SESSION_LIFETIME: "0s",
@@ -82,7 +92,7 @@ describe("sessions configuration", () => {
     }
     expect(message).not.toContain("hunter2");
     expect(message).not.toContain("s3cret");
-    expect(() => readConfig(sessionsConfigSpec, {})).toThrow(/MONGODB_URL is required/);
-    expect(() => readConfig(sessionsConfigSpec, {})).toThrow(/NATS_URL is required/);
+    expect(() => readConfig(sessionsConfigSpec, { ...authEnv, ...authEnv })).toThrow(/MONGODB_URL is required/);
+    expect(() => readConfig(sessionsConfigSpec, { ...authEnv, ...authEnv })).toThrow(/NATS_URL is required/);
   });
 });

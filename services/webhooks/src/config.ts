@@ -1,4 +1,4 @@
-import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
 import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
@@ -60,6 +60,9 @@ export const webhookDeliveryConfigSpec = {
 /** Environment of the webhooks process (distributed mode). */
 export const webhooksConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
+  serviceAuthKeys: serviceAuthKeysField("webhooks"),
+  grpcReflection: grpcReflectionField,
+  jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },

@@ -23,7 +23,7 @@ runService({
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
     const stores = await createMongoWebhooksStores(db, createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []));
 
-    const { nc, bus } = await events(config.natsUrl);
+    const { nc, bus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
 
     if (config.allowPrivate) logger.warn("GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)");
     const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
@@ -36,6 +36,8 @@ runService({
       name: "webhooks",
       host: config.host,
       port: config.port,
+      auth: { target: "webhooks", keys: config.serviceAuthKeys },
+      reflection: config.grpcReflection,
       routes: createWebhooksRoutes({ stores, clock: systemClock, logger, settings, wake: () => runtime.wake() }),
       readiness: [
         { name: "mongo", check: () => pingMongo(db) },

@@ -1,10 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { ConfigError, readConfig } from "@gateway/platform";
+import { ConfigError, generateServiceAuthKeys, readConfig } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { addressPolicyFromConfig, webhookDeliveryConfigSpec, webhooksConfigSpec, webhooksSettingsFromConfig } from "../src/config.js";
 
 const KEY = randomBytes(32).toString("base64");
-const REQUIRED = { MONGODB_URL: "mongodb://db.internal:27017", NATS_URL: "nats://nats.internal:4222", GATEWAY_SECRETS_KEY: KEY };
+const REQUIRED = {
+  MONGODB_URL: "mongodb://db.internal:27017",
+  NATS_URL: "nats://nats.internal:4222",
+  GATEWAY_SECRETS_KEY: KEY,
+  GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().webhooks,
+};
 
 function configError(env: Record<string, string>): string {
   try {

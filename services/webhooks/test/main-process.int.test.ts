@@ -3,7 +3,16 @@ import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { connectMongo, connectNats, createJetStreamEventBus, type NatsConnection } from "@gateway/platform";
+import {
+  connectMongo,
+  connectNats,
+  createJetStreamEventBus,
+  generateServiceAuthKeys,
+  parseServiceAuthKeys,
+  serviceTokenInterceptor,
+  systemClock,
+  type NatsConnection,
+} from "@gateway/platform";
 import { AccountScopeSchema, DeliveryStatus, WebhookService } from "@gateway/proto";
 import { freePort, startNatsServer, startProcess, uniqueDbName, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
 import { verifyWebhook } from "@gateway/webhook-signature";
@@ -14,6 +23,8 @@ import { eventFacts, newScope, publishedEvent } from "./support/fixtures.js";
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const MONGODB_URL = process.env.MONGODB_URL ?? "mongodb://127.0.0.1:27017";
 const database = uniqueDbName("webhooks_main");
+// The test calls WebhookService as the edge, the only caller the webhooks service accepts.
+const serviceAuthKeys = generateServiceAuthKeys();
 
 // A NATS server of its own: the process declares the default GATEWAY_EVENTS stream and the
 // "webhooks" durable, which must not touch the shared development server's.
@@ -52,6 +63,7 @@ describe("the webhooks process", () => {
         MONGODB_DATABASE: database,
         NATS_URL: nats.url,
         GATEWAY_SECRETS_KEY: randomBytes(32).toString("base64"),
+        GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.webhooks,
         GATEWAY_WEBHOOK_ALLOW_PRIVATE: "1",
         GATEWAY_WEBHOOK_RETRY_SCHEDULE: "50ms,50ms,50ms",
         GATEWAY_WEBHOOK_POLL_INTERVAL: "50ms",
@@ -59,7 +71,8 @@ describe("the webhooks process", () => {
       },
       `${base}/readyz`,
     );
-    const client = createClient(WebhookService, createGrpcTransport({ baseUrl: base }));
+    const asEdge = serviceTokenInterceptor(parseServiceAuthKeys("edge")(serviceAuthKeys.edge), "webhooks", systemClock);
+    const client = createClient(WebhookService, createGrpcTransport({ baseUrl: base, interceptors: [asEdge] }));
     const scope = newScope();
     const { secret } = await client.setEndpoint({ scope: create(AccountScopeSchema, scope), url: receiver.url });
     expect(secret).toMatch(/^whsec_/);

@@ -75,6 +75,7 @@ credential-bearing value is never half from a Secret, half inline. Empty values 
       name: {{ $ref.existingSecret }}
       key: {{ default $variable $ref.key }}
 {{- end }}
+{{- include "gateway.serviceAuthEnv" (dict "root" $root "name" $name) }}
 {{- end -}}
 
 {{- define "gateway.podAnnotations" -}}
@@ -170,10 +171,7 @@ spec:
   nodeSelector:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $config.affinity }}
-  affinity:
-    {{- toYaml . | nindent 4 }}
-  {{- end }}
+  {{- include "gateway.affinity" (dict "root" $root "name" $name "config" $config) }}
   {{- with $config.tolerations }}
   tolerations:
     {{- toYaml . | nindent 4 }}

@@ -21,6 +21,22 @@ export interface InMemoryEventBusOptions {
   maxRetainedEvents?: number;
   retryOnErrorMs?: number;
   logger?: Logger;
+  /**
+   * Hand-off mode: `publish` resolves only once every durable consumer whose subjects match has
+   * finished with the event (ack or reject), and throws when that takes longer than this. A
+   * publisher that marks its outbox after `publish` (the relays) then never marks an event no
+   * consumer has stored yet, so a process stopping with events in this log loses none: the
+   * outbox, in MongoDB, still holds them and the relay publishes them again after the restart.
+   */
+  handOffTimeoutMs?: number;
+}
+
+/** An event published in hand-off mode, waiting for the durables that still have to finish with it. */
+interface HandOff {
+  waiting: Set<string>;
+  done: Promise<void>;
+  resolve(): void;
+  reject(err: Error): void;
 }
 
 interface StoredEvent {
@@ -41,6 +57,7 @@ interface Subscriber {
 
 /** A durable consumer: its position in the log, redeliveries due, and who shares the work. */
 interface Durable {
+  name: string;
   subjects: string[];
   cursor: number;
   due: StoredEvent[];
@@ -61,6 +78,7 @@ export class InMemoryEventBus implements EventBus {
   private readonly seen = new Map<string, number>();
   private readonly durables = new Map<string, Durable>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly handOffs = new Map<string, HandOff>();
   private closed = false;
   private readonly clock: Clock;
   private readonly duplicateWindowMs: number;
@@ -78,12 +96,55 @@ export class InMemoryEventBus implements EventBus {
     if (this.closed) throw new Error("event bus is closed");
     if (!e.id) throw new Error("an event needs an id");
     assertValidSubject(e.subject, false);
-    if (this.isDuplicate(e.id)) return;
+    if (this.isDuplicate(e.id)) {
+      // A repeat of an event still being handed off is answered when the first one is.
+      const pending = this.handOffs.get(e.id);
+      if (pending) await this.awaitHandOff(pending);
+      return;
+    }
     await tracePublish(e.subject, e.headers, async (headers) => {
       this.log.push({ seq: this.nextSeq++, id: e.id, subject: e.subject, data: e.data, headers });
       if (this.log.length > this.maxRetained) this.log.splice(0, this.log.length - this.maxRetained);
     });
+    const handOff = this.o.handOffTimeoutMs === undefined ? undefined : this.startHandOff(e.id, e.subject);
     for (const durable of this.durables.values()) this.schedulePump(durable);
+    if (handOff) await this.awaitHandOff(handOff);
+  }
+
+  private startHandOff(id: string, subject: string): HandOff | undefined {
+    const waiting = new Set([...this.durables.values()].filter((d) => d.subjects.some((f) => subjectMatches(f, subject))).map((d) => d.name));
+    if (waiting.size === 0) return undefined;
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    done.catch(() => undefined); // a hand-off nobody awaits any more must not be an unhandled rejection
+    const handOff: HandOff = { waiting, done, resolve, reject };
+    this.handOffs.set(id, handOff);
+    return handOff;
+  }
+
+  private async awaitHandOff(handOff: HandOff): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("event not yet handled by its consumers; publish it again later")), this.o.handOffTimeoutMs);
+    });
+    try {
+      await Promise.race([handOff.done, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private finishHandOff(durable: Durable, id: string): void {
+    const handOff = this.handOffs.get(id);
+    if (!handOff) return;
+    handOff.waiting.delete(durable.name);
+    if (handOff.waiting.size > 0) return;
+    this.handOffs.delete(id);
+    handOff.resolve();
   }
 
   async subscribe(o: EventSubscribeOptions): Promise<EventSubscription> {
@@ -92,7 +153,7 @@ export class InMemoryEventBus implements EventBus {
     o.subjects.forEach((s) => assertValidSubject(s, true));
     let durable = this.durables.get(o.durable);
     if (!durable) {
-      durable = { subjects: o.subjects, cursor: 1, due: [], deliveries: new Map(), subscribers: [], nextSubscriber: 0, pumpScheduled: false };
+      durable = { name: o.durable, subjects: o.subjects, cursor: 1, due: [], deliveries: new Map(), subscribers: [], nextSubscriber: 0, pumpScheduled: false };
       this.durables.set(o.durable, durable);
     }
     durable.subjects = o.subjects; // like a consumer update: the latest filter wins
@@ -111,6 +172,8 @@ export class InMemoryEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const handOff of this.handOffs.values()) handOff.reject(new Error("event bus closed before the event was handled"));
+    this.handOffs.clear();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     const running: Promise<void>[] = [];
@@ -189,8 +252,10 @@ export class InMemoryEventBus implements EventBus {
         return { retryAfterMs: this.retryOnErrorMs };
       })
       .then((outcome) => {
-        if (outcome === "ack" || outcome === "reject") durable.deliveries.delete(event.seq);
-        else this.redeliverLater(durable, event, outcome.retryAfterMs);
+        if (outcome === "ack" || outcome === "reject") {
+          durable.deliveries.delete(event.seq);
+          this.finishHandOff(durable, event.id);
+        } else this.redeliverLater(durable, event, outcome.retryAfterMs);
       })
       .finally(() => {
         sub.inFlight--;

@@ -29,7 +29,7 @@ export interface ServiceContext<C> {
   /** Connects to NATS; drained at shutdown, closed without draining past the deadline. */
   nats(url: string): Promise<NatsConnection>;
   /** `nats(url)`, the events stream declared, and a JetStream event bus on it that stops before NATS drains. */
-  events(url: string): Promise<{ nc: NatsConnection; bus: EventBus }>;
+  events(url: string, stream?: { replicas?: number }): Promise<{ nc: NatsConnection; bus: EventBus }>;
 }
 
 export interface RunServiceOptions<C extends BootstrapConfig> {
@@ -95,9 +95,9 @@ export function runService<C extends BootstrapConfig>(options: RunServiceOptions
       onStop("nats", () => nc.drain(), () => nc.close());
       return nc;
     },
-    async events(url) {
+    async events(url, stream = {}) {
       const nc = await context.nats(url);
-      await ensureEventsStream(nc);
+      await ensureEventsStream(nc, stream);
       const bus = await createJetStreamEventBus({ nc, logger });
       onStop("events", () => bus.close());
       return { nc, bus };

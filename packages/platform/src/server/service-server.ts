@@ -1,7 +1,13 @@
 import { standardServerInterceptors } from "./server-interceptors.js";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { Health } from "@gateway/proto";
+import type { DescService } from "@bufbuild/protobuf";
+import { Health, ServerReflection } from "@gateway/proto";
+import { systemClock } from "../clock.js";
+import type { ServedServiceName } from "../service-auth/caller-permissions.js";
+import { serviceAuthGuard } from "../service-auth/service-auth-interceptors.js";
+import type { ServiceAuthKeys } from "../service-auth/service-auth-keys.js";
+import { createReflectionService } from "./reflection-service.js";
 import type { Logger } from "../logger.js";
 import { createDualProtocolListener } from "./dual-protocol-listener.js";
 import { createHealthService } from "./health-service.js";
@@ -20,6 +26,14 @@ export interface ServiceServerOptions {
   logger: Logger;
   /** Extra server interceptors; they run inside the standard ones, so what they throw is mapped too. */
   interceptors?: Interceptor[];
+  /**
+   * Service-to-service authentication: calls need a token from a caller the permission table
+   * allows (health and reflection stay open). Every service's main passes it; only tests that
+   * exercise the transport itself leave it out.
+   */
+  auth?: { target: ServedServiceName; keys: ServiceAuthKeys };
+  /** Serve `grpc.reflection.v1.ServerReflection` (GATEWAY_GRPC_REFLECTION). */
+  reflection?: boolean;
 }
 
 export interface RunningServer {
@@ -49,13 +63,23 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
   const checks = o.readiness ?? [];
   const readiness = () => runReadinessChecks(checks, o.logger);
   const knownServices = new Set<string>([o.name]);
+  const hosted = new Map<string, DescService>();
+  const guard = o.auth ? serviceAuthGuard({ ...o.auth, clock: systemClock, logger: o.logger }) : undefined;
 
   const rpc = connectNodeAdapter({
     readMaxBytes: READ_MAX_BYTES,
-    interceptors: standardServerInterceptors(o.name, o.logger, o.interceptors),
+    interceptors: standardServerInterceptors(o.name, o.logger, o.interceptors, guard),
     routes(router) {
       o.routes(router);
-      for (const h of router.handlers) knownServices.add(h.service.typeName);
+      for (const h of router.handlers) {
+        knownServices.add(h.service.typeName);
+        hosted.set(h.service.typeName, h.service);
+      }
+      if (o.reflection) {
+        hosted.set(Health.typeName, Health);
+        hosted.set(ServerReflection.typeName, ServerReflection);
+        router.service(ServerReflection, createReflectionService(() => [...hosted.values()]));
+      }
       if (!knownServices.has(Health.typeName)) {
         router.service(Health, createHealthService({ knownServices: () => knownServices, readiness, closing: closing.signal }));
       }

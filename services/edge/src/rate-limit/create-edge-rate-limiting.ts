@@ -15,6 +15,8 @@ export interface EdgeRateLimitingOptions {
   policy: RateLimitPolicy | "off" | undefined;
   /** NATS shared by every edge replica; without it the limits live in this process only. */
   natsUrl?: string;
+  /** Replicas of the KV bucket when this edge creates it (GATEWAY_JETSTREAM_REPLICAS); default 1. */
+  kvReplicas?: number;
   /** Distributed mode: limits kept in memory are then per replica, which deserves a warning. */
   distributed?: boolean;
   logger: Logger;
@@ -47,7 +49,7 @@ export async function createEdgeRateLimiting(o: EdgeRateLimitingOptions): Promis
   let store: GcraStore;
   let closeStore = async (): Promise<void> => undefined;
   if (o.natsUrl !== undefined && o.natsUrl !== "") {
-    const shared = new ReconnectingNatsKvStore({ natsUrl: o.natsUrl, logger: o.logger });
+    const shared = new ReconnectingNatsKvStore({ natsUrl: o.natsUrl, logger: o.logger, replicas: o.kvReplicas });
     // Waits for the first attempt only: a NATS outage at start leaves the edge serving, degraded.
     await shared.open();
     store = shared;

@@ -6,6 +6,8 @@ export interface ReconnectingNatsKvStoreOptions {
   logger: Logger;
   /** KV bucket shared by every edge replica (default gateway_rate_limits). */
   bucket?: string;
+  /** Replicas of the bucket when it is created. */
+  replicas?: number;
 }
 
 /**
@@ -74,7 +76,7 @@ export class ReconnectingNatsKvStore implements GcraStore {
       // connectNats fails fast when nobody answers; once connected the client reconnects forever.
       this.nc ??= await connectNats(natsUrl, "edge-rate-limits", logger);
       if (this.closed) return;
-      const store = await createNatsKvGcraStore({ nc: this.nc, bucket: this.bucket });
+      const store = await createNatsKvGcraStore({ nc: this.nc, bucket: this.bucket, replicas: this.options.replicas });
       if (this.closed) return;
       this.store = store;
       if (this.failedBefore) logger.info({ bucket: this.bucket }, "rate limit store opened; limits are shared across edge replicas");

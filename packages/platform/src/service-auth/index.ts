@@ -1,0 +1,5 @@
+export * from "./service-names.js";
+export * from "./caller-permissions.js";
+export * from "./service-auth-keys.js";
+export * from "./service-token.js";
+export * from "./service-auth-interceptors.js";
