@@ -52,7 +52,15 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
   { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
 ];
 
-const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"];
+const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
+
+/**
+ * Sessions with unpublished events. `$ne: 0` rather than `$gt: 0` (the count is never negative):
+ * FerretDB 1.24 pushes `$ne` down to PostgreSQL but filters `$gt` itself after reading every
+ * document, which made each idle look of the relay a full scan. On MongoDB both are bounded
+ * scans of the outbox_pending index, where almost every session sits at 0.
+ */
+const PENDING_OUTBOX: Filter<SessionDocument> = { outboxPending: { $exists: true, $ne: 0 } };
 
 /** Session reads leave the outbox (event payloads) on the server: only the relay needs it. */
 const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
@@ -170,7 +178,8 @@ export class MongoSessionRepository implements SessionRepository {
     const look = (filter: Filter<SessionDocument>, sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt") =>
       runMongo(() => this.collection.find(filter, WITHOUT_OUTBOX).sort({ [sortKey]: 1 }).limit(limit).toArray());
     const batches = await Promise.all([
-      look({ status: { $in: PAYABLE_STATUSES }, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt"),
+      // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
+      ...PAYABLE_STATUSES.map((status) => look({ status, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt")),
       look({ linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
       look({ reconcileAt: { $lte: now } }, "reconcileAt"),
     ]);
@@ -182,7 +191,7 @@ export class MongoSessionRepository implements SessionRepository {
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
     const docs = await runMongo(() =>
       this.collection
-        .find({ outboxPending: { $gt: 0 } }, { projection: { id: 1, outbox: 1 } })
+        .find(PENDING_OUTBOX, { projection: { id: 1, outbox: 1 } })
         .sort({ updatedAt: 1 })
         .limit(limit)
         .toArray(),
