@@ -24,3 +24,4 @@ export * from "./secret-box.js";
 export * from "./polling-loop.js";
 export * from "./keyed-serializer.js";
 export * from "./events/outbox-relay-contract.js";
+export * from "./events/outbox-relay.js";
