@@ -50,6 +50,18 @@ async function measure(backend: FerretDbBackend): Promise<{ startMs: number; tim
       await time("list newest first, 20", () => repo.list(probe.scope, {}, { limit: 20 }));
       await time("findDue (sweeper look, 3 range scans)", () => repo.findDue(start, 50));
       await time("findPendingOutbox (relay look)", () => repo.findPendingOutbox(100));
+      // The same looks as main shaped them (before issue 12), on the same data: the ratio between
+      // these rows and the ones above is what reshaping the queries bought.
+      const tokenDoc = { "checkoutLinks.token": probe.checkoutLinks[0]!.token };
+      await time("main: find by checkout token (path into array)", () => raw.findOne(tokenDoc));
+      await time("main: findDue (status $in, two bare date ranges)", () =>
+        Promise.all([
+          raw.find({ status: { $in: ["CREATED", "PENDING", "PROCESSING"] }, expiresAt: { $lte: start } }).sort({ expiresAt: 1 }).limit(50).toArray(),
+          raw.find({ linkExpiryDueAt: { $lte: start } }).sort({ linkExpiryDueAt: 1 }).limit(50).toArray(),
+          raw.find({ reconcileAt: { $lte: start } }).sort({ reconcileAt: 1 }).limit(50).toArray(),
+        ]),
+      );
+      await time("main: relay look (outboxPending $gt 0)", () => raw.find({ outboxPending: { $gt: 0 } }).sort({ updatedAt: 1 }).limit(100).toArray());
     }
   } finally {
     await client.close();
