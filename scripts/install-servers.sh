@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the servers that integration tests, end-to-end tests and `npm run stack` start locally:
-# FerretDB (MongoDB wire protocol over SQLite) and nats-server (JetStream). Both are built from
+# FerretDB (MongoDB wire protocol; its data in a private PostgreSQL cluster the testkit starts with
+# initdb, or SQLite) and nats-server (JetStream). Both are built from
 # source with Go, because no Docker or system packages are assumed. Idempotent: a binary is
 # (re)built only when it is missing or its version stamp differs from the pinned version.
 #
@@ -87,6 +88,19 @@ install_nats_server() {
   install_binary "$work_dir/nats-bin/nats-server" nats-server "$NATS_SERVER_VERSION"
 }
 
+# PostgreSQL is a system package (Debian: postgresql), not built here: only report whether it is there.
+check_postgresql() {
+  local dir
+  for dir in ${GATEWAY_POSTGRES_BIN_DIR:-} $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -rV) $(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)"); do
+    if [[ -x "$dir/initdb" && -x "$dir/postgres" && -x "$dir/pg_isready" ]]; then
+      log "PostgreSQL server programs found at $dir"
+      return
+    fi
+  done
+  log "WARNING: PostgreSQL (initdb, postgres, pg_isready) not found; FerretDB needs it unless GATEWAY_FERRETDB_BACKEND=sqlite (Debian: apt-get install postgresql)"
+}
+
 install_ferretdb
 install_nats_server
+check_postgresql
 log "done: $bin_dir"

@@ -37,3 +37,5 @@ export * from "./errors/account-scope.js";
 export * from "./memory-retention.js";
 export * from "./service-auth/index.js";
 export * from "./server/server-config-fields.js";
+
+export * from "./events/outbox-relay.js";

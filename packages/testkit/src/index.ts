@@ -2,7 +2,8 @@
 export { freePort, freePorts } from "./local-servers/free-port.js";
 export { ensureServerBinaries, serverBinDir, type ServerBinaries } from "./local-servers/binaries.js";
 export type { LocalServer, StartOptions as LocalServerOptions } from "./local-servers/local-server.js";
-export { startFerretDb } from "./local-servers/ferretdb-server.js";
+export { startFerretDb, ferretDbBackend, type FerretDbBackend, type FerretDbOptions } from "./local-servers/ferretdb-server.js";
+export { startPostgres } from "./local-servers/postgres-server.js";
 export { startNatsServer } from "./local-servers/nats-server.js";
 export { pingMongo, pingJetStream } from "./local-servers/probes.js";
 export {
@@ -18,3 +19,5 @@ export { uniqueDbName } from "./mongo/unique-db-name.js";
 export { createTestDb, type TestDb } from "./mongo/test-db.js";
 export { testServers, type TestServers } from "./test-servers.js";
 export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "./card-page-driver.js";
+
+export { recordQueries, queryPlanProblems, type RecordedQuery } from "./mongo/query-plans.js";

@@ -17,8 +17,8 @@ export const refundsConfigSpec = {
   acquirerTimeoutMs: { env: "GATEWAY_ACQUIRER_TIMEOUT", description: "bound on each call to the acquirer", default: "15s", parse: parse.positiveDuration },
   outboxPollIntervalMs: {
     env: "GATEWAY_OUTBOX_POLL_INTERVAL",
-    description: "pause between looks for unpublished refund events",
-    default: "200ms",
+    description: "safety-net pause between looks for unpublished refund events (every write that stores one wakes the relay at once)",
+    default: "1s",
     parse: parse.positiveDuration,
   },
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },

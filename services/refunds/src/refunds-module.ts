@@ -39,7 +39,7 @@ export interface RefundsRuntimeDeps {
   subjectPrefix?: string;
   /** Durable consumer of session.succeeded; default "refunds" (replicas share it). */
   durable?: string;
-  /** Pause between the relay's looks at the outbox; default 200 ms. */
+  /** Safety-net pause between the relay's looks at the outbox (writes wake it); default 1 s. */
   outboxPollIntervalMs?: number;
 }
 

@@ -19,7 +19,7 @@ describe("refunds configuration", () => {
       accountsUrl: "http://127.0.0.1:50051",
       sessionsUrl: "http://127.0.0.1:50052",
       acquirerTimeoutMs: 15_000,
-      outboxPollIntervalMs: 200,
+      outboxPollIntervalMs: 1_000,
       logLevel: "info",
       shutdownTimeoutMs: 20000,
     });

@@ -46,8 +46,8 @@ export const sessionsConfigSpec = {
   },
   outboxPollIntervalMs: {
     env: "GATEWAY_OUTBOX_POLL_INTERVAL",
-    description: "pause between looks for unpublished session events",
-    default: "200ms",
+    description: "safety-net pause between looks for unpublished session events (every write that stores one wakes the relay at once)",
+    default: "1s",
     parse: parse.positiveDuration,
   },
   acquirerTimeoutMs: {

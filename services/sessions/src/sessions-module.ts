@@ -67,7 +67,7 @@ export function createSessionsRoutes(deps: SessionsModuleDeps): (router: Connect
 export interface SessionsModuleOptions extends Omit<SessionsModuleDeps, "events"> {
   /** Where events go: JetStream in distributed mode, the in-memory bus shared with webhooks in embedded mode. */
   eventBus: EventBus;
-  /** Pause between the relay's looks at the outbox; default 200 ms. */
+  /** Safety-net pause between the relay's looks at the outbox (writes wake it); default 1 s. */
   outboxPollIntervalMs?: number;
   /** The sweeper's claims: MongoDB in distributed mode (shared by replicas), in memory in embedded mode. */
   sweepLocks: SweepLocks;

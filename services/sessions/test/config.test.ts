@@ -21,7 +21,7 @@ describe("sessions configuration", () => {
       sessionLifetimeMs: 24 * 3_600_000,
       checkoutLinkLifetimeMs: 30 * 60_000,
       checkoutLinkLimit: 5,
-      outboxPollIntervalMs: 200,
+      outboxPollIntervalMs: 1_000,
       acquirerTimeoutMs: 15_000,
       sweepIntervalMs: 1_000,
       reconcileIntervalMs: 60_000,

@@ -5,7 +5,12 @@ import type { EventBus } from "./event-bus.js";
 /** Events are published on `gateway.events.<type>`, e.g. gateway.events.session.succeeded. */
 export const EVENT_SUBJECT_PREFIX = "gateway.events";
 
-export const DEFAULT_OUTBOX_POLL_INTERVAL_MS = 200;
+/**
+ * The relay is woken by every write that fills the outbox; the poll only catches what a wake-up
+ * missed (a failed publish, another replica that crashed before publishing). Issue 12: at 200 ms
+ * the idle looks alone kept the database busy.
+ */
+export const DEFAULT_OUTBOX_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_OUTBOX_BATCH_SIZE = 100;
 
 /** What every service's outbox relay is given, besides its own store. */
@@ -13,7 +18,7 @@ export interface OutboxRelayBaseOptions {
   bus: EventBus;
   clock: Clock;
   logger: Logger;
-  /** Pause between looks at the outbox when there is nothing to do; default 200 ms. */
+  /** Pause between looks at the outbox when there is nothing to do; default 1 s. */
   pollIntervalMs?: number;
   /** Most events taken per look; default 100. */
   batchSize?: number;

@@ -2,14 +2,80 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureServerBinaries } from "./binaries.js";
 import { startLocalServer, type LocalServer, type StartOptions } from "./local-server.js";
+import { startPostgres } from "./postgres-server.js";
 import { pingMongo } from "./probes.js";
 
+/** FerretDB's storage: PostgreSQL (pushes filters, sorts and limits down; the default) or SQLite. */
+export type FerretDbBackend = "postgresql" | "sqlite";
+
+export interface FerretDbOptions extends StartOptions {
+  /** By default GATEWAY_FERRETDB_BACKEND, else "postgresql". */
+  backend?: FerretDbBackend;
+}
+
+export function ferretDbBackend(requested?: FerretDbBackend): FerretDbBackend {
+  const chosen = requested ?? process.env.GATEWAY_FERRETDB_BACKEND ?? "postgresql";
+  if (chosen !== "postgresql" && chosen !== "sqlite") {
+    throw new Error(`GATEWAY_FERRETDB_BACKEND must be "postgresql" or "sqlite", got "${chosen}"`);
+  }
+  return chosen;
+}
+
 /**
- * Starts FerretDB (MongoDB wire protocol, SQLite storage) on 127.0.0.1 with its data in a fresh
- * temporary directory. Resolves once it answers a MongoDB `ping`.
+ * Starts FerretDB (MongoDB wire protocol) on 127.0.0.1 and resolves once it answers a MongoDB
+ * `ping`. On PostgreSQL (the default) a private cluster is started first in its own temporary
+ * directory; stop() stops both and removes their data. kill() and restart() act on FerretDB only:
+ * the data lives in PostgreSQL, as it would with a real database behind the wire server.
  */
-export async function startFerretDb(options: StartOptions = {}): Promise<LocalServer> {
+export async function startFerretDb(options: FerretDbOptions = {}): Promise<LocalServer> {
+  const { backend: requested, ...startOptions } = options;
+  const backend = ferretDbBackend(requested);
   const { ferretdb } = await ensureServerBinaries();
+  if (backend === "sqlite") return startOnSqlite(ferretdb, startOptions);
+
+  const postgres = await startPostgres();
+  let wire: LocalServer;
+  try {
+    wire = await startLocalServer(
+      {
+        name: "ferretdb",
+        binary: ferretdb,
+        prepare: async (dataDir) => {
+          await mkdir(join(dataDir, "state"), { recursive: true });
+        },
+        args: (port, dataDir) => [
+          "--handler=pg",
+          `--postgresql-url=${postgres.url}`,
+          `--listen-addr=127.0.0.1:${port}`,
+          "--debug-addr=-",
+          `--state-dir=${join(dataDir, "state")}`,
+          "--telemetry=disable",
+          "--log-level=warn",
+        ],
+        url: (port) => `mongodb://127.0.0.1:${port}/`,
+        probe: pingMongo,
+      },
+      startOptions,
+    );
+  } catch (err) {
+    await postgres.stop();
+    throw err;
+  }
+  return {
+    url: wire.url,
+    port: wire.port,
+    logFile: wire.logFile,
+    async stop() {
+      // FerretDB first: PostgreSQL's shutdown waits for its clients to leave.
+      await wire.stop();
+      await postgres.stop();
+    },
+    kill: () => wire.kill(),
+    restart: () => wire.restart(),
+  };
+}
+
+function startOnSqlite(ferretdb: string, options: StartOptions): Promise<LocalServer> {
   return startLocalServer(
     {
       name: "ferretdb",
@@ -35,4 +101,3 @@ export async function startFerretDb(options: StartOptions = {}): Promise<LocalSe
     options,
   );
 }
-

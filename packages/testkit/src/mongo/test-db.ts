@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from "mongodb";
+import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
 import { testServers } from "../test-servers.js";
 import { uniqueDbName } from "./unique-db-name.js";
 
@@ -10,12 +10,13 @@ export interface TestDb {
 }
 
 /** A connected client and a database of its own (`uniqueDbName(prefix)`) on the test server. */
-export async function createTestDb(prefix: string): Promise<TestDb> {
+export async function createTestDb(prefix: string, clientOptions: MongoClientOptions = {}): Promise<TestDb> {
   const name = uniqueDbName(prefix);
   const client = new MongoClient(testServers().mongodbUrl, {
     serverSelectionTimeoutMS: 5_000,
     connectTimeoutMS: 5_000,
     retryWrites: false, // FerretDB has no retryable writes.
+    ...clientOptions,
   });
   await client.connect();
   const db = client.db(name);

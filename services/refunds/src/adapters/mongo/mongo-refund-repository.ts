@@ -130,7 +130,9 @@ export class MongoRefundRepository implements RefundRepository {
   async findPendingOutbox(limit: number): Promise<PendingRefundEvent[]> {
     const docs = await runMongo(() =>
       this.collection
-        .find({ outboxPending: { $gt: 0 } }, { projection: { _id: 0, id: 1, outbox: 1 } })
+        // `$ne: 0`, not `$gt: 0`: FerretDB 1.24 pushes `$ne` down to PostgreSQL and filters `$gt`
+        // itself after reading every document; on MongoDB both are bounded index scans.
+        .find({ outboxPending: { $exists: true, $ne: 0 } }, { projection: { _id: 0, id: 1, outbox: 1 } })
         .sort({ updatedAt: 1 })
         .limit(limit)
         .toArray(),

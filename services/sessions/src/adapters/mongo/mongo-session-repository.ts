@@ -20,6 +20,7 @@ import {
   outboxFromDocument,
   outboxToDocument,
   toDocument,
+  tokensOf,
   type OutboxDocument,
   type SessionDocument,
 } from "./session-document.js";
@@ -42,8 +43,11 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
   // array paths, so there the 190 random bits of a token are the guarantee.
   { key: { "checkoutLinks.token": 1 }, options: { name: "checkout_token_unique", unique: true } },
   { key: { merchantId: 1, livemode: 1, createdAt: -1, id: -1 }, options: { name: "list_newest_first" } },
+  // Lookups by link token and by acquirer order id (multikey; see SessionDocument.checkoutTokens).
+  { key: { checkoutTokens: 1 }, options: { name: "checkout_tokens" } },
   // The acquirer's return and callback name the order id only.
   { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
+  { key: { acquirerOrderIds: 1 }, options: { name: "acquirer_order_ids" } },
   // The relay's look for unpublished events.
   { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
   // The sweeper's three looks for due work (findDue).
@@ -52,7 +56,15 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
   { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
 ];
 
-const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"];
+const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
+
+/**
+ * Sessions with unpublished events. `$ne: 0` rather than `$gt: 0` (the count is never negative):
+ * FerretDB 1.24 pushes `$ne` down to PostgreSQL but filters `$gt` itself after reading every
+ * document, which made each idle look of the relay a full scan. On MongoDB both are bounded
+ * scans of the outbox_pending index, where almost every session sits at 0.
+ */
+const PENDING_OUTBOX: Filter<SessionDocument> = { outboxPending: { $exists: true, $ne: 0 } };
 
 /** Session reads leave the outbox (event payloads) on the server: only the relay needs it. */
 const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
@@ -72,6 +84,31 @@ const documentWrites = new KeyedSerializer();
 
 async function ensureIndexes(collection: Collection<SessionDocument>): Promise<void> {
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
+  await backfillScheduleFlags(collection);
+}
+
+/**
+ * Documents stored before the schedule flags and the lookup arrays existed get them once (later
+ * starts find nothing to do); without them the sweeper would not see their due work and their
+ * links would not be found. Runs at start only, so its unbounded scans are not per-request work.
+ */
+async function backfillScheduleFlags(collection: Collection<SessionDocument>): Promise<void> {
+  for (const [date, flag] of [
+    ["linkExpiryDueAt", "linkExpiryScheduled"],
+    ["reconcileAt", "reconcileScheduled"],
+  ] as const) {
+    await runMongo(() => collection.updateMany({ [flag]: { $exists: false }, [date]: { $ne: null } } as Filter<SessionDocument>, { $set: { [flag]: true } }));
+    await runMongo(() => collection.updateMany({ [flag]: { $exists: false } } as Filter<SessionDocument>, { $set: { [flag]: false } }));
+  }
+  const legacy = collection.find({ checkoutTokens: { $exists: false } } as Filter<SessionDocument>, { projection: { id: 1, checkoutLinks: 1, attempts: 1 } });
+  for await (const doc of legacy) {
+    await runMongo(() =>
+      collection.updateOne(
+        { id: doc.id },
+        { $set: { checkoutTokens: tokensOf(doc.checkoutLinks), acquirerOrderIds: doc.attempts.flatMap((a) => (a.acquirerOrderId ? [a.acquirerOrderId] : [])) } },
+      ),
+    );
+  }
 }
 
 const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({ merchantId: scope.merchantId, livemode: scope.livemode });
@@ -110,11 +147,11 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async findByCheckoutToken(token: string): Promise<Session | undefined> {
-    return this.findOne({ "checkoutLinks.token": token });
+    return this.findOne({ checkoutTokens: token });
   }
 
   async findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined> {
-    return this.findOne({ "attempts.acquirerOrderId": acquirerOrderId });
+    return this.findOne({ acquirerOrderIds: acquirerOrderId });
   }
 
   private async findOne(filter: Filter<SessionDocument>): Promise<Session | undefined> {
@@ -163,9 +200,11 @@ export class MongoSessionRepository implements SessionRepository {
     const look = (filter: Filter<SessionDocument>, sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt") =>
       runMongo(() => this.collection.find(filter, WITHOUT_OUTBOX).sort({ [sortKey]: 1 }).limit(limit).toArray());
     const batches = await Promise.all([
-      look({ status: { $in: PAYABLE_STATUSES }, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt"),
-      look({ linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
-      look({ reconcileAt: { $lte: now } }, "reconcileAt"),
+      // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
+      ...PAYABLE_STATUSES.map((status) => look({ status, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt")),
+      // The flags are there for FerretDB's pushdown; MongoDB's planner takes the date indexes.
+      look({ linkExpiryScheduled: true, linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
+      look({ reconcileScheduled: true, reconcileAt: { $lte: now } }, "reconcileAt"),
     ]);
     const byId = new Map<string, Session>();
     for (const doc of batches.flat()) if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
@@ -175,7 +214,7 @@ export class MongoSessionRepository implements SessionRepository {
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
     const docs = await runMongo(() =>
       this.collection
-        .find({ outboxPending: { $gt: 0 } }, { projection: { id: 1, outbox: 1 } })
+        .find(PENDING_OUTBOX, { projection: { id: 1, outbox: 1 } })
         .sort({ updatedAt: 1 })
         .limit(limit)
         .toArray(),

@@ -54,7 +54,25 @@ export interface SessionDocument {
   /** The sweeper's schedule (indexed): when the link expiry is due, when to reconcile. */
   linkExpiryDueAt: Date | null;
   reconcileAt: Date | null;
+  /**
+   * Whether `linkExpiryDueAt` / `reconcileAt` is set. The sweeper's looks filter on these by
+   * equality, which FerretDB 1.24 pushes down to PostgreSQL (a date range alone it does not, and
+   * reads every document). Absent in documents written before they existed: see backfill.
+   */
+  linkExpiryScheduled?: boolean;
+  reconcileScheduled?: boolean;
+  /**
+   * Copies of `checkoutLinks[].token` and `attempts[].acquirerOrderId` as top-level arrays, for
+   * the same reason: FerretDB 1.24 pushes an equality on a top-level field down, not one on a path
+   * into an array of documents.
+   */
+  checkoutTokens?: string[];
+  acquirerOrderIds?: string[];
 }
+
+export const tokensOf = (links: readonly CheckoutLink[]): string[] => links.map((l) => l.token);
+export const acquirerOrderIdsOf = (attempts: readonly PaymentAttempt[]): string[] =>
+  attempts.flatMap((a) => (a.acquirerOrderId !== undefined ? [a.acquirerOrderId] : []));
 
 export interface OutboxDocument {
   eventId: string;
@@ -207,6 +225,10 @@ export function toDocument(s: Session): SessionDocument {
     outboxRevision: 0,
     linkExpiryDueAt: orNull(s.linkExpiryDueAt),
     reconcileAt: orNull(s.reconcileAt),
+    checkoutTokens: tokensOf(s.checkoutLinks),
+    acquirerOrderIds: acquirerOrderIdsOf(s.attempts),
+    linkExpiryScheduled: s.linkExpiryDueAt !== undefined,
+    reconcileScheduled: s.reconcileAt !== undefined,
   };
 }
 
@@ -259,10 +281,22 @@ export function changesToSet(changes: SessionChanges): Partial<SessionDocument> 
   if (changes.status !== undefined) set.status = changes.status;
   if ("completedAt" in changes) set.completedAt = orNull(changes.completedAt);
   if (changes.updatedAt !== undefined) set.updatedAt = changes.updatedAt;
-  if (changes.checkoutLinks !== undefined) set.checkoutLinks = changes.checkoutLinks.map(linkToDocument);
-  if (changes.attempts !== undefined) set.attempts = changes.attempts.map(attemptToDocument);
+  if (changes.checkoutLinks !== undefined) {
+    set.checkoutLinks = changes.checkoutLinks.map(linkToDocument);
+    set.checkoutTokens = tokensOf(changes.checkoutLinks);
+  }
+  if (changes.attempts !== undefined) {
+    set.attempts = changes.attempts.map(attemptToDocument);
+    set.acquirerOrderIds = acquirerOrderIdsOf(changes.attempts);
+  }
   if (changes.lastEventSequence !== undefined) set.sequence = changes.lastEventSequence;
-  if (changes.linkExpiryDueAt !== undefined) set.linkExpiryDueAt = changes.linkExpiryDueAt;
-  if (changes.reconcileAt !== undefined) set.reconcileAt = changes.reconcileAt;
+  if (changes.linkExpiryDueAt !== undefined) {
+    set.linkExpiryDueAt = changes.linkExpiryDueAt;
+    set.linkExpiryScheduled = changes.linkExpiryDueAt !== null;
+  }
+  if (changes.reconcileAt !== undefined) {
+    set.reconcileAt = changes.reconcileAt;
+    set.reconcileScheduled = changes.reconcileAt !== null;
+  }
   return set;
 }

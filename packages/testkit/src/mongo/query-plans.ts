@@ -1,0 +1,82 @@
+import type { CommandStartedEvent, Db, Document, MongoClient } from "mongodb";
+
+/** A query a repository sent, reduced to what decides its plan. */
+export interface RecordedQuery {
+  collection: string;
+  /** The command that carried it: find, findAndModify, update, delete or count. */
+  command: string;
+  filter: Document;
+  sort?: Document;
+  /** For find: the limit it asked for (findOne asks for 1); undefined when unbounded. */
+  limit?: number;
+  /** Field names and operators only, values left out: one entry per query pattern. */
+  shape: string;
+}
+
+const FILTER_OF: Record<string, (cmd: Document) => Document[]> = {
+  find: (cmd) => [cmd.filter ?? {}],
+  findAndModify: (cmd) => [cmd.query ?? {}],
+  update: (cmd) => (cmd.updates ?? []).map((u: Document) => u.q ?? {}),
+  delete: (cmd) => (cmd.deletes ?? []).map((d: Document) => d.q ?? {}),
+  count: (cmd) => [cmd.query ?? {}],
+};
+
+/**
+ * Records the distinct query patterns sent through `client` (created with monitorCommands: true)
+ * until stop(). Inserts carry no filter and are not recorded.
+ */
+export function recordQueries(client: MongoClient): { patterns(): RecordedQuery[]; stop(): void } {
+  const byShape = new Map<string, RecordedQuery>();
+  const listener = (event: CommandStartedEvent): void => {
+    const filtersOf = FILTER_OF[event.commandName];
+    if (!filtersOf) return;
+    const cmd = event.command;
+    const collection = String(cmd[event.commandName]);
+    for (const filter of filtersOf(cmd)) {
+      const sort = cmd.sort as Document | undefined;
+      const shape = `${collection} ${event.commandName} ${shapeOf(filter)}${sort ? ` sort ${JSON.stringify(sort)}` : ""}`;
+      if (byShape.has(shape)) continue;
+      const limit = event.commandName === "find" ? (cmd.limit as number | undefined) : undefined;
+      byShape.set(shape, { collection, command: event.commandName, filter, ...(sort ? { sort } : {}), ...(limit !== undefined ? { limit } : {}), shape });
+    }
+  };
+  client.on("commandStarted", listener);
+  return { patterns: () => [...byShape.values()], stop: () => void client.off("commandStarted", listener) };
+}
+
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(shapeOf).join(",")}]`;
+  if (value && typeof value === "object" && value.constructor === Object) {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}:${k.startsWith("$") || (v && typeof v === "object" && v.constructor === Object) ? shapeOf(v) : "?"}`)
+      .join(",")}}`;
+  }
+  return "?";
+}
+
+/** What is wrong with how the server would run `query`; empty when it is index-shaped and bounded. */
+export async function queryPlanProblems(db: Db, query: RecordedQuery): Promise<string[]> {
+  const problems: string[] = [];
+  const explained = await db.command({
+    explain: { find: query.collection, filter: query.filter, ...(query.sort ? { sort: query.sort } : {}), ...(query.limit ? { limit: query.limit } : {}) },
+    verbosity: "queryPlanner",
+  });
+  if ("filterPushdown" in explained) {
+    // FerretDB: whether the filter reached PostgreSQL/SQLite, or every document is read and filtered here.
+    if (explained.filterPushdown !== true) problems.push("FerretDB does not push this filter down (it reads every document)");
+  } else {
+    // MongoDB semantics: the winning plan must not scan the collection.
+    const stages = stagesOf(explained.queryPlanner?.winningPlan);
+    if (stages.length === 0) problems.push("no queryPlanner.winningPlan in the explain output");
+    if (stages.includes("COLLSCAN")) problems.push(`collection scan (plan: ${stages.join(" > ")})`);
+  }
+  if (query.command === "find" && !(query.limit && query.limit > 0)) problems.push("find without a limit");
+  if (!Object.keys(query.filter).some((key) => !key.startsWith("$"))) problems.push("no condition on a field");
+  return problems;
+}
+
+function stagesOf(plan: Document | undefined): string[] {
+  if (!plan) return [];
+  const children = [plan.inputStage, ...(plan.inputStages ?? [])].filter(Boolean) as Document[];
+  return [String(plan.stage), ...children.flatMap(stagesOf)];
+}

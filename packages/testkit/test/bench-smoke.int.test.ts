@@ -1,0 +1,30 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../src/local-servers/binaries.js";
+
+const run = promisify(execFile);
+
+// Each benchmark script in bench/, run for seconds with tiny sizes, so that they keep working as
+// the code they measure changes. Numbers are not checked (a shared CI machine is too noisy);
+// only that the script finishes and prints its table.
+const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegExp }> = [
+  { script: "sweeper-bench.ts", args: ["--sessions", "5"], tableHeader: /\| store \| sweepers \|/ },
+  { script: "ferretdb-backend-bench.ts", args: ["--documents", "20", "--ops", "2"], tableHeader: /\| operation \| PostgreSQL \| SQLite \|/ },
+  { script: "rate-limiter-bench.ts", args: ["--requests", "30", "--seconds", "5"], tableHeader: /\|/ },
+];
+
+describe("benchmark scripts (smoke)", () => {
+  for (const { script, args, tableHeader } of SCRIPTS) {
+    it(`when bench/${script} runs with tiny sizes, then it finishes and prints its table`, async () => {
+      const root = repoRoot;
+      const { stdout } = await run(join(root, "node_modules", ".bin", "tsx"), [join(root, "bench", script), ...args], {
+        cwd: root,
+        timeout: 150_000,
+        maxBuffer: 8 * 1024 * 1024,
+      });
+      expect(stdout).toMatch(tableHeader);
+    }, 180_000);
+  }
+});
