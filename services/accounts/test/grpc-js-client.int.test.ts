@@ -44,6 +44,8 @@ describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
     expect(await clients.authenticate({ apiKey: secret })).toEqual({
       scope: { merchantId: merchant.id, livemode: false },
       keyId: apiKey.id,
+      // A key without an expiry (the field was added for the edge's cache, issue 15 item 5).
+      expiresAt: null,
     });
   });
 
