@@ -10,3 +10,4 @@ export { waitFor, type WaitForOptions } from "./wait-for.js";
 export { uniqueDbName } from "./mongo/unique-db-name.js";
 export { createTestDb, type TestDb } from "./mongo/test-db.js";
 export { testServers, type TestServers } from "./test-servers.js";
+export { pythonTool } from "./python-tools.js";
