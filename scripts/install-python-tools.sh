@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Python tools the tests run (scripts/python-tools.txt, pinned) into a virtual
-# environment: openapi-spec-validator checks docs/api/openapi.json as OpenAPI 3.1. Idempotent:
+# environment: openapi-spec-validator checks docs/api/openapi.json as OpenAPI 3.1, Schemathesis
+# fuzzes the running gateway against it. Idempotent:
 # the venv is rebuilt only when the requirements changed.
 #
 # Installs into ${GATEWAY_PYTHON_TOOLS:-${GATEWAY_CACHE_DIR:-<repo>/.cache}/python-tools}.

@@ -21,3 +21,5 @@ export { testServers, type TestServers } from "./test-servers.js";
 export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "./card-page-driver.js";
 
 export { recordQueries, queryPlanProblems, type RecordedQuery } from "./mongo/query-plans.js";
+
+export { pythonTool } from "./python-tools.js";

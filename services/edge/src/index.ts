@@ -6,4 +6,4 @@ export { createServiceClients, type ServiceClients } from "./service-clients.js"
 export { parseCsrfSecret, parseOriginList, type CheckoutPagesConfig } from "./checkout/checkout-config.js";
 export type { MountableEpgSimulator } from "./checkout/epg-simulator-mount.js";
 export { createEdgeRateLimiting, type EdgeRateLimiting, type EdgeRateLimitingOptions } from "./rate-limit/create-edge-rate-limiting.js";
-export { JsonBody, requireJsonObjectBody } from "./http/json-body.js";
+export { requireJsonObjectBody } from "./http/json-body.js";

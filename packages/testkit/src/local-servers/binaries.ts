@@ -16,7 +16,7 @@ export function serverBinDir(): string {
   return join(cacheDir(), "bin");
 }
 
-function cacheDir(): string {
+export function cacheDir(): string {
   const override = process.env.GATEWAY_CACHE_DIR;
   return override ? resolve(override) : join(repoRoot, ".cache");
 }

@@ -102,6 +102,16 @@ function responses(op: Operation, path: string): Record<string, unknown> {
     out[status] = {
       description: response.description,
       content: { "application/json": { schema: jsonSchema(response.schema, false), example: response.example } },
+      ...(response.links
+        ? {
+            links: Object.fromEntries(
+              response.links.map((target: string) => [
+                target,
+                { operationId: target, parameters: { session_id: "$response.body#/id" }, description: `${operations[target as keyof typeof operations].summary} with this session's id.` },
+              ]),
+            ),
+          }
+        : {}),
     };
   }
   const byStatus = new Map<number, ErrorReason[]>();

@@ -10,6 +10,8 @@ export interface OperationResponse {
   description: string;
   schema: TSchema;
   example: unknown;
+  /** OpenAPI links: operations that take this answer's session id (create → retrieve → cancel → refund). */
+  links?: string[];
 }
 
 /**
@@ -31,6 +33,9 @@ export interface Operation {
   problems: ErrorReason[];
 }
 
+/** What a merchant does next with a session it created. */
+const SESSION_LINKS = ["getSession", "cancelSession", "createCheckoutLink", "createRefund", "listSessionDeliveries"];
+
 export const ALWAYS_POSSIBLE: ErrorReason[] = ["UNAUTHORIZED", "RATE_LIMIT_EXCEEDED", "INTERNAL", "SERVICE_UNAVAILABLE"];
 
 export const operations = {
@@ -44,8 +49,8 @@ export const operations = {
     tags: ["Sessions"],
     request: { body: CreateSessionBody, bodyExample: ex.createSessionExample },
     responses: {
-      201: { description: "Created; `Location` names the session.", schema: Session, example: ex.sessionExample },
-      200: { description: "An idempotent repeat: the first session.", schema: Session, example: ex.sessionExample },
+      201: { description: "Created; `Location` names the session.", schema: Session, example: ex.sessionExample, links: SESSION_LINKS },
+      200: { description: "An idempotent repeat: the first session.", schema: Session, example: ex.sessionExample, links: SESSION_LINKS },
     },
     problems: ["BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "VALIDATION_ERROR", "CONFLICT", "NO_TERMINAL_CONFIGURED", "TERMINAL_INACTIVE"],
   },
@@ -68,7 +73,7 @@ export const operations = {
     description: "The session detail; 404 for a session of another account or mode.",
     tags: ["Sessions"],
     request: { params: SessionIdParams },
-    responses: { 200: { description: "The session.", schema: Session, example: ex.sessionExample } },
+    responses: { 200: { description: "The session.", schema: Session, example: ex.sessionExample, links: ["cancelSession", "createRefund"] } },
     problems: ["NOT_FOUND"],
   },
   cancelSession: {
@@ -136,8 +141,14 @@ export const operations = {
 
 export type OperationId = keyof typeof operations;
 
-/** The fastify route schema of an operation: its request schemas, validated by schemaValidatorCompiler. */
-export function routeSchema(id: OperationId): { params?: TSchema; querystring?: TSchema; body?: TSchema } {
+type RequestOf<K extends OperationId> = (typeof operations)[K]["request"];
+export type RouteSchema<K extends OperationId> = Pick<RequestOf<K>, Extract<keyof RequestOf<K>, "params" | "querystring" | "body">>;
+
+/**
+ * The fastify route schema of an operation: its request schemas, validated by
+ * schemaValidatorCompiler and typed by @fastify/type-provider-typebox.
+ */
+export function routeSchema<K extends OperationId>(id: K): RouteSchema<K> {
   const { params, querystring, body } = operations[id].request as Operation["request"];
-  return { ...(params ? { params } : {}), ...(querystring ? { querystring } : {}), ...(body ? { body } : {}) };
+  return { ...(params ? { params } : {}), ...(querystring ? { querystring } : {}), ...(body ? { body } : {}) } as RouteSchema<K>;
 }

@@ -3,7 +3,7 @@ import { Kind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import type { FastifySchemaCompiler } from "fastify";
-import { isJsonObject, JsonBody } from "../http/json-body.js";
+import { isJsonObject } from "../http/json-body.js";
 import type { AnnotatedSchema } from "./schemas/annotations.js";
 
 type HttpPart = string | undefined;
@@ -18,16 +18,13 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
   const check = TypeCompiler.Compile(schema);
   const annotated = schema as AnnotatedSchema & { "x-no-body"?: boolean };
   return (data: unknown) => {
-    const isBody = httpPart === "body";
-    const body = data instanceof JsonBody ? data : undefined;
-    let value = body ? body.value : data;
-    if (isBody) {
-      if ((value === undefined || value === null) && annotated["x-no-body"]) return { value: data };
-      if (!isJsonObject(value)) return { error: new GatewayError("BAD_REQUEST", "The request body must be a JSON object.") };
+    if (httpPart === "body") {
+      if ((data === undefined || data === null) && annotated["x-no-body"]) return { value: {} };
+      if (!isJsonObject(data)) return { error: new GatewayError("BAD_REQUEST", "The request body must be a JSON object.") };
     }
     const early = new ViolationCollector();
-    value = withoutNullMembers(value, schema, early);
-    if (early.empty && check.Check(value)) return { value: body ? new JsonBody(value, body.text) : value };
+    const value = withoutNullMembers(data, schema, early);
+    if (early.empty && check.Check(value)) return { value };
     return { error: validationError(check.Errors(value), schema, httpPart, early) };
   };
 };

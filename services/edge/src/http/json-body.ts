@@ -1,16 +1,10 @@
 import { GatewayError } from "@gateway/platform";
 
 /**
- * What the edge's JSON content-type parser leaves in `request.body`: the parsed value for
- * validation and the exact text, because some members (metadata) go back out byte for byte.
- * `request.body` is `undefined` when the request had no body at all.
+ * The exact text of each JSON request body, kept beside the parsed value fastify holds in
+ * `request.body`, because some members (metadata) go back out byte for byte.
  */
-export class JsonBody {
-  constructor(
-    readonly value: unknown,
-    readonly text: string,
-  ) {}
-}
+const bodyTexts = new WeakMap<object, string>();
 
 export type JsonObject = Record<string, unknown>;
 
@@ -18,22 +12,34 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Parses a request body; empty (or whitespace-only) text means "no body". */
-export function parseJsonBodyText(text: string): JsonBody | undefined {
+/**
+ * Parses a request body for `request`: empty (or whitespace-only) text means "no body"; every
+ * operation that takes a body takes a JSON object, so anything else is a 400.
+ */
+export function parseJsonBodyText(request: object, text: string): JsonObject | undefined {
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return new JsonBody(JSON.parse(text) as unknown, text);
+    value = JSON.parse(text);
   } catch {
     throw new GatewayError("BAD_REQUEST", "The request body is not valid JSON.");
   }
+  if (!isJsonObject(value)) throw new GatewayError("BAD_REQUEST", "The request body must be a JSON object.");
+  bodyTexts.set(request, text);
+  return value;
+}
+
+/** The exact text of the request's JSON body (its parsed value is `request.body`). */
+export function rawBodyText(request: object): string {
+  const text = bodyTexts.get(request);
+  if (text === undefined) throw new Error("the request has no JSON body text");
+  return text;
 }
 
 /** The body of an operation that takes a JSON object; anything else is a 400. */
-export function requireJsonObjectBody(body: unknown): { value: JsonObject; text: string } {
-  if (!(body instanceof JsonBody) || !isJsonObject(body.value)) {
-    throw new GatewayError("BAD_REQUEST", "The request body must be a JSON object.");
-  }
-  return { value: body.value, text: body.text };
+export function requireJsonObjectBody(body: unknown): { value: JsonObject } {
+  if (!isJsonObject(body)) throw new GatewayError("BAD_REQUEST", "The request body must be a JSON object.");
+  return { value: body };
 }
 
 /**

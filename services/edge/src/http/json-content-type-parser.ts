@@ -14,7 +14,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function installJsonContentTypeParser(app: FastifyInstance, maxBodyBytes: number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: maxBodyBytes }, (_request, body, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: maxBodyBytes }, (request, body, done) => {
     try {
       let text: string;
       try {
@@ -22,7 +22,7 @@ export function installJsonContentTypeParser(app: FastifyInstance, maxBodyBytes:
       } catch {
         throw new GatewayError("BAD_REQUEST", "The request body is not valid UTF-8.");
       }
-      done(null, parseJsonBodyText(text));
+      done(null, parseJsonBodyText(request, text));
     } catch (err) {
       done(err as Error, undefined);
     }

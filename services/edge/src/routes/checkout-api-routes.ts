@@ -2,13 +2,10 @@ import type { Client } from "@connectrpc/connect";
 import type { SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { routeSchema } from "../api/operations.js";
 import { sendJson } from "../http/send-json.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
-
-interface SessionParams {
-  session_id: string;
-}
 
 /**
  * POST /api/v1/gateway/sessions/{id}/checkout/ (docs/api/checkout.md#create-a-checkout-link): mints a new hosted
@@ -16,8 +13,8 @@ interface SessionParams {
  * `{checkout_url, expires_at}`; errors are problem documents like every API error
  * (404 not-found, 409 session-terminal, 422 checkout-limit-exceeded).
  */
-export function registerCheckoutApiRoutes(api: FastifyInstance, sessions: Client<typeof SessionService>): void {
-  api.post<{ Params: SessionParams }>("/gateway/sessions/:session_id/checkout/", { schema: routeSchema("createCheckoutLink") }, async (request, reply) => {
+export function registerCheckoutApiRoutes(app: FastifyInstance, sessions: Client<typeof SessionService>): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().post("/gateway/sessions/:session_id/checkout/", { schema: routeSchema("createCheckoutLink") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const response = await sessions.createCheckout({ scope, sessionId: request.params.session_id });
     if (response.checkoutUrl === "" || !response.expiresAt) throw new Error("CreateCheckout answered without a link or its expiry");

@@ -4,8 +4,8 @@ import type { RefundService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { routeSchema } from "../api/operations.js";
-import type { CreateRefundBody } from "../api/schemas/refunds.js";
-import type { JsonBody } from "../http/json-body.js";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { rawBodyText } from "../http/json-body.js";
 import { readIdempotencyKey } from "../http/idempotency-key.js";
 import { sendJson } from "../http/send-json.js";
 import { mapCreateRefundBody } from "../mapping/create-refund-request.js";
@@ -16,13 +16,13 @@ import { refundResultToJson } from "../mapping/refund-json.js";
  * key hook, path exactly as docs/api/README.md writes it. The refunds service decides everything (session
  * state, balance, amount rules, 404 for another account's session); the edge maps JSON.
  */
-export function registerRefundRoutes(api: FastifyInstance, refunds: Client<typeof RefundService>): void {
-  api.post<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/refund/", { schema: routeSchema("createRefund") }, async (request, reply) => {
+export function registerRefundRoutes(app: FastifyInstance, refunds: Client<typeof RefundService>): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.post("/gateway/sessions/:session_id/refund/", { schema: routeSchema("createRefund") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const idempotency = readIdempotencyKey(request.headers["idempotency-key"]);
     if (idempotency.violation) throw GatewayError.validation([idempotency.violation]);
-    const body = request.body as JsonBody;
-    const request$ = mapCreateRefundBody(body.value as CreateRefundBody, body.text, scope, request.params.session_id);
+    const request$ = mapCreateRefundBody(request.body, rawBodyText(request), scope, request.params.session_id);
     if (idempotency.key !== undefined) request$.idempotencyKey = idempotency.key;
     // A repeat with the same Idempotency-Key answers the first refund, with the same 201.
     const response = await refunds.createRefund(request$);

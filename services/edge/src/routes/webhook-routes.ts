@@ -12,6 +12,7 @@ import {
   type WebhookService,
 } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { routeSchema } from "../api/operations.js";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { sendJson } from "../http/send-json.js";
@@ -136,8 +137,9 @@ async function listPage(webhooks: Client<typeof WebhookService>, request: ListDe
  * Delivery history (docs/api/webhooks.md#delivery-history), registered under /api/v1 behind
  * the API key hook: `{data, has_more, next_cursor}`, most recent first.
  */
-export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRoutesDeps): void {
-  api.get<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/webhooks/", { schema: routeSchema("listSessionDeliveries") }, async (request, reply) => {
+export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesDeps): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.get("/gateway/sessions/:session_id/webhooks/", { schema: routeSchema("listSessionDeliveries") }, async (request, reply) => {
     const { scope } = requireCaller(request);
     const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, SESSION_PARAMS);
     // 404 for a session that is not this account's (docs/api/webhooks.md#delivery-history), before any history is read.

@@ -8,17 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument, openApiText } from "../../src/api/openapi.js";
 import { operations, type Operation } from "../../src/api/operations.js";
 import { createTestEdge, type TestEdge } from "../fakes/edge-test-harness.js";
+import { pythonTool } from "@gateway/testkit";
 
 const repoRoot = new URL("../../../../", import.meta.url).pathname;
 const committed = join(repoRoot, "docs/api/openapi.json");
-
-/** openapi-spec-validator from the venv scripts/install-python-tools.sh makes (run by .ci/run). */
-function specValidator(): string {
-  const venv = process.env.GATEWAY_PYTHON_TOOLS ?? join(process.env.GATEWAY_CACHE_DIR ?? join(repoRoot, ".cache"), "python-tools");
-  const bin = join(venv, "bin", "openapi-spec-validator");
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run 'bash scripts/install-python-tools.sh' (CI does, in .ci/run)`);
-  return bin;
-}
 
 describe("the OpenAPI 3.1 document", () => {
   it("is committed exactly as the code produces it (npm run docs:openapi)", () => {
@@ -29,7 +22,7 @@ describe("the OpenAPI 3.1 document", () => {
   it("validates as OpenAPI 3.1 with openapi-spec-validator", () => {
     const file = join(mkdtempSync(join(tmpdir(), "openapi-")), "openapi.json");
     writeFileSync(file, openApiText());
-    const out = execFileSync(specValidator(), ["--schema", "3.1", file], { encoding: "utf8" });
+    const out = execFileSync(pythonTool("openapi-spec-validator"), ["--schema", "3.1", file], { encoding: "utf8" });
     expect(out).toContain(": OK");
   });
 
@@ -39,6 +32,8 @@ describe("the OpenAPI 3.1 document", () => {
       expect(Object.keys(op.responses).length, op.operationId).toBeGreaterThan(0);
       for (const [status, response] of Object.entries(op.responses)) {
         expect(Value.Check(response.schema, response.example), `${op.operationId} ${status} example`).toBe(true);
+        // Links name operations that exist and take a session id.
+        for (const target of response.links ?? []) expect((operations as Record<string, Operation>)[target]?.url, target).toContain(":session_id");
       }
     }
   });
