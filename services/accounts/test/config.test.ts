@@ -18,6 +18,7 @@ describe("accounts configuration", () => {
       demoTerminalUsername: "sim-merchant",
       demoTerminalPassword: "sim-password",
       logLevel: "info",
+      shutdownTimeoutMs: 20_000,
     });
   });
 

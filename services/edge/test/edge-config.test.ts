@@ -17,6 +17,7 @@ describe("readEdgeConfig", () => {
       maxBodyBytes: 262144,
       authCacheTtlMs: 5000,
       logLevel: "info",
+      shutdownTimeoutMs: 20_000,
     });
   });
 

@@ -15,6 +15,7 @@ describe("refunds configuration", () => {
       acquirerTimeoutMs: 15_000,
       outboxPollIntervalMs: 200,
       logLevel: "info",
+      shutdownTimeoutMs: 20_000,
     });
   });
 
