@@ -47,6 +47,14 @@ function rssMiB(pid: number): number {
   return Number.parseInt(line.replace(/\D+/g, ""), 10) / 1024;
 }
 
+/** The V8 heap in use, from the gateway's own /metrics (prom-client's default metrics). */
+async function heapUsedMiB(gateway: Gateway): Promise<number> {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith("nodejs_heap_size_used_bytes "));
+  if (!line) throw new Error(`${gateway.label}: no nodejs_heap_size_used_bytes in /metrics`);
+  return Number(line.split(" ")[1]) / 1024 / 1024;
+}
+
 async function create(gateway: Gateway, count: number, offset: number): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -68,17 +76,21 @@ const baseline = await start("baseline (retention 1000h)", "1000h");
 const bounded = await start("bounded (retention 3s)", "3s");
 try {
   // Rows are printed as they come: a slow machine still gives the first ones.
-  console.log("| sessions created | baseline RSS MiB | bounded RSS MiB | bounded / baseline |");
-  console.log("|---|---|---|---|");
-  const row = (created: number) =>
-    console.log(`| ${created} | ${rssMiB(baseline.proc.pid).toFixed(0)} | ${rssMiB(bounded.proc.pid).toFixed(0)} | ${(rssMiB(bounded.proc.pid) / rssMiB(baseline.proc.pid)).toFixed(2)} |`);
-  row(0);
+  console.log("| sessions created | baseline RSS MiB | bounded RSS MiB | RSS bounded / baseline | baseline heap used MiB | bounded heap used MiB | heap bounded / baseline |");
+  console.log("|---|---|---|---|---|---|---|");
+  const row = async (created: number) => {
+    const [rssA, rssB] = [rssMiB(baseline.proc.pid), rssMiB(bounded.proc.pid)];
+    const [heapA, heapB] = [await heapUsedMiB(baseline), await heapUsedMiB(bounded)];
+    const cells = [created, rssA.toFixed(0), rssB.toFixed(0), (rssB / rssA).toFixed(2), heapA.toFixed(0), heapB.toFixed(0), (heapB / heapA).toFixed(2)];
+    console.log(`| ${cells.join(" | ")} |`);
+  };
+  await row(0);
   for (let done = 0; done < SESSIONS; done += BATCH) {
     const n = Math.min(BATCH, SESSIONS - done);
     // Side by side: the same batch to both, one after the other, so machine load hits both alike.
     await create(baseline, n, done);
     await create(bounded, n, done);
-    row(done + n);
+    await row(done + n);
   }
 } finally {
   await baseline.proc.stop();

@@ -23,7 +23,7 @@ describe("accounts configuration", () => {
       demoTerminalUsername: "sim-merchant",
       demoTerminalPassword: "sim-password",
       logLevel: "info",
-      shutdownTimeoutMs: 20000,
+      shutdownTimeoutMs: 20_000,
     });
   });
 

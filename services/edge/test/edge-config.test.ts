@@ -22,7 +22,7 @@ describe("readEdgeConfig", () => {
       maxBodyBytes: 262144,
       authCacheTtlMs: 5000,
       logLevel: "info",
-      shutdownTimeoutMs: 20000,
+      shutdownTimeoutMs: 20_000,
     });
   });
 

@@ -21,7 +21,7 @@ describe("refunds configuration", () => {
       acquirerTimeoutMs: 15_000,
       outboxPollIntervalMs: 1_000,
       logLevel: "info",
-      shutdownTimeoutMs: 20000,
+      shutdownTimeoutMs: 20_000,
     });
   });
 

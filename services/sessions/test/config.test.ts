@@ -27,7 +27,7 @@ describe("sessions configuration", () => {
       reconcileIntervalMs: 60_000,
       sweepLeaseMs: 120_000,
       logLevel: "info",
-      shutdownTimeoutMs: 20000,
+      shutdownTimeoutMs: 20_000,
     });
   });
 
