@@ -66,7 +66,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   registerFastifyTracing(app);
   installProblemHandling(app, problemOptions);
   installJsonContentTypeParser(app, config.maxBodyBytes);
-  // Route schemas (api/operations.ts) validate requests and fail as the spec's problem documents.
+  // Route schemas (api/operations.ts) validate requests and fail as the problem documents of docs/api/errors.md.
   app.setValidatorCompiler(schemaValidatorCompiler);
 
   let closing = false;

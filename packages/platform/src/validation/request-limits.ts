@@ -1,5 +1,5 @@
 /**
- * Size limits of a create request (spec 2.1, 8) that must hold before any element is looked
+ * Size limits of a create request (docs/api/limits.md#sizes) that must hold before any element is looked
  * at: a list or a document over its limit is one violation, whatever it contains.
  */
 export const MAX_LINE_ITEMS = 100;

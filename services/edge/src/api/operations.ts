@@ -22,7 +22,7 @@ export interface OperationResponse {
 export interface Operation {
   operationId: string;
   method: "GET" | "POST";
-  /** Under /api/v1, in fastify's syntax (`:session_id`), trailing slash as the spec writes it. */
+  /** Under /api/v1, in fastify's syntax (`:session_id`), trailing slash as docs/api/README.md writes every path. */
   url: string;
   summary: string;
   description: string;

@@ -10,9 +10,9 @@ type HttpPart = string | undefined;
 
 /**
  * fastify's validator compiler for every route schema: TypeBox's compiled checker, and on a
- * failure the spec's problem documents instead of fastify's default 400. A body that is not a
+ * failure the problem documents of docs/api/errors.md instead of fastify's default 400. A body that is not a
  * JSON object is 400 bad-request, as before; member faults are one 422 validation-error with a
- * violation per path (spec 7.2 codes; the schemas' `x-` annotations give the messages).
+ * violation per path (docs/api/errors.md#validation-errors codes; the schemas' `x-` annotations give the messages).
  */
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = TypeCompiler.Compile(schema);
@@ -30,7 +30,7 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
 };
 
 /**
- * `null` is the same as an absent member (API-DECISIONS), and a list over its maxItems is one
+ * `null` is the same as an absent member (docs/api/README.md), and a list over its maxItems is one
  * violation whose elements are never looked at: done before the checker, along the schema's
  * declared object members only (so metadata, however deep, is not walked).
  */
@@ -115,7 +115,7 @@ function pointerSegments(pointer: string): Array<string | number> {
     .map((s) => (/^(?:0|[1-9][0-9]*)$/.test(s) ? Number(s) : s.replace(/~1/g, "/").replace(/~0/g, "~")));
 }
 
-/** ["items", 0, "name"] → `items[0].name`, the paths of spec 7.2. */
+/** ["items", 0, "name"] → `items[0].name`, the paths of docs/api/errors.md#validation-errors. */
 function fieldPath(segments: Array<string | number>): string {
   let out = "";
   for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;

@@ -18,7 +18,7 @@ export const FieldViolation = Type.Object(
   { additionalProperties: false },
 );
 
-/** RFC 9457 problem document (spec 2.5, 7.1). */
+/** RFC 9457 problem document (docs/api/errors.md#problem-types). */
 export const Problem = Type.Object(
   {
     type: Type.String({ format: "uri", description: "`{errors_url}/<suffix>`; branch on this and the status." }),

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Metadata } from "./common.js";
 
-/** The refund body (spec 2.4, 4.5); `null` is the same as absent. */
+/** The refund body (docs/api/refunds.md#create-a-refund); `null` is the same as absent. */
 export const CreateRefundBody = Type.Object(
   {
     refund_type: Type.Union([Type.Literal("FULL"), Type.Literal("PARTIAL")], { "x-invalid": 'Must be "FULL" or "PARTIAL".' }),

@@ -17,7 +17,7 @@ export const LineItemInput = Type.Object(
 );
 
 /**
- * The create body (spec 2.1, 4.1). The schema checks the JSON shape (types, required and
+ * The create body (docs/api/sessions.md#create-a-session). The schema checks the JSON shape (types, required and
  * unknown members, list and document sizes); `null` is the same as absent. Meaning (lengths,
  * formats, amounts in the currency, exchange rates) is the sessions service's.
  */
@@ -69,7 +69,7 @@ export const Attempt = Type.Object(
   { additionalProperties: false },
 );
 
-/** The session detail of spec 2.1, in its field order. */
+/** The session detail of docs/api/sessions.md#the-session-object, in its field order. */
 export const Session = Type.Object(
   {
     id: Type.String(),
