@@ -90,7 +90,7 @@ type OptionName = keyof typeof OPTIONS;
 
 /** `env` supplies GATEWAY_TERMINAL_PASSWORD for `terminals set` without --password. */
 export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): ParsedCommand {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {

@@ -23,7 +23,7 @@ describe("InMemoryEventBus in hand-off mode (durable embedded mode's bus)", () =
     const publishing = bus.publish({ id: "e1", subject: "a.x", data: new Uint8Array([1]) }).then(() => (published = true));
     await new Promise((r) => setTimeout(r, 100));
     expect([published, attempts]).toEqual([false, 2]);
-    release.forEach((r) => r());
+    for (const r of release) r();
     await publishing;
     expect(published).toBe(true);
     await slow.stop();

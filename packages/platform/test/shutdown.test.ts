@@ -22,7 +22,9 @@ function runChild(stepsSource: string, signals: NodeJS.Signals[]): Promise<{ cod
       const before = stdout;
       stdout += String(chunk);
       if (!before.includes("ready") && stdout.includes("ready")) {
-        signals.forEach((s, i) => setTimeout(() => child.kill(s), 100 * i));
+        signals.forEach((s, i) => {
+          setTimeout(() => child.kill(s), 100 * i);
+        });
       }
     });
     child.on("exit", (code) => resolve({ code, stdout }));

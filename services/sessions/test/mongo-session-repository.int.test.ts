@@ -52,7 +52,7 @@ describe("MongoSessionRepository storage", () => {
     expect(raw?.amountMinor).toBeInstanceOf(Long);
     expect(raw?.original?.amountMinor).toBeInstanceOf(Long);
     expect(raw?.items?.[0]?.unitPriceMinor).toBeInstanceOf(Long);
-    expect((raw?.amountMinor as Long).toBigInt()).toBe(session.amountMinor);
+    expect((raw!.amountMinor as Long).toBigInt()).toBe(session.amountMinor);
     const plain = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: session.id });
     expect(plain?.outbox).toEqual([]);
     expect(plain?.sequence).toBe(0);

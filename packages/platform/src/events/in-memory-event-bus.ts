@@ -150,7 +150,7 @@ export class InMemoryEventBus implements EventBus {
   async subscribe(o: EventSubscribeOptions): Promise<EventSubscription> {
     if (this.closed) throw new Error("event bus is closed");
     if (o.subjects.length === 0) throw new Error("subscribe needs at least one subject");
-    o.subjects.forEach((s) => assertValidSubject(s, true));
+    for (const subject of o.subjects) assertValidSubject(subject, true);
     let durable = this.durables.get(o.durable);
     if (!durable) {
       durable = { name: o.durable, subjects: o.subjects, cursor: 1, due: [], deliveries: new Map(), subscribers: [], nextSubscriber: 0, pumpScheduled: false };

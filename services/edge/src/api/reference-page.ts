@@ -1,5 +1,7 @@
 import { html, joinHtml, type SafeHtml } from "../checkout/html.js";
 
+// The OpenAPI document as JSON: read member by member, shapes as openapi.ts writes them.
+// biome-ignore lint/suspicious/noExplicitAny: a walk over a JSON document of known shape
 type Json = Record<string, any>;
 
 /**

@@ -1,6 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import { errorCatalog, fromConnectError } from "@gateway/platform";
-import { SessionStatus, SettlementSource, type SessionService } from "@gateway/proto";
+import { SessionStatus, SettlementSource, type SessionService, type SettleAttemptResponse } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import type { CheckoutPageRenderer } from "./checkout-page-renderer.js";
 import { singleValue } from "./form-body.js";
@@ -38,7 +38,7 @@ export function registerAcquirerReturnRoutes(scope: FastifyInstance, deps: Acqui
     if (orderId === undefined || !ACQUIRER_ORDER_ID.test(orderId)) {
       return renderer.sendNotice(reply, page, 400, { notice: page.m.badRequest, body: page.m.notFound.body, tone: "alert" });
     }
-    let settled;
+    let settled: SettleAttemptResponse;
     try {
       settled = await sessions.settleAttempt({ acquirerOrderId: orderId, source: SettlementSource.RETURN });
     } catch (err) {

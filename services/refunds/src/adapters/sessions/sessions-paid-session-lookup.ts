@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { fromConnectError, GatewayError } from "@gateway/platform";
-import { AccountScopeSchema, SessionService } from "@gateway/proto";
+import { AccountScopeSchema, SessionService, type Session } from "@gateway/proto";
 import type { PaidSessionLookup } from "../../app/ports.js";
 import type { AccountScope } from "../../domain/refund.js";
 import type { PaidSession } from "../../domain/refund-rules.js";
@@ -14,7 +14,7 @@ import { paidSessionFromProto } from "./paid-session-from-proto.js";
 export function createSessionsPaidSessionLookup(sessions: Client<typeof SessionService>): PaidSessionLookup {
   return {
     async find(scope: AccountScope, sessionId: string): Promise<PaidSession | undefined> {
-      let session;
+      let session: Session | undefined;
       try {
         ({ session } = await sessions.getSession({ scope: create(AccountScopeSchema, scope), sessionId }));
       } catch (err) {
