@@ -22,6 +22,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 SECRET_VARIABLES = {"MONGODB_URL", "GATEWAY_ADMIN_TOKEN", "GATEWAY_DEMO_TEST_KEY", "EPG_SIM_PASSWORD"}
 # Any other variable whose name says it is a credential must also come from a Secret.
 SECRET_NAME_PATTERN = re.compile(r"(PASSWORD|TOKEN|SECRET|CREDENTIAL|PRIVATE_KEY|TEST_KEY|API_KEY)")
+# Components that are not the gateway (no management listener, not scraped).
+UNSCRAPED_COMPONENTS = {"epg-simulator"}
 # A URL with user:password@ in a plain value leaks credentials into the Deployment.
 URL_WITH_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@\s]+:[^/@\s]+@")
 
@@ -112,8 +114,12 @@ def check_deployment(check, doc, services_by_name):
     check.require("app.kubernetes.io/version" not in selector, where, "the selector must not contain the version (immutable field)")
 
     annotations = template.get("metadata", {}).get("annotations") or {}
-    check.require(annotations.get("prometheus.io/scrape") == "true", where, "prometheus.io/scrape annotation is missing")
-    check.require(annotations.get("prometheus.io/path") == "/metrics", where, "prometheus.io/path must be /metrics")
+    # Every gateway process serves /metrics on its management port; the EPG simulator (the
+    # acquirer's stand-in) is not the gateway and has none.
+    scraped = labels_of(doc).get("app.kubernetes.io/component") not in UNSCRAPED_COMPONENTS
+    if scraped:
+        check.require(annotations.get("prometheus.io/scrape") == "true", where, "prometheus.io/scrape annotation is missing")
+        check.require(annotations.get("prometheus.io/path") == "/metrics", where, "prometheus.io/path must be /metrics")
 
     pod = template.get("spec", {})
     pod_security = pod.get("securityContext") or {}
@@ -153,6 +159,14 @@ def check_deployment(check, doc, services_by_name):
         check.require((env.get("HOST") or {}).get("value") == "0.0.0.0", cwhere, "HOST must be 0.0.0.0")
         check.require((env.get("PORT") or {}).get("value") == str(http_port), cwhere, "PORT must equal the http containerPort")
         check.require(env.get("OTEL_SERVICE_NAME"), cwhere, "OTEL_SERVICE_NAME is missing")
+        if scraped:
+            # Metrics on the management listener only: its own port, scraped there.
+            metrics_port = (ports.get("metrics") or {}).get("containerPort")
+            if check.require(metrics_port, cwhere, "a port named metrics is missing"):
+                check.require(metrics_port != http_port, cwhere, "the metrics port must differ from the http port")
+                check.require((env.get("MANAGEMENT_PORT") or {}).get("value") == str(metrics_port), cwhere,
+                              "MANAGEMENT_PORT must equal the metrics containerPort")
+                check.require(annotations.get("prometheus.io/port") == str(metrics_port), where, "prometheus.io/port must be the metrics port")
 
         # <NAME>_URL of a sibling component must name a rendered Service and its port.
         for name, variable in env.items():

@@ -151,6 +151,8 @@ expect_refusal "MongoDB secret is required" "secrets.MONGODB_URL.existingSecret 
   "$helm" template gateway "$chart" --set secrets.MONGODB_URL.existingSecret=
 expect_refusal "PORT is set by the chart" "do not set it, the chart sets it" \
   "$helm" template gateway "$chart" --set-string components.edge.env.PORT=9000
+expect_refusal "MANAGEMENT_PORT is set by the chart" "do not set it, the chart sets it" \
+  "$helm" template gateway "$chart" --set-string default.env.MANAGEMENT_PORT=9000
 expect_refusal "secretEnv must name a secrets entry" "has no entry under secrets" \
   "$helm" template gateway "$chart" --set 'components.edge.secretEnv={NO_SUCH_SECRET}'
 expect_refusal "autoscaling bounds" "minReplicas (5) is above maxReplicas (3)" \

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launcherEntries } from "@gateway/launcher";
-import { freePort, startProcess, type ManagedProcess } from "@gateway/testkit";
+import { freePorts, startProcess, type ManagedProcess } from "@gateway/testkit";
 import { merchantApi, request } from "./support/http.js";
 
 // `npm start` as a newcomer runs it: one process, no external services, a demo merchant.
@@ -9,15 +9,17 @@ const DEMO_KEY = "sk_test_DemoLookup01AbcdefghijklmnopqrstuvwxyzABCDEF";
 describe("embedded mode (npm start)", () => {
   let proc: ManagedProcess;
   let url: string;
+  let managementUrl: string;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const [port, managementPort] = await freePorts(2);
     url = `http://127.0.0.1:${port}`;
+    managementUrl = `http://127.0.0.1:${managementPort}`;
     proc = await startProcess({
       name: "embedded",
       entry: launcherEntries.embedded,
       // No MONGODB_URL, no NATS_URL: embedded mode must not need them.
-      env: { PORT: String(port), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
+      env: { PORT: String(port), MANAGEMENT_PORT: String(managementPort), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
       readyUrl: `${url}/healthz`,
       timeoutMs: 60_000,
     });
@@ -30,6 +32,15 @@ describe("embedded mode (npm start)", () => {
   it("answers healthz and prints the demo key it was given", async () => {
     expect((await request(`${url}/healthz`)).status).toBe(200);
     expect(proc.logs()).toContain(`GATEWAY_DEMO_TEST_KEY=${DEMO_KEY}`);
+  });
+
+  it("serves Prometheus metrics on its one management listener, never on the public port", async () => {
+    const metrics = await request(`${managementUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain("process_cpu_user_seconds_total");
+    const publicMetrics = await request(`${url}/metrics`);
+    expect(publicMetrics.status).toBe(404);
+    expect(publicMetrics.headers.get("content-type")).toContain("application/problem+json");
   });
 
   it("serves the sessions API to the demo merchant", async () => {

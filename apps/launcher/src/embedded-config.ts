@@ -1,4 +1,4 @@
-import { parse, type ConfigSpec } from "@gateway/platform";
+import { managementPortField, parse, type ConfigSpec } from "@gateway/platform";
 import { parseCsrfSecret } from "@gateway/edge";
 import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
@@ -7,6 +7,8 @@ import { parseRateLimitConfig } from "@gateway/rate-limiter";
 export const embeddedConfigSpec = {
   port: { env: "PORT", description: "Port to listen on", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "Interface to listen on", default: "127.0.0.1", parse: parse.string },
+  // One management listener for the whole process: every service shares one metrics registry.
+  managementPort: managementPortField(9460),
   publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "Public base URL (checkout links)", default: "http://localhost:8080", parse: parse.url },
   errorsUrl: { env: "GATEWAY_ERRORS_URL", description: "Base of problem type URIs", optional: true, parse: parse.url },
   adminToken: { env: "GATEWAY_ADMIN_TOKEN", description: "Enables the admin API", optional: true, secret: true, parse: parse.string },

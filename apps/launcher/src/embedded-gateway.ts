@@ -9,6 +9,7 @@ import {
   InMemoryEventBus,
   initTelemetry,
   newId,
+  startManagementServer,
   systemClock,
   tracingClientInterceptor,
   type Clock,
@@ -45,6 +46,8 @@ import type { embeddedConfigSpec } from "./embedded-config.js";
 
 export interface EmbeddedGateway {
   url: string;
+  /** The management listener (GET /metrics of every service in this process). */
+  managementUrl: string;
   demo?: { merchantId: string; testKey: string };
   close(): Promise<void>;
 }
@@ -184,6 +187,7 @@ export async function startEmbeddedGateway(
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  const management = await startManagementServer({ name: "gateway", host: config.host, port: config.managementPort, logger });
   await webhooksRuntime.start();
   await refundsRuntime.start();
   sessionsModule.relay.start();
@@ -192,11 +196,13 @@ export async function startEmbeddedGateway(
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    managementUrl: management.url,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
     close: async () => {
       await sessionsModule.sweeper.stop();
       await sessionsModule.relay.stop();
       await app.close();
+      await management.close();
       await refundsRuntime.stop();
       await webhooksRuntime.stop({ graceMs: 2_000 });
       deliverer.close();

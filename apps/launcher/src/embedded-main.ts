@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   installGracefulShutdown(logger, [{ name: "http", run: () => gateway.close() }]);
   // Printed, not logged: the logger redacts keys, and a newcomer needs this one to try the API.
   process.stdout.write(`\nPayment gateway (embedded mode) listening on ${gateway.url}\n`);
+  process.stdout.write(`Prometheus metrics: ${gateway.managementUrl}/metrics\n`);
   if (gateway.demo) {
     process.stdout.write(`Demo merchant ${gateway.demo.merchantId}, test key:\nGATEWAY_DEMO_TEST_KEY=${gateway.demo.testKey}\n`);
     process.stdout.write(`Try: curl -s -H "Authorization: Bearer ${gateway.demo.testKey}" ${gateway.url}/api/v1/gateway/sessions/list/\n\n`);

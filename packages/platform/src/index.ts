@@ -18,6 +18,7 @@ export * from "./events/in-memory-event-bus.js";
 export * from "./events/jetstream-event-bus.js";
 export * from "./server/readiness.js";
 export * from "./server/service-server.js";
+export * from "./server/management-server.js";
 export * from "./server/server-interceptors.js";
 export * from "./server/in-process-transport.js";
 export * from "./secret-box.js";

@@ -5,6 +5,7 @@ import {
   installGracefulShutdown,
   pingMongo,
   readConfigOrExit,
+  startManagementServer,
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${demo.testKey}\n`);
   }
 
+  const management = await startManagementServer({ name: SERVICE_NAME, host: config.host, port: config.managementPort, logger });
   // startServiceServer logs the URL it listens on.
   const server = await startServiceServer({
     name: SERVICE_NAME,
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
 
   installGracefulShutdown(logger, [
     { name: "server", run: () => server.close() },
+    { name: "management", run: () => management.close() },
     { name: "mongo", run: () => mongo.close() },
     { name: "telemetry", run: () => telemetry.shutdown() },
   ]);

@@ -1,4 +1,4 @@
-import { createLogger, initTelemetry, installGracefulShutdown } from "@gateway/platform";
+import { createLogger, initTelemetry, installGracefulShutdown, startManagementServer } from "@gateway/platform";
 import { createEdgeApp } from "./app.js";
 import { readEdgeConfig } from "./config.js";
 import { createEdgeRateLimiting } from "./rate-limit/create-edge-rate-limiting.js";
@@ -29,10 +29,13 @@ async function main(): Promise<void> {
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  // Prometheus scrapes this port; the public one above answers /metrics with 404.
+  const management = await startManagementServer({ name: "edge", host: config.host, port: config.managementPort, logger });
   logger.info({ admin: config.adminToken !== undefined, errorsUrl: config.errorsUrl }, "edge ready");
   installGracefulShutdown(logger, [
     // fastify.close stops accepting connections, answers new requests on open ones with 503, and waits for in-flight ones.
     { name: "http", run: () => app.close() },
+    { name: "management", run: () => management.close() },
     { name: "rate limits", run: () => rateLimiting.close() },
     { name: "telemetry", run: () => telemetry.shutdown() },
   ]);

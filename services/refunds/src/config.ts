@@ -1,9 +1,10 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { managementPortField, parse, type ConfigOf } from "@gateway/platform";
 
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9463),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the refunds service", default: "gateway_refunds", parse: parse.string },

@@ -15,6 +15,7 @@ import {
   pingMongo,
   pingNats,
   readConfigOrExit,
+  startManagementServer,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   const runtime = createRefundsRuntime({ refunds, paidSessions, bus, clock: systemClock, logger, outboxPollIntervalMs: config.outboxPollIntervalMs });
 
   const grpc = (baseUrl: string) => createGrpcTransport({ baseUrl, interceptors: [tracingClientInterceptor()] });
+  const management = await startManagementServer({ name: SERVICE_NAME, host: config.host, port: config.managementPort, logger });
   const server = await startServiceServer({
     name: SERVICE_NAME,
     host: config.host,
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
     // The runtime first: an event being recorded and a relay look in progress finish before their stores close.
     { name: "runtime", run: () => runtime.stop() },
     { name: "server", run: () => server.close() },
+    { name: "management", run: () => management.close() },
     { name: "events", run: () => bus.close() },
     { name: "nats", run: () => nats.drain() },
     { name: "mongo", run: () => mongo.close() },

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { managementPortField, parse, type ConfigOf } from "@gateway/platform";
 
 /** An absolute http(s) base address, without a trailing slash. */
 function publicUrl(raw: string): string {
@@ -11,6 +11,7 @@ function publicUrl(raw: string): string {
 export const sessionsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50052", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9462),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: {

@@ -13,6 +13,7 @@ import {
   pingMongo,
   pingNats,
   readConfigOrExit,
+  startManagementServer,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     sweepLeaseMs: config.sweepLeaseMs,
   });
 
+  const management = await startManagementServer({ name: SERVICE_NAME, host: config.host, port: config.managementPort, logger });
   const server = await startServiceServer({
     name: SERVICE_NAME,
     host: config.host,
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
     { name: "sweeper", run: () => sessions.sweeper.stop() },
     { name: "outbox-relay", run: () => sessions.relay.stop() },
     { name: "server", run: () => server.close() },
+    { name: "management", run: () => management.close() },
     { name: "events", run: () => eventBus.close() },
     { name: "nats", run: () => nats.drain() },
     { name: "mongo", run: () => mongo.close() },

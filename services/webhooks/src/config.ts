@@ -1,4 +1,4 @@
-import { parse, type ConfigOf } from "@gateway/platform";
+import { managementPortField, parse, type ConfigOf } from "@gateway/platform";
 import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
@@ -61,6 +61,7 @@ export const webhookDeliveryConfigSpec = {
 export const webhooksConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9464),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the webhooks service", default: "gateway_webhooks", parse: parse.string },

@@ -9,6 +9,7 @@ import {
   pingMongo,
   pingNats,
   readConfigOrExit,
+  startManagementServer,
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const settings = webhooksSettingsFromConfig(config);
   const runtime = createWebhooksRuntime({ stores, bus, sender: createSigningWebhookSender(deliverer), clock: systemClock, logger, settings });
 
+  const management = await startManagementServer({ name: SERVICE_NAME, host: config.host, port: config.managementPort, logger });
   // startServiceServer logs the URL it listens on.
   const server = await startServiceServer({
     name: SERVICE_NAME,
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     // Stop consuming, stop claiming, let POSTs in flight finish (bounded); the rest is re-sent after its lease.
     { name: "deliveries", run: () => runtime.stop({ graceMs: Math.min(config.timeoutMs + 1_000, MAX_DRAIN_MS) }) },
     { name: "server", run: () => server.close() },
+    { name: "management", run: () => management.close() },
     { name: "deliverer", run: async () => deliverer.close() },
     { name: "events", run: () => bus.close() },
     { name: "nats", run: () => nc.drain() },
