@@ -6,6 +6,7 @@ import { AuthCache } from "./auth/auth-cache.js";
 import { setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import type { EdgeDeps } from "./edge-deps.js";
+import { installHttpMetrics } from "./http/http-metrics.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
 import { createClientErrorHandler } from "./problem/client-error-handler.js";
 import { frameworkErrorHandler, installProblemHandling } from "./problem/install-problem-handling.js";
@@ -42,6 +43,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   // A SERVER span per request; gRPC calls made while handling it become its children.
   registerFastifyTracing(app);
+  // Before any route: the root hook then covers every route, the 404 handler and errors.
+  installHttpMetrics(app);
   installProblemHandling(app, problemOptions);
   installJsonContentTypeParser(app, config.maxBodyBytes);
 
