@@ -9,7 +9,7 @@ async function sample(name: string, labels: Record<string, string>): Promise<num
   const { type, values } = await metric.get();
   const match = values.find(
     (v) =>
-      (type !== "histogram" || (v as { metricName?: string }).metricName === `${name}_count`) &&
+      (String(type) !== "histogram" || (v as { metricName?: string }).metricName === `${name}_count`) &&
       JSON.stringify(v.labels) === JSON.stringify(labels),
   );
   return match?.value ?? 0;
