@@ -25,4 +25,5 @@ export * from "./secret-box.js";
 export * from "./polling-loop.js";
 export * from "./keyed-serializer.js";
 export * from "./events/outbox-relay-contract.js";
+export * from "./events/outbox-metrics.js";
 export * from "./paging/newest-first-page.js";

@@ -11,3 +11,4 @@ export { uniqueDbName } from "./mongo/unique-db-name.js";
 export { createTestDb, type TestDb } from "./mongo/test-db.js";
 export { testServers, type TestServers } from "./test-servers.js";
 export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "./card-page-driver.js";
+export { metricValue } from "./metric-value.js";

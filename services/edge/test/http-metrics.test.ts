@@ -1,22 +1,10 @@
 import { metricsRegistry } from "@gateway/platform";
+import { metricValue } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import { bearer, createTestEdge } from "./fakes/edge-test-harness.js";
 
-/** Current value of one series of a counter, or the observation count of a histogram's series. */
-async function sample(name: string, labels: Record<string, string>): Promise<number> {
-  const metric = metricsRegistry.getSingleMetric(name);
-  if (!metric) throw new Error(`${name} is not registered`);
-  const { type, values } = await metric.get();
-  const match = values.find(
-    (v) =>
-      (String(type) !== "histogram" || (v as { metricName?: string }).metricName === `${name}_count`) &&
-      JSON.stringify(v.labels) === JSON.stringify(labels),
-  );
-  return match?.value ?? 0;
-}
-
-const requests = (labels: Record<string, string>) => sample("gateway_http_requests_total", labels);
-const durations = (labels: Record<string, string>) => sample("gateway_http_request_duration_seconds", labels);
+const requests = (labels: Record<string, string>) => metricValue("gateway_http_requests_total", labels);
+const durations = (labels: Record<string, string>) => metricValue("gateway_http_request_duration_seconds", labels);
 
 describe("edge RED metrics", () => {
   it("when a session is read by id, then the series is labelled by the route template, never the id", async () => {

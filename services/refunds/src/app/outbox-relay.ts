@@ -29,6 +29,7 @@ export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
   /** One look; `more` says the batch was full and went out cleanly, so look again at once. */
   async function pass(): Promise<{ published: number; more: boolean }> {
     const pending = await o.store.findPendingOutbox(batchSize);
+    o.backlog?.(pending);
     let published = 0;
     let failed = false;
     // Each refund has at most one event, so there is no order to keep between them.

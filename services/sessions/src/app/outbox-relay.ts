@@ -50,6 +50,7 @@ export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
   /** One look; `more` says the batch was full and went out cleanly, so look again at once. */
   async function pass(): Promise<{ published: number; more: boolean }> {
     const pending = await o.store.findPendingOutbox(batchSize);
+    o.backlog?.(pending);
     const bySession = new Map<string, PendingOutboxEvent[]>();
     for (const event of pending) {
       const list = bySession.get(event.sessionId) ?? [];
