@@ -61,6 +61,10 @@ def labels_of(doc):
     return doc.get("metadata", {}).get("labels") or {}
 
 
+def is_metrics_service(doc):
+    return labels_of(doc).get("gateway.metrics/scrape") == "true"
+
+
 def is_hook(doc):
     return "helm.sh/hook" in (doc.get("metadata", {}).get("annotations") or {})
 
@@ -196,6 +200,12 @@ def check_service(check, doc, deployments_by_component):
     check.require(selector, where, "selector is empty")
     for key, value in selector.items():
         check.require(pod_labels.get(key) == value, where, f"selector {key}={value} does not match the pods")
+    if is_metrics_service(doc):
+        # Scraped by the ServiceMonitor: the management port only, never the component's own.
+        check.require(doc["spec"].get("clusterIP") == "None", where, "a metrics Service must be headless")
+        for port in doc.get("spec", {}).get("ports") or []:
+            check.require(port.get("targetPort") == "metrics", where, "a metrics Service must target the named port metrics")
+        return
     for port in doc.get("spec", {}).get("ports") or []:
         check.require(port.get("targetPort") == "http", where, "targetPort must be the named port http")
     if component == "edge":
@@ -235,7 +245,13 @@ def main():
         check_deployment(check, doc, services_by_name)
     for doc in services:
         check_service(check, doc, deployments_by_component)
-    check.require(len(services) == len(deployments), "Services", f"{len(services)} Services for {len(deployments)} Deployments")
+    own_services = [doc for doc in services if not is_metrics_service(doc)]
+    check.require(len(own_services) == len(deployments), "Services", f"{len(own_services)} Services for {len(deployments)} Deployments")
+    # With the ServiceMonitor on: one metrics Service per scraped component, none for the others.
+    metrics_services = {labels_of(doc).get("app.kubernetes.io/component") for doc in services if is_metrics_service(doc)}
+    if metrics_services or any(doc.get("kind") == "ServiceMonitor" for doc in regular):
+        scraped = rendered_components - UNSCRAPED_COMPONENTS
+        check.require(metrics_services == scraped, "metrics Services", f"cover {sorted(metrics_services)}, expected {sorted(scraped)}")
 
     # PodDisruptionBudgets exactly for the components that run more than one pod.
     hpas = {labels_of(d).get("app.kubernetes.io/component"): d for d in regular if d.get("kind") == "HorizontalPodAutoscaler"}
