@@ -6,6 +6,7 @@ describe("accounts configuration", () => {
   it("when only MONGODB_URL is set, then every other value has its default", () => {
     expect(readConfig(accountsConfigSpec, { MONGODB_URL: "mongodb://127.0.0.1:27017" })).toEqual({
       port: 50051,
+      managementPort: 9461,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://127.0.0.1:27017",
       mongodbDatabase: "gateway_accounts",

@@ -6,6 +6,7 @@ describe("readEdgeConfig", () => {
   it("uses the documented defaults", () => {
     expect(readEdgeConfig({})).toEqual({
       port: 8080,
+      managementPort: 9460,
       host: "127.0.0.1",
       accountsUrl: "http://127.0.0.1:50051",
       sessionsUrl: "http://127.0.0.1:50052",

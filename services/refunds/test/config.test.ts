@@ -6,6 +6,7 @@ describe("refunds configuration", () => {
   it("when only MONGODB_URL and NATS_URL are set, then every other value has its documented default", () => {
     expect(readConfig(refundsConfigSpec, { MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
       port: 50053,
+      managementPort: 9463,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",
       mongodbDatabase: "gateway_refunds",
