@@ -55,7 +55,9 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
 
   const output = new BoundedOutput(OUTPUT_LIMIT_BYTES);
   const child = await spawnOwnedChild(process.execPath, ["--import", tsxLoader, entry], {
-    env: { ...process.env, ...options.env },
+    // A gateway process's management listener (GET /metrics) takes a free port unless the test
+    // names one: the services' fixed defaults would collide between tests run side by side.
+    env: { ...process.env, MANAGEMENT_PORT: "0", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.process.stdout?.on("data", (chunk: Buffer) => output.append(chunk));
