@@ -22,6 +22,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 SECRET_VARIABLES = {"MONGODB_URL", "GATEWAY_SERVICE_AUTH_KEYS", "GATEWAY_ADMIN_TOKEN", "GATEWAY_DEMO_TEST_KEY", "EPG_SIM_PASSWORD"}
 # Any other variable whose name says it is a credential must also come from a Secret.
 SECRET_NAME_PATTERN = re.compile(r"(PASSWORD|TOKEN|SECRET|CREDENTIAL|PRIVATE_KEY|TEST_KEY|API_KEY)")
+# Components that are not the gateway (no management listener, not scraped).
+UNSCRAPED_COMPONENTS = {"epg-simulator"}
 # A URL with user:password@ in a plain value leaks credentials into the Deployment.
 URL_WITH_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@\s]+:[^/@\s]+@")
 
@@ -73,6 +75,10 @@ def where_of(doc):
 
 def labels_of(doc):
     return doc.get("metadata", {}).get("labels") or {}
+
+
+def is_metrics_service(doc):
+    return labels_of(doc).get("gateway.metrics/scrape") == "true"
 
 
 def is_hook(doc):
@@ -128,8 +134,12 @@ def check_deployment(check, doc, services_by_name):
     check.require("app.kubernetes.io/version" not in selector, where, "the selector must not contain the version (immutable field)")
 
     annotations = template.get("metadata", {}).get("annotations") or {}
-    check.require(annotations.get("prometheus.io/scrape") == "true", where, "prometheus.io/scrape annotation is missing")
-    check.require(annotations.get("prometheus.io/path") == "/metrics", where, "prometheus.io/path must be /metrics")
+    # Every gateway process serves /metrics on its management port; the EPG simulator (the
+    # acquirer's stand-in) is not the gateway and has none.
+    scraped = labels_of(doc).get("app.kubernetes.io/component") not in UNSCRAPED_COMPONENTS
+    if scraped:
+        check.require(annotations.get("prometheus.io/scrape") == "true", where, "prometheus.io/scrape annotation is missing")
+        check.require(annotations.get("prometheus.io/path") == "/metrics", where, "prometheus.io/path must be /metrics")
 
     pod = template.get("spec", {})
     pod_security = pod.get("securityContext") or {}
@@ -171,6 +181,14 @@ def check_deployment(check, doc, services_by_name):
         check.require((env.get("HOST") or {}).get("value") == "0.0.0.0", cwhere, "HOST must be 0.0.0.0")
         check.require((env.get("PORT") or {}).get("value") == str(http_port), cwhere, "PORT must equal the http containerPort")
         check.require(env.get("OTEL_SERVICE_NAME"), cwhere, "OTEL_SERVICE_NAME is missing")
+        if scraped:
+            # Metrics on the management listener only: its own port, scraped there.
+            metrics_port = (ports.get("metrics") or {}).get("containerPort")
+            if check.require(metrics_port, cwhere, "a port named metrics is missing"):
+                check.require(metrics_port != http_port, cwhere, "the metrics port must differ from the http port")
+                check.require((env.get("MANAGEMENT_PORT") or {}).get("value") == str(metrics_port), cwhere,
+                              "MANAGEMENT_PORT must equal the metrics containerPort")
+                check.require(annotations.get("prometheus.io/port") == str(metrics_port), where, "prometheus.io/port must be the metrics port")
 
         # <NAME>_URL of a sibling component must name a rendered Service and its port.
         for name, variable in env.items():
@@ -200,6 +218,12 @@ def check_service(check, doc, deployments_by_component):
     check.require(selector, where, "selector is empty")
     for key, value in selector.items():
         check.require(pod_labels.get(key) == value, where, f"selector {key}={value} does not match the pods")
+    if is_metrics_service(doc):
+        # Scraped by the ServiceMonitor: the management port only, never the component's own.
+        check.require(doc["spec"].get("clusterIP") == "None", where, "a metrics Service must be headless")
+        for port in doc.get("spec", {}).get("ports") or []:
+            check.require(port.get("targetPort") == "metrics", where, "a metrics Service must target the named port metrics")
+        return
     for port in doc.get("spec", {}).get("ports") or []:
         check.require(port.get("targetPort") == "http", where, "targetPort must be the named port http")
     if component == "edge":
@@ -239,7 +263,13 @@ def main():
         check_deployment(check, doc, services_by_name)
     for doc in services:
         check_service(check, doc, deployments_by_component)
-    check.require(len(services) == len(deployments), "Services", f"{len(services)} Services for {len(deployments)} Deployments")
+    own_services = [doc for doc in services if not is_metrics_service(doc)]
+    check.require(len(own_services) == len(deployments), "Services", f"{len(own_services)} Services for {len(deployments)} Deployments")
+    # With the ServiceMonitor on: one metrics Service per scraped component, none for the others.
+    metrics_services = {labels_of(doc).get("app.kubernetes.io/component") for doc in services if is_metrics_service(doc)}
+    if metrics_services or any(doc.get("kind") == "ServiceMonitor" for doc in regular):
+        scraped = rendered_components - UNSCRAPED_COMPONENTS
+        check.require(metrics_services == scraped, "metrics Services", f"cover {sorted(metrics_services)}, expected {sorted(scraped)}")
 
     # PodDisruptionBudgets exactly for the components that run more than one pod.
     hpas = {labels_of(d).get("app.kubernetes.io/component"): d for d in regular if d.get("kind") == "HorizontalPodAutoscaler"}

@@ -6,7 +6,11 @@
 #     `# expect-components:` line names, wiring that points at rendered objects),
 #   - variants (a component switched off renders nothing, NetworkPolicies on the defaults),
 #   - values that must be refused, each with the message the operator would see.
-# Helm comes from scripts/install-helm.sh (built once, then reused from .cache/bin).
+#   - the alert rules (gateway/files/prometheus-rules.yaml): `promtool check rules`, and
+#     `promtool test rules` with monitoring/prometheus-rules.test.yaml (each alert fires and
+#     stays quiet); the chart's PrometheusRule must hold exactly that file,
+# Helm comes from scripts/install-helm.sh (built once, then reused from .cache/bin); promtool
+# from Debian's prometheus package (.ci/run installs it).
 # Ends with "N passed, M failed" and exits non-zero when anything failed.
 set -uo pipefail
 
@@ -198,6 +202,50 @@ fi
 # The chart README is generated from the values' comments and must not drift from them.
 expect_success "README.md matches values.yaml (deploy/k8s/chart-readme.py)" python3 "$repo_root/deploy/k8s/chart-readme.py" --check
 
+
+render_and_check "monitoring on (ServiceMonitor, metrics Services, PrometheusRule)" "$all_components" \
+  --set monitoring.serviceMonitor.enabled=true --set monitoring.prometheusRule.enabled=true
+render_and_check "monitoring on with the EPG simulator (no metrics Service for it)" "$all_components,epg-simulator" \
+  --set monitoring.serviceMonitor.enabled=true --set components.epg-simulator.enabled=true
+
+echo "== alert rules"
+rules="$chart/files/prometheus-rules.yaml"
+if command -v promtool >/dev/null 2>&1; then
+  expect_success "promtool check rules" promtool check rules "$rules"
+  expect_success "promtool test rules (every alert fires and stays quiet)" \
+    promtool test rules "$repo_root/deploy/k8s/monitoring/prometheus-rules.test.yaml"
+else
+  echo "promtool is missing (apt-get install prometheus)" >"$work_dir/out"
+  fail "promtool check/test rules" "$work_dir/out"
+fi
+# The PrometheusRule is the file promtool tested, with runbookBaseUrl in place of docs/runbooks.
+if "$helm" template gateway "$chart" --set monitoring.prometheusRule.enabled=true \
+  --set monitoring.prometheusRule.runbookBaseUrl=https://runbooks.example.com/gateway >"$work_dir/rules.yaml" 2>"$work_dir/out" &&
+  python3 - "$work_dir/rules.yaml" "$rules" "$repo_root" >>"$work_dir/out" 2>&1 <<'PY'
+import os, sys, yaml
+rendered = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "PrometheusRule"]
+source = yaml.safe_load(open(sys.argv[2]))
+problems = []
+if len(rendered) != 1:
+    problems.append(f"expected one PrometheusRule, found {len(rendered)}")
+else:
+    for group in source["groups"]:
+        for rule in group["rules"]:
+            path = rule["annotations"]["runbook_url"]
+            if not os.path.isfile(os.path.join(sys.argv[3], path)):
+                problems.append(f"{rule['alert']}: runbook {path} does not exist")
+            rule["annotations"]["runbook_url"] = path.replace("docs/runbooks/", "https://runbooks.example.com/gateway/")
+    if rendered[0]["spec"] != source:
+        problems.append("the PrometheusRule's spec differs from files/prometheus-rules.yaml")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+then
+  pass "PrometheusRule = files/prometheus-rules.yaml, every runbook_url names a runbook"
+else
+  fail "PrometheusRule = files/prometheus-rules.yaml, every runbook_url names a runbook" "$work_dir/out"
+fi
+
 echo "== refused values"
 expect_refusal "schema: unknown key in a component" "additional properties 'bogus' not allowed" \
   "$helm" lint --strict "$chart" --set components.edge.bogus=1
@@ -217,12 +265,17 @@ expect_refusal "schema: port range" "/components/accounts/service/port': maximum
   "$helm" lint --strict "$chart" --set components.accounts.service.port=70000
 expect_refusal "schema: the image runs compiled entries only" "/components/edge/command': 'services/edge/src/main.ts' does not match pattern" \
   "$helm" lint --strict "$chart" --set components.edge.command=services/edge/src/main.ts
+
+expect_refusal "schema: runbookBaseUrl is a URL without a trailing slash" "/monitoring/prometheusRule/runbookBaseUrl': 'runbooks/' does not match pattern" \
+  "$helm" lint --strict "$chart" --set monitoring.prometheusRule.runbookBaseUrl=runbooks/
 expect_refusal "MongoDB secret is required" "secrets.MONGODB_URL.existingSecret is required" \
   "$helm" template gateway "$chart" --set secrets.MONGODB_URL.existingSecret=
 expect_refusal "service auth secret is required" "serviceAuth.existingSecret is required" \
   "$helm" template gateway "$chart" --set serviceAuth.existingSecret=
 expect_refusal "PORT is set by the chart" "do not set it, the chart sets it" \
   "$helm" template gateway "$chart" --set-string components.edge.env.PORT=9000
+expect_refusal "MANAGEMENT_PORT is set by the chart" "do not set it, the chart sets it" \
+  "$helm" template gateway "$chart" --set-string default.env.MANAGEMENT_PORT=9000
 expect_refusal "secretEnv must name a secrets entry" "has no entry under secrets" \
   "$helm" template gateway "$chart" --set 'components.edge.secretEnv={NO_SUCH_SECRET}'
 expect_refusal "autoscaling bounds" "minReplicas (5) is above maxReplicas (3)" \

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launcherEntries } from "@gateway/launcher";
-import { freePort, startProcess, type ManagedProcess } from "@gateway/testkit";
+import { freePorts, startProcess, type ManagedProcess } from "@gateway/testkit";
 import { merchantApi, request } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
@@ -11,15 +11,18 @@ describe("embedded mode (npm start)", () => {
   let proc: ManagedProcess;
   let url: string;
   let port: number;
+  let managementUrl: string;
 
   beforeAll(async () => {
-    port = await freePort();
+    let managementPort: number;
+    [port, managementPort] = (await freePorts(2)) as [number, number];
     url = `http://127.0.0.1:${port}`;
+    managementUrl = `http://127.0.0.1:${managementPort}`;
     proc = await startProcess({
       name: "embedded",
       entry: launcherEntries.embedded,
       // No MONGODB_URL, no NATS_URL: embedded mode must not need them.
-      env: { PORT: String(port), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
+      env: { PORT: String(port), MANAGEMENT_PORT: String(managementPort), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
       readyUrl: `${url}/healthz`,
       timeoutMs: 60_000,
     });
@@ -36,6 +39,15 @@ describe("embedded mode (npm start)", () => {
 
   it("says plainly in its start banner that data is kept in memory", () => {
     expect(proc.logs()).toContain("Data is kept in memory only: everything is lost when this process stops.");
+  });
+
+  it("serves Prometheus metrics on its one management listener, never on the public port", async () => {
+    const metrics = await request(`${managementUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain("process_cpu_user_seconds_total");
+    const publicMetrics = await request(`${url}/metrics`);
+    expect(publicMetrics.status).toBe(404);
+    expect(publicMetrics.headers.get("content-type")).toContain("application/problem+json");
   });
 
   it("serves the sessions API to the demo merchant", async () => {

@@ -99,7 +99,7 @@ describe("rate limits across edge replicas, distributed mode", () => {
 
   async function degradedTotals(): Promise<number[]> {
     return Promise.all(
-      gw.edgeUrls.map(async (url) => {
+      gw.edgeManagementUrls.map(async (url) => {
         const metrics = await request(`${url}/metrics`);
         const match = /^gateway_rate_limit_degraded_total (\d+)$/m.exec(metrics.text);
         if (!match) throw new Error(`${url}/metrics has no gateway_rate_limit_degraded_total`);

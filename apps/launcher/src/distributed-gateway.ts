@@ -51,6 +51,15 @@ export interface DistributedGatewayOptions {
 export interface DistributedGateway {
   /** The first edge replica. */
   edgeUrl: string;
+  /**
+   * Each gateway process's management listener (GET /metrics), the first replica's for the edge
+   * and sessions; the EPG simulator is not part of the gateway and has none.
+   */
+  managementUrls: Record<GatewayProcessName, string>;
+  /** Every edge replica's management listener, in edgeUrls order. */
+  edgeManagementUrls: string[];
+  /** Every sessions replica's management listener, in sessionsProcesses order. */
+  sessionsManagementUrls: string[];
   /** Every edge replica (edgeReplicas), the first being edgeUrl. */
   edgeUrls: string[];
   mongodbUrl: string;
@@ -69,6 +78,9 @@ export interface DistributedGateway {
   restart(name: ServiceName): Promise<ManagedProcess>;
   stop(): Promise<void>;
 }
+
+/** The processes that are the gateway (each has a management listener). */
+export type GatewayProcessName = Exclude<ServiceName, "epg-simulator">;
 
 const DEMO_KEY_LINE = /^GATEWAY_DEMO_TEST_KEY=(\S+)$/m;
 
@@ -99,7 +111,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     const mongodbUrl = options.mongodbUrl ?? (await own(owned, startFerretDb())).url;
     const natsUrl = options.natsUrl ?? (await own(owned, startNatsServer())).url;
     // All at once, so no two processes are ever given the same port.
-    const free = await freePorts(5 + edgeReplicas + sessionsReplicas - 1);
+    // Per gateway process: its RPC/public port and its management port (MANAGEMENT_PORT).
+    const free = await freePorts(5 + edgeReplicas + sessionsReplicas - 1 + 4 + edgeReplicas + sessionsReplicas - 1);
     const take = () => free.pop()!;
     const ports: Record<ServiceName, number> = {
       accounts: take(),
@@ -114,6 +127,10 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     while (edgePorts.length < edgeReplicas) edgePorts.push(take());
     const sessionsPorts = [ports.sessions];
     while (sessionsPorts.length < sessionsReplicas) sessionsPorts.push(take());
+    // Keyed by the process's own port, so a restart keeps each process's management port.
+    const managementPorts = new Map<number, number>();
+    for (const port of [ports.accounts, ports.refunds, ports.webhooks, ...edgePorts, ...sessionsPorts]) managementPorts.set(port, take());
+    const managementUrl = (port: number) => `http://127.0.0.1:${managementPorts.get(port)}`;
     const secretsKey = randomBytes(32).toString("base64");
     // Fresh keys of every caller>target pair per stack run (restarts keep them); each process gets only its own pairs.
     const serviceAuthKeys = generateServiceAuthKeys();
@@ -181,7 +198,11 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
         name: label,
         entry: options.runtime === "compiled" ? compiledEntry(serviceEntries[name]) : serviceEntries[name],
         runtime: options.runtime,
-        env: { ...envFor[name], PORT: String(port) },
+        env: {
+          ...envFor[name],
+          PORT: String(port),
+          ...(managementPorts.has(port) ? { MANAGEMENT_PORT: String(managementPorts.get(port)) } : {}),
+        },
         readyUrl: `http://127.0.0.1:${port}/readyz`,
         timeoutMs: 60_000,
         echo: options.echo,
@@ -219,6 +240,15 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       edgeUrl: local("edge"),
       simulatorUrl: local("epg-simulator"),
       edgeUrls: edgePorts.map((port) => `http://127.0.0.1:${port}`),
+      managementUrls: {
+        accounts: managementUrl(ports.accounts),
+        sessions: managementUrl(ports.sessions),
+        refunds: managementUrl(ports.refunds),
+        webhooks: managementUrl(ports.webhooks),
+        edge: managementUrl(ports.edge),
+      },
+      edgeManagementUrls: edgePorts.map(managementUrl),
+      sessionsManagementUrls: sessionsPorts.map(managementUrl),
       mongodbUrl,
       natsUrl,
       processes: processes as Record<ServiceName, ManagedProcess>,

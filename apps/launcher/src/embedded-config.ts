@@ -1,4 +1,4 @@
-import { parse, type ConfigSpec, shutdownConfigSpec } from "@gateway/platform";
+import { parse, type ConfigSpec, shutdownConfigSpec, managementPortField } from "@gateway/platform";
 import { parseCsrfSecret } from "@gateway/edge";
 import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
@@ -32,6 +32,8 @@ export const embeddedConfigSpec = {
   },
   port: { env: "PORT", description: "Port to listen on", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "Interface to listen on", default: "127.0.0.1", parse: parse.string },
+  // One management listener for the whole process: every service shares one metrics registry.
+  managementPort: managementPortField(9460),
   publicUrl: {
     env: "GATEWAY_PUBLIC_URL",
     description: "Public base URL (checkout links, problem type URIs, the demo terminal); unset: http://localhost:<PORT> (http://<HOST>:<PORT> for a HOST that is not loopback or wildcard)",

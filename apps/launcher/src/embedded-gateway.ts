@@ -10,6 +10,7 @@ import {
   initTelemetry,
   startMemoryRetention,
   newId,
+  startManagementServer,
   systemClock,
   tracingClientInterceptor,
   type Clock,
@@ -37,6 +38,8 @@ import { openEmbeddedStores, type EmbeddedStores } from "./embedded-stores.js";
 
 export interface EmbeddedGateway {
   url: string;
+  /** The management listener (GET /metrics of every service in this process). */
+  managementUrl: string;
   demo?: { merchantId: string; testKey: string };
   /** Where the data lives: "memory" (lost at exit), "mongodb" or "mongodb+nats". */
   storage: EmbeddedStores["kind"];
@@ -196,6 +199,7 @@ export async function startEmbeddedGateway(
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  const management = await startManagementServer({ name: "gateway", host: config.host, port: config.managementPort, logger });
   await webhooksRuntime.start();
   await refundsRuntime.start();
   sessionsModule.relay.start();
@@ -223,6 +227,7 @@ export async function startEmbeddedGateway(
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    managementUrl: management.url,
     demo: demo ? { merchantId: demo.merchantId, testKey: demo.testKey } : undefined,
     storage: stores.kind,
     sessionsInMemory: () => memory?.sessions.size ?? 0,
@@ -231,6 +236,7 @@ export async function startEmbeddedGateway(
       await sessionsModule.sweeper.stop();
       await sessionsModule.relay.stop();
       await app.close();
+      await management.close();
       await refundsRuntime.stop();
       await webhooksRuntime.stop({ graceMs: 2_000 });
       deliverer.close();

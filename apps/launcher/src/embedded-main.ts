@@ -13,6 +13,7 @@ runService({
     onStop("gateway", () => gateway.close());
     // Printed, not logged: the logger redacts keys, and a newcomer needs this one to try the API.
     process.stdout.write(`\nPayment gateway (embedded mode) listening on ${gateway.url}\n`);
+    process.stdout.write(`Prometheus metrics: ${gateway.managementUrl}/metrics\n`);
     process.stdout.write(`${storageBanner(gateway.storage, config.memoryRetentionMs)}\n`);
     if (gateway.demo) {
       process.stdout.write(`Demo merchant ${gateway.demo.merchantId}, test key:\nGATEWAY_DEMO_TEST_KEY=${gateway.demo.testKey}\n`);
@@ -25,8 +26,8 @@ function storageBanner(storage: EmbeddedGateway["storage"], memoryRetentionMs: n
   switch (storage) {
     case "memory":
       return (
-        `Data is kept in memory only, and bounded: records older than ${formatHours(memoryRetentionMs)} leave it ` +
-        "(GATEWAY_MEMORY_RETENTION), and everything is lost when this process stops. Set MONGODB_URL to keep it."
+        "Data is kept in memory only: everything is lost when this process stops, and records older than " +
+        `${formatHours(memoryRetentionMs)} leave it sooner (GATEWAY_MEMORY_RETENTION). Set MONGODB_URL to keep it.`
       );
     case "mongodb":
       return "Data is kept in MongoDB (MONGODB_URL); events pass in-process from the outboxes stored there.";

@@ -34,6 +34,7 @@ runService({
     onStop("stack", () => gateway.stop());
     process.stdout.write(`\nPayment gateway (distributed mode) listening on ${gateway.edgeUrl}\n`);
     process.stdout.write(`MongoDB: ${gateway.mongodbUrl}  NATS: ${gateway.natsUrl}\n`);
+    for (const [name, url] of Object.entries(gateway.managementUrls)) process.stdout.write(`${name} metrics: ${url}/metrics\n`);
     if (gateway.demoTestKey) process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${gateway.demoTestKey}\n\n`);
   },
 });

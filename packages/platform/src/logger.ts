@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from "@opentelemetry/api";
 import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger } from "pino";
@@ -41,6 +42,20 @@ export function scrubSecrets(text: string): string {
   return text.replace(SECRET_PATTERN, "$1[REDACTED]");
 }
 
+/**
+ * pino `mixin`: the active OpenTelemetry span's ids on every line written inside a span (an
+ * HTTP request, an RPC, a relay publish), so a log line leads to its trace and a trace to its
+ * logs. Names follow OpenTelemetry's log data model (trace_id, span_id, trace_flags). Outside
+ * any span (start-up, timers) there is nothing to add.
+ */
+export function traceContextMixin(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const context = span.spanContext();
+  if (!isSpanContextValid(context)) return {};
+  return { trace_id: context.traceId, span_id: context.spanId, trace_flags: `0${context.traceFlags.toString(16)}`.slice(-2) };
+}
+
 export interface LoggerOptions {
   service: string;
   level?: string;
@@ -56,6 +71,7 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.service },
       redact: { paths: REDACT_PATHS, censor: "[REDACTED]" },
       timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: traceContextMixin,
       hooks: {
         logMethod(args, method) {
           // Scrub secret-shaped text from message strings (e.g. an error message quoting a header).

@@ -10,6 +10,7 @@ import { AccountsService, AuthenticateResponseSchema, Health, HealthCheckRespons
 import { afterEach, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/errors/gateway-error.js";
 import { readErrorDetail } from "../src/errors/connect-errors.js";
+import { startManagementServer } from "../src/server/management-server.js";
 import { startServiceServer, type RunningServer } from "../src/server/service-server.js";
 import { captureLogger } from "./capture-logger.js";
 
@@ -22,7 +23,7 @@ interface Started {
   release(): void;
 }
 
-const running: RunningServer[] = [];
+const running: Pick<RunningServer, "close">[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
 });
@@ -170,12 +171,16 @@ describe("service server", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it("when RPCs ran, then /metrics shows the RPC duration histogram in Prometheus text", async () => {
-    const { server } = await start();
+  it("when RPCs ran, then the management listener's /metrics shows the RPC duration histogram in Prometheus text", async () => {
+    const { server, logs } = await start();
+    const management = await startManagementServer({ name: "accounts", port: 0, logger: logs.logger });
+    running.push(management);
     const client = createClient(AccountsService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
     await client.authenticate({ apiKey: "m" });
     await expect(client.authenticate({ apiKey: "missing" })).rejects.toThrow();
-    const res = await fetch(`${server.url}/metrics`);
+    // The RPC port does not serve metrics (issue 15: metrics live on the management port only).
+    expect((await fetch(`${server.url}/metrics`)).status).not.toBe(200);
+    const res = await fetch(`${management.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();

@@ -23,3 +23,4 @@ export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from
 export { recordQueries, queryPlanProblems, type RecordedQuery } from "./mongo/query-plans.js";
 
 export { pythonTool } from "./python-tools.js";
+export { metricValue } from "./metric-value.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, serviceAuthKeysField } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
 
 // The simulator's built-in terminal; the standalone simulator reads the same two variables.
 const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
@@ -10,6 +10,7 @@ export const accountsConfigSpec = {
   serviceAuthKeys: serviceAuthKeysField("accounts"),
   grpcReflection: grpcReflectionField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9461),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: {

@@ -1,4 +1,11 @@
-import { pingMongo, readConfigOrExit, runService, startServiceServer, systemClock } from "@gateway/platform";
+import {
+  pingMongo,
+  readConfigOrExit,
+  runService,
+  startManagementServer,
+  startServiceServer,
+  systemClock,
+} from "@gateway/platform";
 import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
 import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
@@ -29,6 +36,9 @@ runService({
     }
 
     // startServiceServer logs the URL it listens on.
+    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
+    const management = await startManagementServer({ name: "accounts", host: config.host, port: config.managementPort, logger });
+    onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "accounts",
       host: config.host,

@@ -11,6 +11,7 @@ describe("accounts configuration", () => {
       port: 50051,
       serviceAuthKeys: expect.objectContaining({ self: "accounts" }),
       grpcReflection: false,
+      managementPort: 9461,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://127.0.0.1:27017",
       mongodbDatabase: "gateway_accounts",

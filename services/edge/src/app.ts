@@ -9,6 +9,7 @@ import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import type { EdgeDeps } from "./edge-deps.js";
+import { installHttpMetrics } from "./http/http-metrics.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
 import { CheckoutFallback } from "./checkout/checkout-fallback.js";
 import { answerExpectationsWithProblems, requireHostHeader } from "./http/node-answers.js";
@@ -64,6 +65,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   // A SERVER span per request; gRPC calls made while handling it become its children.
   registerFastifyTracing(app);
+  // Before any route: the root hook then covers every route, the 404 handler and errors.
+  installHttpMetrics(app);
   installProblemHandling(app, problemOptions);
   installJsonContentTypeParser(app, config.maxBodyBytes);
   // Route schemas (api/operations.ts) validate requests and fail as the problem documents of docs/api/errors.md.

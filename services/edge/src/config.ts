@@ -1,4 +1,4 @@
-import { defaultPublicUrl, parse, readConfig, type ConfigOf, shutdownConfigSpec, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
+import { defaultPublicUrl, parse, readConfig, type ConfigOf, shutdownConfigSpec, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -6,6 +6,7 @@ import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js"
 export const edgeConfigSpec = {
   port: { env: "PORT", description: "HTTP port of the public API", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "interface to bind", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9460),
   accountsUrl: { env: "ACCOUNTS_URL", description: "accounts service (gRPC)", default: "http://127.0.0.1:50051", parse: parse.url },
   sessionsUrl: { env: "SESSIONS_URL", description: "sessions service (gRPC)", default: "http://127.0.0.1:50052", parse: parse.url },
   refundsUrl: { env: "REFUNDS_URL", description: "refunds service (gRPC)", default: "http://127.0.0.1:50053", parse: parse.url },

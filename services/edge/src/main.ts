@@ -1,4 +1,7 @@
-import { runService } from "@gateway/platform";
+import {
+  runService,
+  startManagementServer,
+} from "@gateway/platform";
 import { createEdgeApp } from "./app.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { NatsKeyRevocations } from "./auth/nats-key-revocations.js";
@@ -39,6 +42,9 @@ runService({
       },
     });
     await app.listen({ port: config.port, host: config.host });
+    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
+    const management = await startManagementServer({ name: "edge", host: config.host, port: config.managementPort, logger });
+    onStop("management", () => management.close());
     // fastify.close stops accepting connections, answers new requests on open ones with 503, and
     // waits for in-flight ones; past the deadline the process exits with them abandoned.
     onStop("http", () => app.close(), () => app.server.closeAllConnections());

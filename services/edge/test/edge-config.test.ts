@@ -11,6 +11,7 @@ describe("readEdgeConfig", () => {
       port: 8080,
       serviceAuthKeys: expect.objectContaining({ self: "edge" }),
       jetstreamReplicas: 1,
+      managementPort: 9460,
       host: "127.0.0.1",
       accountsUrl: "http://127.0.0.1:50051",
       sessionsUrl: "http://127.0.0.1:50052",

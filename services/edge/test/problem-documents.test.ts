@@ -191,11 +191,11 @@ describe("health", () => {
     expect(res.json()).toEqual({ status: "ok" });
   });
 
-  it("GET /metrics serves Prometheus text", async () => {
+  // Issue 15 item 6: metrics were served without auth on the public port; they moved to the
+  // management listener (MANAGEMENT_PORT), so here /metrics is an unknown route.
+  it("GET /metrics on the public port is a 404 problem", async () => {
     const res = await createTestEdge().app.inject({ method: "GET", url: "/metrics" });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers["content-type"]).toContain("text/plain");
-    expect(res.body).toContain("process_cpu_user_seconds_total");
+    expectProblem(res, 404, "not-found", "Not Found");
   });
 
   it("GET /readyz answers 200 when every dependency is ready and 503 naming the failing ones otherwise", async () => {

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
 
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
@@ -7,6 +7,7 @@ export const refundsConfigSpec = {
   grpcReflection: grpcReflectionField,
   jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9463),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the refunds service", default: "gateway_refunds", parse: parse.string },

@@ -10,6 +10,7 @@ import {
   readConfigOrExit,
   runService,
   serviceTokenInterceptor,
+  startManagementServer,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -38,6 +39,9 @@ runService({
         baseUrl,
         interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock)],
       });
+    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
+    const management = await startManagementServer({ name: "refunds", host: config.host, port: config.managementPort, logger });
+    onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "refunds",
       host: config.host,

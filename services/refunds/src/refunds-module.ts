@@ -1,10 +1,11 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import type { Clock, EventBus, EventSubscription, Logger } from "@gateway/platform";
+import { outboxBacklogReporter, type Clock, type EventBus, type EventSubscription, type Logger } from "@gateway/platform";
 import { RefundService } from "@gateway/proto";
 import { learnPaidSession } from "./app/learn-paid-session.js";
 import { createOutboxRelay, type OutboxRelay } from "./app/outbox-relay.js";
 import type { OutboxSignal, PaidSessionStore, RefundOutboxStore } from "./app/ports.js";
 import type { RefundDeps } from "./app/refund-deps.js";
+import { prometheusRefundObserver, watchManualRefunds } from "./adapters/metrics/refund-metrics.js";
 import { subscribeToPaidSessions } from "./adapters/events/session-succeeded-consumer.js";
 import { protoRefundEventEncoder } from "./rpc/refund-event-encoder.js";
 import { createRefundServiceHandlers } from "./rpc/refund-service.js";
@@ -21,7 +22,8 @@ export type RefundsModuleDeps = Omit<RefundDeps, "events">;
  * is published at once.
  */
 export function createRefundsRoutes(deps: RefundsModuleDeps): (router: ConnectRouter) => void {
-  const handlers = createRefundServiceHandlers({ ...deps, events: protoRefundEventEncoder });
+  watchManualRefunds(deps.refunds, deps.clock);
+  const handlers = createRefundServiceHandlers({ observer: prometheusRefundObserver, ...deps, events: protoRefundEventEncoder });
   return (router) => {
     router.service(RefundService, handlers);
   };
@@ -58,6 +60,7 @@ export function createRefundsRuntime(deps: RefundsRuntimeDeps): RefundsRuntime {
     bus: deps.bus,
     clock: deps.clock,
     logger: deps.logger.child({ component: "outbox-relay" }),
+    backlog: outboxBacklogReporter("refunds", deps.clock),
     ...(deps.subjectPrefix !== undefined ? { subjectPrefix: deps.subjectPrefix } : {}),
     ...(deps.outboxPollIntervalMs !== undefined ? { pollIntervalMs: deps.outboxPollIntervalMs } : {}),
   });

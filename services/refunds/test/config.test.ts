@@ -12,6 +12,7 @@ describe("refunds configuration", () => {
       serviceAuthKeys: expect.objectContaining({ self: "refunds" }),
       jetstreamReplicas: 1,
       grpcReflection: false,
+      managementPort: 9463,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",
       mongodbDatabase: "gateway_refunds",

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
 
 /** An absolute http(s) base address, without a trailing slash. */
 function publicUrl(raw: string): string {
@@ -14,6 +14,7 @@ export const sessionsConfigSpec = {
   grpcReflection: grpcReflectionField,
   jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9462),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: {

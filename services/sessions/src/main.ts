@@ -8,6 +8,7 @@ import {
   readConfigOrExit,
   runService,
   serviceTokenInterceptor,
+  startManagementServer,
   startServiceServer,
   systemClock,
   tracingClientInterceptor,
@@ -63,6 +64,9 @@ runService({
       sweepLeaseMs: config.sweepLeaseMs,
     });
 
+    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
+    const management = await startManagementServer({ name: "sessions", host: config.host, port: config.managementPort, logger });
+    onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "sessions",
       host: config.host,

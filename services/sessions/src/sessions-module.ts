@@ -1,6 +1,6 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Acquirer } from "@gateway/acquirer";
-import type { Clock, EventBus, Logger } from "@gateway/platform";
+import { outboxBacklogReporter, type Clock, type EventBus, type Logger } from "@gateway/platform";
 import { SessionService } from "@gateway/proto";
 import { publishingInRecordedTrace } from "./adapters/events/trace-continuing-event-bus.js";
 import { createOutboxRelay, type OutboxRelay } from "./app/outbox-relay.js";
@@ -93,6 +93,7 @@ export function createSessionsModule(o: SessionsModuleOptions): SessionsModule {
     bus: publishingInRecordedTrace(eventBus),
     clock: deps.clock,
     logger: deps.logger.child({ component: "outbox-relay" }),
+    backlog: outboxBacklogReporter("sessions", deps.clock),
     ...(outboxPollIntervalMs !== undefined ? { pollIntervalMs: outboxPollIntervalMs } : {}),
   });
   const withRelay: SessionsModuleDeps = { ...deps, events: relay };

@@ -12,6 +12,7 @@ describe("sessions configuration", () => {
       serviceAuthKeys: expect.objectContaining({ self: "sessions" }),
       jetstreamReplicas: 1,
       grpcReflection: false,
+      managementPort: 9462,
       host: "127.0.0.1",
       mongodbUrl: "mongodb://db:27017",
       mongodbDatabase: "gateway_sessions",

@@ -1,4 +1,4 @@
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField } from "@gateway/platform";
+import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
 import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
@@ -64,6 +64,7 @@ export const webhooksConfigSpec = {
   grpcReflection: grpcReflectionField,
   jetstreamReplicas: jetstreamReplicasField,
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  managementPort: managementPortField(9464),
   // May embed database credentials: never echoed in errors.
   mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
   mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the webhooks service", default: "gateway_webhooks", parse: parse.string },

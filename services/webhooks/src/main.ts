@@ -3,6 +3,7 @@ import {
   pingNats,
   readConfigOrExit,
   runService,
+  startManagementServer,
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
@@ -32,6 +33,9 @@ runService({
     const runtime = createWebhooksRuntime({ stores, bus, sender: createSigningWebhookSender(deliverer), clock: systemClock, logger, settings });
 
     // startServiceServer logs the URL it listens on.
+    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
+    const management = await startManagementServer({ name: "webhooks", host: config.host, port: config.managementPort, logger });
+    onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "webhooks",
       host: config.host,

@@ -26,6 +26,7 @@ describe("webhooks configuration", () => {
     const config = readConfig(webhooksConfigSpec, REQUIRED);
     expect(config).toMatchObject({
       port: 50054,
+      managementPort: 9464,
       host: "127.0.0.1",
       mongodbDatabase: "gateway_webhooks",
       timeoutMs: 10_000,

@@ -6,7 +6,7 @@ Params: root, name, config (the merged component settings from gateway.component
 
 {{/*
 Environment of one component, in this order so later `$(VAR)` references can use earlier ones:
-downward API, fixed (HOST, PORT), plain values (computed service URLs, then `default.env`
+downward API, fixed (HOST, PORT, MANAGEMENT_PORT), plain values (computed service URLs, then `default.env`
 overlaid with the component's `env`), then variables from Secrets. A plain variable that a
 configured Secret provides (its `existingSecret` is set) is left out in every component, so a
 credential-bearing value is never half from a Secret, half inline. Empty values are left out
@@ -16,9 +16,9 @@ credential-bearing value is never half from a Secret, half inline. Empty values 
 {{- $root := .root -}}
 {{- $name := .name -}}
 {{- $config := .config -}}
-{{- range $forbidden := list "PORT" "HOST" -}}
+{{- range $forbidden := list "PORT" "HOST" "MANAGEMENT_PORT" -}}
 {{- if hasKey (default dict $config.env) $forbidden -}}
-{{- fail (printf "components.%s.env.%s (or default.env.%s): do not set it, the chart sets it (PORT from service.port, HOST to 0.0.0.0)" $name $forbidden $forbidden) -}}
+{{- fail (printf "components.%s.env.%s (or default.env.%s): do not set it, the chart sets it (PORT from service.port, MANAGEMENT_PORT from metrics.port, HOST to 0.0.0.0)" $name $forbidden $forbidden) -}}
 {{- end -}}
 {{- end -}}
 {{- $fromSecrets := dict -}}
@@ -61,6 +61,10 @@ credential-bearing value is never half from a Secret, half inline. Empty values 
   value: "0.0.0.0"
 - name: PORT
   value: {{ $config.service.port | int | quote }}
+{{- if $config.metrics.enabled }}
+- name: MANAGEMENT_PORT
+  value: {{ $config.metrics.port | int | quote }}
+{{- end }}
 {{- range $key, $value := $plain }}
 {{- $secretRef := get $root.Values.secrets $key }}
 {{- if and (not (and $secretRef $secretRef.existingSecret)) (ne (toString $value) "") }}
@@ -82,7 +86,7 @@ credential-bearing value is never half from a Secret, half inline. Empty values 
 {{- $config := .config -}}
 {{- if $config.metrics.enabled }}
 prometheus.io/scrape: "true"
-prometheus.io/port: {{ $config.service.port | int | quote }}
+prometheus.io/port: {{ $config.metrics.port | int | quote }}
 prometheus.io/path: {{ $config.metrics.path | quote }}
 {{- end }}
 {{- with $config.podAnnotations }}
@@ -131,6 +135,12 @@ spec:
         - name: http
           containerPort: {{ $config.service.port | int }}
           protocol: TCP
+        {{- if $config.metrics.enabled }}
+        # The management listener: GET /metrics only, never routed by a Service's public port.
+        - name: metrics
+          containerPort: {{ $config.metrics.port | int }}
+          protocol: TCP
+        {{- end }}
       env:
         {{- include "gateway.env" . | nindent 8 }}
       {{- with $config.startupProbe }}

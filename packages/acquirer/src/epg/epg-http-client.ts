@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/platform";
 import type { Terminal } from "../acquirer-port.js";
 import { connectionError, httpStatusError, protocolError, timeoutError, unreadableAnswerError } from "./epg-errors.js";
+import { recordEpgCall } from "./epg-metrics.js";
 import { EPG_OPERATIONS, type EpgOperation } from "./epg-protocol.js";
 
 export interface EpgHttpOptions {
@@ -55,11 +56,11 @@ function readErrorCode(value: unknown): number | undefined {
 
 /**
  * One protocol call: form-encoded POST with the terminal's credentials, bounded by the timeout
- * (connection, answer and body alike). Returns the JSON object of an accepted answer; every
- * failure is a GatewayError from the table in epg-errors.ts. The password travels only in
+ * (connection, answer and body alike). Returns the answer's JSON object (callEpg checks its
+ * errorCode); every failure is a GatewayError from the table in epg-errors.ts. The password travels only in
  * the request body and is never part of an error.
  */
-export async function callEpg(
+async function exchange(
   operation: EpgOperation,
   terminal: Terminal,
   params: Record<string, string | undefined>,
@@ -97,12 +98,38 @@ export async function callEpg(
     throw unreadableAnswerError(operation, "not_json");
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) throw unreadableAnswerError(operation, "not_an_object");
-  const answer = json as Record<string, unknown>;
+  return json as Record<string, unknown>;
+}
+
+/**
+ * One call to the acquirer (see exchange), its answer's errorCode checked: 0 returns the answer,
+ * anything else throws the mapped error. Every call is counted by result for the metrics.
+ */
+export async function callEpg(
+  operation: EpgOperation,
+  terminal: Terminal,
+  params: Record<string, string | undefined>,
+  options: EpgHttpOptions,
+): Promise<Record<string, unknown>> {
+  // A terminal misconfigured with a non-http(s) URL is refused before any call: not an outage.
+  operationUrl(terminal, operation);
+  let answer: Record<string, unknown>;
+  try {
+    answer = await exchange(operation, terminal, params, options);
+  } catch (err) {
+    recordEpgCall(operation, "unavailable");
+    throw err;
+  }
   const errorCode = readErrorCode(answer.errorCode);
-  if (errorCode === undefined) throw unreadableAnswerError(operation, "bad_error_code");
+  if (errorCode === undefined) {
+    recordEpgCall(operation, "unavailable");
+    throw unreadableAnswerError(operation, "bad_error_code");
+  }
   if (errorCode !== 0) {
+    recordEpgCall(operation, "error_code");
     const message = typeof answer.errorMessage === "string" ? answer.errorMessage : undefined;
     throw protocolError(operation, errorCode, message);
   }
+  recordEpgCall(operation, "ok");
   return answer;
 }

@@ -131,3 +131,17 @@ export function readConfigOrExit<S extends ConfigSpec>(spec: S, env: NodeJS.Proc
     process.exit(1);
   }
 }
+
+/**
+ * MANAGEMENT_PORT, the port of a process's management listener (Prometheus `GET /metrics`).
+ * Each service has its own default (edge 9460, accounts 9461, sessions 9462, refunds 9463,
+ * webhooks 9464), so a stack on one host runs with defaults; the RPC or public port never serves metrics.
+ */
+export function managementPortField(defaultPort: number) {
+  return {
+    env: "MANAGEMENT_PORT",
+    description: "port of the management listener (GET /metrics for Prometheus), bound to HOST; 0 = a free port",
+    default: String(defaultPort),
+    parse: parse.port,
+  };
+}

@@ -24,6 +24,8 @@ export interface OutboxRelayBaseOptions {
   batchSize?: number;
   /** Subjects are `<prefix>.<event type>`; default `gateway.events` (tests use a space of their own). */
   subjectPrefix?: string;
+  /** Told what each look found pending (at most batchSize events), for the backlog metrics. */
+  backlog?: (pending: readonly { occurredAt: Date }[]) => void;
 }
 
 /** A service's outbox relay: a polling loop publishing stored events, woken after each change. */

@@ -13,6 +13,8 @@ export interface PendingEvent {
   type: string;
   payload: Uint8Array;
   headers?: Record<string, string>;
+  /** When the fact happened: the backlog metrics report the oldest pending event's age. */
+  occurredAt: Date;
 }
 
 /** The outbox side of a service's store: `owner` is the record holding the outbox (a session, a refund). */
@@ -71,6 +73,7 @@ export function createGenericOutboxRelay<E extends PendingEvent>(o: GenericOutbo
   /** One look; `more` says the batch was full and went out cleanly, so look again at once. */
   async function pass(): Promise<{ published: number; more: boolean }> {
     const pending = await o.store.findPendingOutbox(batchSize);
+    o.backlog?.(pending);
     const byOwner = new Map<string, E[]>();
     for (const event of pending) {
       const owner = o.ownerOf(event);

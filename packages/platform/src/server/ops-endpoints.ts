@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { metricsRegistry } from "../metrics.js";
 import type { ReadinessReport } from "./readiness.js";
 
 type Request = IncomingMessage | Http2ServerRequest;
@@ -12,8 +11,8 @@ function send(res: Response, status: number, contentType: string, body: string):
 }
 
 /**
- * Answers the operational endpoints (liveness, readiness, Prometheus metrics) on the RPC
- * port, over HTTP/1.1 and HTTP/2 alike. Returns false for any other request.
+ * Answers the probe endpoints (liveness, readiness) on the RPC port (Prometheus metrics are on
+ * the management listener, management-server.ts), over HTTP/1.1 and HTTP/2 alike. Returns false for any other request.
  */
 export function handleOpsRequest(req: Request, res: Response, readiness: () => Promise<ReadinessReport>): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
@@ -29,12 +28,6 @@ export function handleOpsRequest(req: Request, res: Response, readiness: () => P
             ? send(res, 200, "application/json", JSON.stringify({ status: "ok" }))
             : send(res, 503, "application/json", JSON.stringify({ status: "unavailable", failed })),
         () => send(res, 503, "application/json", JSON.stringify({ status: "unavailable", failed: [] })),
-      );
-      return true;
-    case "/metrics":
-      metricsRegistry.metrics().then(
-        (text) => send(res, 200, metricsRegistry.contentType, text),
-        () => send(res, 500, "text/plain", "metrics unavailable\n"),
       );
       return true;
     default:

@@ -54,7 +54,8 @@ function urlHost(host: string): string {
 
 /**
  * Starts a service's RPC server: gRPC, gRPC-Web and Connect on one port over HTTP/2 and
- * HTTP/1.1, the `grpc.health.v1.Health` service, and `/healthz`, `/readyz`, `/metrics`.
+ * HTTP/1.1, the `grpc.health.v1.Health` service, and `/healthz`, `/readyz`
+ * (`/metrics` is on the process's management listener, startManagementServer).
  * Interceptors, outermost first: tracing, metrics, error details, then the caller's.
  */
 export async function startServiceServer(o: ServiceServerOptions): Promise<RunningServer> {

@@ -107,7 +107,9 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   const spawnedAt = performance.now();
   // fd 3 is a pipe the child watches (watchParentPipe in runService): it shuts down when this process dies.
   const child = await spawnOwnedChild(process.execPath, [...nodeArgsFor(runtime), entry], {
-    env: { ...process.env, ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
+    // A gateway process's management listener (GET /metrics) takes a free port unless the test
+    // names one: the services' fixed defaults would collide between tests run side by side.
+    env: { ...process.env, MANAGEMENT_PORT: "0", ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
     stdio: ["ignore", "pipe", "pipe", "pipe"],
     childWatchesPipeGraceMs: parentDeathGraceMs({ ...process.env, ...options.env }),
   });

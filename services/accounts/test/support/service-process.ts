@@ -16,7 +16,8 @@ export interface ServiceProcess {
 /** Runs the accounts main.ts as its own process (via tsx), as in distributed mode. */
 export function startAccountsProcess(env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    env: { PATH: process.env.PATH ?? "", ...env },
+    // MANAGEMENT_PORT 0: a free port for /metrics, never the fixed default another test may hold.
+    env: { PATH: process.env.PATH ?? "", MANAGEMENT_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -99,6 +99,7 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
       method: result.method,
       updatedAt: deps.clock.now(),
     });
+    deps.observer?.refundPendingManual();
     // Settled by operations meanwhile: what they decided is the refund's outcome.
     return stored ?? (await deps.refunds.findByIdAnyScope(id)) ?? { ...refund, ...result };
   }

@@ -34,7 +34,7 @@ export interface ResolveManualRefundInput {
  * outcome is harmless and emits no second event; another outcome is INVALID_STATE.
  */
 export async function resolveManualRefund(
-  deps: Pick<RefundDeps, "refunds" | "ledger" | "clock" | "events" | "outbox" | "newId">,
+  deps: Pick<RefundDeps, "refunds" | "ledger" | "clock" | "events" | "outbox" | "newId" | "observer">,
   input: ResolveManualRefundInput,
 ): Promise<Refund> {
   const pending = await deps.refunds.findByIdAnyScope(input.refundId);

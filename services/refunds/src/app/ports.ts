@@ -66,6 +66,14 @@ export interface RefundOutboxStore {
   markOutboxPublished(refundId: string, eventId: string, publishedAt: Date): Promise<void>;
 }
 
+/** Told of refund outcomes, for metrics. */
+export interface RefundObserver {
+  /** The acquirer could not confirm a refund: it waits for operations. */
+  refundPendingManual(): void;
+  /** A refund ended, settled by the acquirer's answer or by operations. Counted once, by the settlement that won. */
+  refundSettled(status: FinalRefundStatus, settledBy: "acquirer" | "operations"): void;
+}
+
 /** Refund records. Methods taking a scope never see another account's or mode's refunds. */
 export interface RefundRepository extends RefundOutboxStore {
   /** Stores a new refund; false (nothing stored) when a refund with its id exists: the id is unique. */

@@ -6,6 +6,7 @@ import type {
   PaidSessionLookup,
   PaidSessionStore,
   RefundEventEncoder,
+  RefundObserver,
   RefundRepository,
   TerminalProvider,
 } from "./ports.js";
@@ -26,4 +27,6 @@ export interface RefundDeps {
   clock: Clock;
   newId: IdGenerator;
   logger: Logger;
+  /** Told of refund outcomes (metrics). */
+  observer?: RefundObserver;
 }

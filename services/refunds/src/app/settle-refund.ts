@@ -18,7 +18,7 @@ export interface SettlementChanges {
  * refund as it is right after the change. Whoever settled first wins: the result says whether
  * it was this call, and holds the refund as it stands either way.
  */
-export async function settleRefund(deps: Pick<RefundDeps, "refunds" | "events" | "outbox" | "clock" | "newId">, refund: Refund, changes: SettlementChanges): Promise<SettleResult> {
+export async function settleRefund(deps: Pick<RefundDeps, "refunds" | "events" | "outbox" | "clock" | "newId" | "observer">, refund: Refund, changes: SettlementChanges): Promise<SettleResult> {
   const now = deps.clock.now();
   const after: Refund = { ...refund, ...definedOnly(changes), updatedAt: now };
   const event = { eventId: deps.newId("evt"), type: refundEventTypeFor(changes.status), occurredAt: now };
@@ -31,6 +31,7 @@ export async function settleRefund(deps: Pick<RefundDeps, "refunds" | "events" |
   if (result === undefined) throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error(`refund ${refund.id} vanished while being settled`) });
   // Also when another call won: this one may have finished that call's interrupted write.
   deps.outbox?.wake();
+  if (result.won) deps.observer?.refundSettled(changes.status, changes.automated ? "acquirer" : "operations");
   return result;
 }
 

@@ -1,6 +1,6 @@
 import type { Acquirer } from "@gateway/acquirer";
 import { GatewayError, type Clock, type Logger } from "@gateway/platform";
-import type { FeePlanProvider, OutboxSignal, SessionEventEncoder, SessionRepository, TerminalProvider } from "./ports.js";
+import type { FeePlanProvider, OutboxSignal, PaymentObserver, SessionEventEncoder, SessionRepository, TerminalProvider } from "./ports.js";
 
 /** What the payment use cases (start, settle) work with. */
 export interface PaymentDeps {
@@ -18,6 +18,8 @@ export interface PaymentDeps {
   /** Pause between the sweeper's re-checks of an unsettled attempt with the acquirer. */
   reconcileIntervalMs: number;
   outbox?: OutboxSignal;
+  /** Told of each attempt that ends (metrics). */
+  observer?: PaymentObserver;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FeePlan } from "../domain/fees.js";
 import type { SessionEvent, SessionEventType } from "../domain/session-events.js";
-import type { AccountScope, Session, SessionChanges, SessionStatus } from "../domain/session.js";
+import type { AccountScope, AttemptStatus, Session, SessionChanges, SessionStatus } from "../domain/session.js";
 
 export type InsertResult =
   | { inserted: true }
@@ -102,6 +102,12 @@ export interface SessionRepository extends OutboxStore {
    * or reconciliation due (`reconcileAt`).
    */
   findDue(now: Date, limit: number): Promise<Session[]>;
+}
+
+/** Told of every payment attempt that ended, for metrics (never with a merchant or session id). */
+export interface PaymentObserver {
+  /** `attempt` was just stored SUCCEEDED, FAILED (declined) or ABANDONED, with its failure code. */
+  attemptSettled(attempt: { status: AttemptStatus; failureCode?: string; duplicatePayment?: boolean }): void;
 }
 
 /** Told what the sweeper did, for metrics (operators alert on late payments it could not return). */

@@ -76,6 +76,7 @@ export async function settleOpenAttempt(deps: PaymentDeps, session: Session, acq
     const result = await storeChange(deps, current, settlement.changes, settlement.events);
     if (result.updated) {
       logSettlement(deps, result.session, settlement.attempt, source);
+      deps.observer?.attemptSettled(settlement.attempt);
       return { session: result.session, attempt: attemptByOrderId(result.session, acquirerOrderId) ?? settlement.attempt };
     }
     if (!result.current) throw GatewayError.notFound("session", session.id);

@@ -230,7 +230,10 @@ async function abandonAfterFailedStart(deps: PaymentDeps, session: Session, atte
         attempts: withAttempt(current.attempts, abandonedAttempt(attempt, failureCode, now)),
       };
       const result = await deps.repo.updateIf(current.scope, current.id, current.version, changes);
-      if (result.updated) return;
+      if (result.updated) {
+        deps.observer?.attemptSettled({ status: "ABANDONED", failureCode });
+        return;
+      }
       current = result.current;
     }
   } catch (err) {

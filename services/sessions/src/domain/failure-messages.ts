@@ -24,6 +24,11 @@ const FAILURE_MESSAGES: Readonly<Record<string, string>> = {
   start_interrupted: "Starting the payment was interrupted before the buyer reached the card page.",
 };
 
+/** True for the failure codes this table knows (metrics label only these; others are "other"). */
+export function isKnownFailureCode(code: string): boolean {
+  return Object.hasOwn(FAILURE_MESSAGES, code);
+}
+
 export function failureMessageFor(code: string): string {
   return FAILURE_MESSAGES[code] ?? "The payment failed.";
 }

@@ -1,4 +1,5 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { prometheusPaymentObserver } from "../adapters/metrics/payment-metrics.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Acquirer } from "@gateway/acquirer";
 import { scopeFromProto, type Clock, type Logger } from "@gateway/platform";
@@ -59,6 +60,7 @@ export function paymentDepsOf(deps: SessionServiceDeps): PaymentDeps {
     acquirerTimeoutMs: settings.acquirerTimeoutMs ?? DEFAULT_ACQUIRER_TIMEOUT_MS,
     reconcileIntervalMs: settings.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
     ...(deps.outbox ? { outbox: deps.outbox } : {}),
+    observer: prometheusPaymentObserver,
   };
 }
 

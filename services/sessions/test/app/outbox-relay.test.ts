@@ -1,5 +1,5 @@
-import { InMemoryEventBus, ManualClock, createLogger, newId, type EventBus, type ReceivedEvent } from "@gateway/platform";
-import { waitFor } from "@gateway/testkit";
+import { InMemoryEventBus, ManualClock, createLogger, newId, outboxBacklogReporter, type EventBus, type ReceivedEvent } from "@gateway/platform";
+import { metricValue, waitFor } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemorySessionRepository, type InMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createOutboxRelay, type OutboxRelay } from "../../src/app/outbox-relay.js";
@@ -57,15 +57,25 @@ function failingOnce(bus: EventBus, ids: Set<string>): EventBus {
 const relays: OutboxRelay[] = [];
 const buses: EventBus[] = [];
 
-function setup(o: { store?: (repo: InMemorySessionRepository) => OutboxStore; bus?: (bus: EventBus) => EventBus; pollIntervalMs?: number; batchSize?: number } = {}) {
+function setup(
+  o: {
+    store?: (repo: InMemorySessionRepository) => OutboxStore;
+    bus?: (bus: EventBus) => EventBus;
+    pollIntervalMs?: number;
+    batchSize?: number;
+    clock?: ManualClock;
+    backlog?: (pending: readonly { occurredAt: Date }[]) => void;
+  } = {},
+) {
   const repo = createMemorySessionRepository();
   const bus = new InMemoryEventBus();
   buses.push(bus);
   const relay = createOutboxRelay({
     store: o.store ? o.store(repo) : repo,
     bus: o.bus ? o.bus(bus) : bus,
-    clock: new ManualClock(),
+    clock: o.clock ?? new ManualClock(),
     logger,
+    ...(o.backlog ? { backlog: o.backlog } : {}),
     ...(o.pollIntervalMs !== undefined ? { pollIntervalMs: o.pollIntervalMs } : {}),
     ...(o.batchSize !== undefined ? { batchSize: o.batchSize } : {}),
   });
@@ -152,6 +162,30 @@ describe("the outbox relay", () => {
     expect(await relay.runOnce()).toBe(2);
     await waitFor(() => received.length === 2 || undefined, { timeoutMs: 10_000 });
     expect(received.map((e) => e.id)).toEqual([first!.eventId, second!.eventId]);
+  });
+
+  it("when publishing fails, then the backlog gauges show the pending event and its age growing until it goes out", async () => {
+    const failing = new Set<string>();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 0));
+    const { repo, relay } = setup({ bus: (b) => failingOnce(b, failing), clock, backlog: outboxBacklogReporter("sessions-test", clock) });
+    const stored = event(1);
+    failing.add(stored.eventId);
+    await sessionWithEvents(repo, [stored]);
+    const gauges = async () => ({
+      pending: await metricValue("gateway_outbox_pending_events", { service: "sessions-test" }),
+      age: await metricValue("gateway_outbox_oldest_pending_age_seconds", { service: "sessions-test" }),
+    });
+
+    expect(await relay.runOnce()).toBe(0);
+    clock.advance(60_000);
+    // event(1) occurred at 00:00:01; the clock now says 00:01:00.
+    expect(await gauges()).toEqual({ pending: 1, age: 59 });
+    clock.advance(60_000);
+    expect((await gauges()).age).toBe(119);
+
+    expect(await relay.runOnce()).toBe(1);
+    expect(await relay.runOnce()).toBe(0);
+    expect(await gauges()).toEqual({ pending: 0, age: 0 });
   });
 
   it("when running, then a wake publishes at once, without waiting for the poll", async () => {

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDistributedGateway, type DistributedGateway, type GatewayProcessName } from "@gateway/launcher";
+import { waitFor } from "@gateway/testkit";
+import { merchantApi, request } from "./support/http.js";
+import { payWithCard } from "./support/pay-with-card.js";
+import { expectProblem } from "./support/problem.js";
+import { startPrometheus, type LocalPrometheus } from "./support/prometheus.js";
+
+// Issue 15 item 6: Prometheus metrics live on each process's management listener
+// (MANAGEMENT_PORT), never on the edge's public port; a real Prometheus scraping those ports
+// sees the edge's RED metrics and the payments counter of a paid session.
+const prefix = `e2e_metrics_${Date.now().toString(36)}`;
+
+describe("metrics, distributed mode", () => {
+  let gw: DistributedGateway;
+  let prometheus: LocalPrometheus | undefined;
+
+  beforeAll(async () => {
+    gw = await startDistributedGateway({ mongodbUrl: process.env.MONGODB_URL, natsUrl: process.env.NATS_URL, databasePrefix: prefix });
+  });
+
+  afterAll(async () => {
+    await prometheus?.stop();
+    await gw?.stop();
+  });
+
+  it("when /metrics is asked on the edge's public port, then it is a 404 problem document", async () => {
+    expectProblem(await request(`${gw.edgeUrl}/metrics`), 404, "not-found", `${gw.edgeUrl}/errors`);
+  });
+
+  it.each(["edge", "accounts", "sessions", "refunds", "webhooks"] satisfies GatewayProcessName[])(
+    "when %s's management port is scraped, then it answers Prometheus text",
+    async (name) => {
+      const res = await request(`${gw.managementUrls[name]}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/plain");
+      expect(res.text).toContain("# TYPE process_cpu_user_seconds_total counter");
+    },
+  );
+
+  it("when Prometheus scrapes the management ports during a paid session, then PromQL sees the request and the payment", async () => {
+    prometheus = await startPrometheus(gw.managementUrls);
+    const prom = prometheus;
+    // Every process is a healthy target before anything is counted.
+    await waitFor(async () => (await prom.query("up == 1")).length === 5 || undefined, { timeoutMs: 60_000, message: "five targets up" });
+
+    const api = merchantApi(gw.edgeUrl, gw.demoTestKey!);
+    const created = await api.createSession({ merchant_reference: "metrics-1", amount: "12.500" });
+    expect(created.status, created.text).toBe(201);
+    await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
+    expect((await api.getSession(created.body.id)).body.status).toBe("SUCCEEDED");
+
+    // One create through the edge, labelled by its route template; the stack is fresh, so exactly one.
+    const creates = 'sum(gateway_http_requests_total{job="edge",route="/api/v1/gateway/sessions/",method="POST",status_class="2xx"})';
+    await waitFor(async () => (await prom.query(creates))[0]?.value === 1 || undefined, { timeoutMs: 60_000, message: `${creates} == 1` });
+    // One settled payment, counted by sessions, with no failure code.
+    const paid = 'sum(gateway_payments_settled_total{job="sessions",outcome="succeeded",failure_code="none"})';
+    await waitFor(async () => (await prom.query(paid))[0]?.value === 1 || undefined, { timeoutMs: 60_000, message: `${paid} == 1` });
+    // The session id never became a label value anywhere.
+    expect(await prom.query(`count({__name__=~"gateway_.+", route=~".*${created.body.id}.*"})`)).toEqual([]);
+    // The acquirer was called and answered (register and status at least).
+    const acquirerOk = 'sum(gateway_acquirer_requests_total{job="sessions",result="ok"})';
+    expect((await prom.query(acquirerOk))[0]?.value).toBeGreaterThanOrEqual(2);
+  });
+});
