@@ -1,4 +1,5 @@
-import { createTestDb, queryPlanProblems, recordQueries, type TestDb } from "@gateway/testkit";
+import { queryPlanProblems, recordQueries, startFerretDb, uniqueDbName, type LocalServer } from "@gateway/testkit";
+import { MongoClient, type Db } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMongoSessionRepository, SESSIONS_COLLECTION } from "../src/adapters/mongo/mongo-session-repository.js";
 import { createMongoSweepLocks } from "../src/adapters/mongo/mongo-sweep-locks.js";
@@ -7,20 +8,28 @@ import { sessionRepositoryContract } from "./contracts/session-repository.contra
 // Every query the session repository sends while its whole contract runs is recorded, then
 // explained: on FerretDB it must be pushed down to the storage, on MongoDB it must not scan the
 // collection; finds must be bounded by a limit. A new query shaped for no index fails here.
-let testDb: TestDb | undefined;
+// Pushdown is judged on FerretDB over PostgreSQL, started here (the shared test server may run on
+// SQLite, which pushes almost nothing down); PLAN_MONGODB_URL points the test at a real MongoDB.
+let server: LocalServer | undefined;
+let client: MongoClient | undefined;
+let database: Db | undefined;
 let recorder: ReturnType<typeof recordQueries> | undefined;
 
-async function db() {
-  if (!testDb) {
-    testDb = await createTestDb("sessions_plans", { monitorCommands: true });
-    recorder = recordQueries(testDb.client);
+async function db(): Promise<Db> {
+  if (!database) {
+    const url = process.env.PLAN_MONGODB_URL ?? (server = await startFerretDb({ backend: "postgresql" })).url;
+    client = await MongoClient.connect(url, { monitorCommands: true, retryWrites: false });
+    recorder = recordQueries(client);
+    database = client.db(uniqueDbName("sessions_plans"));
   }
-  return testDb.db;
+  return database;
 }
 
 afterAll(async () => {
   recorder?.stop();
-  await testDb?.drop();
+  await database?.dropDatabase();
+  await client?.close();
+  await server?.stop();
 });
 
 sessionRepositoryContract(
