@@ -11,4 +11,4 @@ export { waitFor, type WaitForOptions } from "./wait-for.js";
 export { uniqueDbName } from "./mongo/unique-db-name.js";
 export { createTestDb, type TestDb } from "./mongo/test-db.js";
 export { testServers, type TestServers } from "./test-servers.js";
-export { recordQueries, queryPlanProblems, type RecordedQuery } from "./mongo/query-plans.js";
+export { createQueryPlanDb, recordQueries, queryPlanProblems, type QueryPlanDb, type RecordedQuery } from "./mongo/query-plans.js";

@@ -1,5 +1,4 @@
-import { queryPlanProblems, recordQueries, startFerretDb, uniqueDbName, type LocalServer } from "@gateway/testkit";
-import { MongoClient, type Db } from "mongodb";
+import { createQueryPlanDb } from "@gateway/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMongoSessionRepository, SESSIONS_COLLECTION } from "../src/adapters/mongo/mongo-session-repository.js";
 import { createMongoSweepLocks } from "../src/adapters/mongo/mongo-sweep-locks.js";
@@ -8,29 +7,9 @@ import { sessionRepositoryContract } from "./contracts/session-repository.contra
 // Every query the session repository sends while its whole contract runs is recorded, then
 // explained: on FerretDB it must be pushed down to the storage, on MongoDB it must not scan the
 // collection; finds must be bounded by a limit. A new query shaped for no index fails here.
-// Pushdown is judged on FerretDB over PostgreSQL, started here (the shared test server may run on
-// SQLite, which pushes almost nothing down); PLAN_MONGODB_URL points the test at a real MongoDB.
-let server: LocalServer | undefined;
-let client: MongoClient | undefined;
-let database: Db | undefined;
-let recorder: ReturnType<typeof recordQueries> | undefined;
-
-async function db(): Promise<Db> {
-  if (!database) {
-    const url = process.env.PLAN_MONGODB_URL ?? (server = await startFerretDb({ backend: "postgresql" })).url;
-    client = await MongoClient.connect(url, { monitorCommands: true, retryWrites: false });
-    recorder = recordQueries(client);
-    database = client.db(uniqueDbName("sessions_plans"));
-  }
-  return database;
-}
-
-afterAll(async () => {
-  recorder?.stop();
-  await database?.dropDatabase();
-  await client?.close();
-  await server?.stop();
-});
+const plans = createQueryPlanDb("sessions_plans");
+afterAll(() => plans.close());
+const db = () => plans.db();
 
 sessionRepositoryContract(
   "MongoDB wire server, queries recorded",
@@ -60,15 +39,9 @@ describe("query plans of the sessions service's Mongo repositories", () => {
   });
 
   it("when every recorded query pattern is explained, then none scans the collection and every find is bounded", async () => {
-    const patterns = recorder!.patterns().filter((q) => !q.collection.startsWith("system."));
     // The contract touches every method: insert, the four lookups, list, updateIf, findDue, the outbox.
-    expect(patterns.length).toBeGreaterThan(8);
-    const failures: string[] = [];
-    for (const pattern of patterns) {
-      if (isStartupBackfill(pattern.shape)) continue;
-      const problems = await queryPlanProblems(await db(), pattern);
-      if (problems.length > 0) failures.push(`${pattern.shape}: ${problems.join("; ")}`);
-    }
+    expect(plans.patterns().length).toBeGreaterThan(8);
+    const failures = await plans.failures(isStartupBackfill);
     expect(failures).toEqual([]);
   });
 });

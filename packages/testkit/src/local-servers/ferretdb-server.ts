@@ -51,11 +51,7 @@ export async function startFerretDb(options: FerretDbOptions = {}): Promise<Loca
         args: (port, dataDir) => [
           "--handler=pg",
           `--postgresql-url=${postgres.url}`,
-          `--listen-addr=127.0.0.1:${port}`,
-          "--debug-addr=-",
-          `--state-dir=${join(dataDir, "state")}`,
-          "--telemetry=disable",
-          "--log-level=warn",
+          ...commonArgs(port, dataDir),
         ],
         url: (port) => `mongodb://127.0.0.1:${port}/`,
         probe: pingMongo,
@@ -94,15 +90,16 @@ function startOnSqlite(ferretdb: string, options: StartOptions): Promise<LocalSe
         "--handler=sqlite",
         // The URL must end with "/": FerretDB treats it as a directory holding one file per database.
         `--sqlite-url=file:${join(dataDir, "sqlite")}/`,
-        `--listen-addr=127.0.0.1:${port}`,
-        "--debug-addr=-",
-        `--state-dir=${join(dataDir, "state")}`,
-        "--telemetry=disable",
-        "--log-level=warn",
+        ...commonArgs(port, dataDir),
       ],
       url: (port) => `mongodb://127.0.0.1:${port}/`,
       probe: pingMongo,
     },
     options,
   );
+}
+
+/** Loopback only, no debug listener, state beside the data, no telemetry, warnings and worse. */
+function commonArgs(port: number, dataDir: string): string[] {
+  return [`--listen-addr=127.0.0.1:${port}`, "--debug-addr=-", `--state-dir=${join(dataDir, "state")}`, "--telemetry=disable", "--log-level=warn"];
 }
