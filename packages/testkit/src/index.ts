@@ -20,7 +20,7 @@ export { createTestDb, type TestDb } from "./mongo/test-db.js";
 export { testServers, type TestServers } from "./test-servers.js";
 export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "./card-page-driver.js";
 
-export { recordQueries, queryPlanProblems, type RecordedQuery } from "./mongo/query-plans.js";
+export { createQueryPlanDb, recordQueries, queryPlanProblems, type QueryPlanDb, type RecordedQuery } from "./mongo/query-plans.js";
 
 export { pythonTool } from "./python-tools.js";
 export { metricValue } from "./metric-value.js";

@@ -1,4 +1,7 @@
-import type { CommandStartedEvent, Db, Document, MongoClient } from "mongodb";
+import { MongoClient, type CommandStartedEvent, type Db, type Document } from "mongodb";
+import { startFerretDb } from "../local-servers/ferretdb-server.js";
+import type { LocalServer } from "../local-servers/local-server.js";
+import { uniqueDbName } from "./unique-db-name.js";
 
 /** A query a repository sent, reduced to what decides its plan. */
 export interface RecordedQuery {
@@ -79,4 +82,53 @@ function stagesOf(plan: Document | undefined): string[] {
   if (!plan) return [];
   const children = [plan.inputStage, ...(plan.inputStages ?? [])].filter(Boolean) as Document[];
   return [String(plan.stage), ...children.flatMap(stagesOf)];
+}
+
+/** A database whose queries are recorded, on a server that reports pushdown (see createQueryPlanDb). */
+export interface QueryPlanDb {
+  db(): Promise<Db>;
+  /** The distinct query patterns recorded so far. */
+  patterns(): RecordedQuery[];
+  /** One line per recorded pattern with a problem; `skip` leaves out patterns by their shape. */
+  failures(skip?: (shape: string) => boolean): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Pushdown is judged on FerretDB over PostgreSQL, started on first use (the shared test server may
+ * run on SQLite, which pushes almost nothing down); PLAN_MONGODB_URL points it at a real MongoDB.
+ */
+export function createQueryPlanDb(prefix: string): QueryPlanDb {
+  let server: LocalServer | undefined;
+  let client: MongoClient | undefined;
+  let database: Db | undefined;
+  let recorder: ReturnType<typeof recordQueries> | undefined;
+  const db = async (): Promise<Db> => {
+    if (!database) {
+      const url = process.env.PLAN_MONGODB_URL ?? (server = await startFerretDb({ backend: "postgresql" })).url;
+      client = await MongoClient.connect(url, { monitorCommands: true, retryWrites: false });
+      recorder = recordQueries(client);
+      database = client.db(uniqueDbName(prefix));
+    }
+    return database;
+  };
+  return {
+    db,
+    patterns: () => recorder?.patterns() ?? [],
+    async failures(skip = () => false) {
+      const failures: string[] = [];
+      for (const pattern of recorder?.patterns() ?? []) {
+        if (pattern.collection.startsWith("system.") || skip(pattern.shape)) continue;
+        const problems = await queryPlanProblems(await db(), pattern);
+        if (problems.length > 0) failures.push(`${pattern.shape}: ${problems.join("; ")}`);
+      }
+      return failures;
+    },
+    async close() {
+      recorder?.stop();
+      await database?.dropDatabase();
+      await client?.close();
+      await server?.stop();
+    },
+  };
 }
