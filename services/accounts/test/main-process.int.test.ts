@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { connectMongo } from "@gateway/platform";
+import { connectMongo, generateServiceAuthKeys, mintServiceToken, parseServiceAuthKeys } from "@gateway/platform";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/domain/api-key.js";
 import { createGrpcJsClients } from "./support/grpc-js-clients.js";
@@ -25,11 +25,21 @@ afterAll(async () => {
 describe("the accounts process", () => {
   it("when started with the demo on, then it prints a working demo key on a plain line, never in a log line, and stops on SIGTERM", async () => {
     const testKey = generateApiKey(false).text;
-    const service = start({ MONGODB_URL, GATEWAY_DEMO: "true", GATEWAY_DEMO_TEST_KEY: testKey, GATEWAY_PUBLIC_URL: "https://pay.example.test" });
+    const keys = generateServiceAuthKeys();
+    const service = start({
+      MONGODB_URL,
+      GATEWAY_DEMO: "true",
+      GATEWAY_DEMO_TEST_KEY: testKey,
+      GATEWAY_PUBLIC_URL: "https://pay.example.test",
+      GATEWAY_SERVICE_AUTH_KEYS: keys.accounts,
+    });
     expect(await service.waitForLine(/^GATEWAY_DEMO_TEST_KEY=/)).toBe(`GATEWAY_DEMO_TEST_KEY=${testKey}`);
     const listening = JSON.parse(await service.waitForLine(/"msg":"accounts listening"/)) as { url: string };
 
-    const clients = createGrpcJsClients(new URL(listening.url).host);
+    // Called as the edge would, with a service token addressed to accounts.
+    const edgeKey = parseServiceAuthKeys("edge")(keys.edge).outgoing.get("accounts")!;
+    const token = () => mintServiceToken({ caller: "edge", audience: "accounts", key: edgeKey, nowMs: Date.now() });
+    const clients = createGrpcJsClients(new URL(listening.url).host, { token });
     try {
       expect((await clients.authenticate({ apiKey: testKey })).scope).toEqual({ merchantId: "mer_demo", livemode: false });
       // The demo's test terminal is the EPG simulator behind the public URL, with its default terminal.

@@ -22,10 +22,21 @@ export interface GrpcJsClients {
 type CallbackCall = (request: unknown, callback: (err: grpc.ServiceError | null, response: unknown) => void) => void;
 type ClientConstructor = new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, CallbackCall>;
 
-function promisify<Req, Res>(client: grpc.Client & Record<string, CallbackCall>, method: string): UnaryCall<Req, Res> {
+type MetadataCall = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  callback: (err: grpc.ServiceError | null, response: unknown) => void,
+) => void;
+
+/** `authorization` for each call when a token source is given (a process checks service tokens). */
+function promisify<Req, Res>(client: grpc.Client & Record<string, CallbackCall>, method: string, token?: () => string): UnaryCall<Req, Res> {
   return (request) =>
     new Promise((resolve, reject) => {
-      client[method]!.call(client, request, (err, response) => (err ? reject(err) : resolve(response as Res)));
+      const metadata = new grpc.Metadata();
+      if (token) metadata.set("authorization", `Bearer ${token()}`);
+      (client[method] as unknown as MetadataCall).call(client, request, metadata, (err, response) =>
+        err ? reject(err) : resolve(response as Res),
+      );
     });
 }
 
@@ -34,7 +45,7 @@ function promisify<Req, Res>(client: grpc.Client & Record<string, CallbackCall>,
  * a third-party gRPC client would see the service. google/protobuf/timestamp.proto is not in
  * proto/: protobufjs (under proto-loader) ships the well-known types and resolves it itself.
  */
-export function createGrpcJsClients(address: string): GrpcJsClients {
+export function createGrpcJsClients(address: string, options: { token?: () => string } = {}): GrpcJsClients {
   const definition = protoLoader.loadSync(
     [`${PROTO_ROOT}/gateway/accounts/v1/accounts.proto`, `${PROTO_ROOT}/grpc/health/v1/health.proto`],
     { includeDirs: [PROTO_ROOT], keepCase: false, defaults: true, enums: String, longs: String },
@@ -46,9 +57,9 @@ export function createGrpcJsClients(address: string): GrpcJsClients {
   const accounts = new loaded.gateway.accounts.v1.AccountsService(address, grpc.credentials.createInsecure());
   const health = new loaded.grpc.health.v1.Health(address, grpc.credentials.createInsecure());
   return {
-    authenticate: promisify(accounts, "Authenticate"),
-    setTerminal: promisify(accounts, "SetTerminal"),
-    resolveTerminalCredentials: promisify(accounts, "ResolveTerminalCredentials"),
+    authenticate: promisify(accounts, "Authenticate", options.token),
+    setTerminal: promisify(accounts, "SetTerminal", options.token),
+    resolveTerminalCredentials: promisify(accounts, "ResolveTerminalCredentials", options.token),
     healthCheck: promisify(health, "Check"),
     close() {
       accounts.close();

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { generateServiceAuthKeys } from "@gateway/platform";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
@@ -17,7 +18,9 @@ export interface ServiceProcess {
 export function startAccountsProcess(env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
     // MANAGEMENT_PORT 0: a free port for /metrics, never the fixed default another test may hold.
-    env: { PATH: process.env.PATH ?? "", MANAGEMENT_PORT: "0", ...env },
+    // Service credentials are required to start; a test that calls the process passes the keys
+    // its client signs with (GATEWAY_SERVICE_AUTH_KEYS), the others get fresh ones.
+    env: { PATH: process.env.PATH ?? "", MANAGEMENT_PORT: "0", GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().accounts, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
