@@ -24,7 +24,11 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["packages/*/test/**/*.int.test.ts", "services/*/test/**/*.int.test.ts", "apps/*/test/**/*.int.test.ts"],
+          include: [
+            "packages/*/test/**/*.int.test.ts",
+            "services/*/test/**/*.int.test.ts",
+            "apps/*/test/**/*.int.test.ts",
+          ],
           globalSetup: ["packages/testkit/src/vitest-global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

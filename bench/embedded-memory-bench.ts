@@ -6,9 +6,11 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { launcherEntries } from "@gateway/launcher";
-import { freePort, startProcess, type ManagedProcess } from "@gateway/testkit";
+import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 
-const { values } = parseArgs({ options: { sessions: { type: "string", default: "10000" }, concurrency: { type: "string", default: "8" } } });
+const { values } = parseArgs({
+  options: { sessions: { type: "string", default: "10000" }, concurrency: { type: "string", default: "8" } },
+});
 const SESSIONS = Number.parseInt(values.sessions, 10);
 const CONCURRENCY = Number.parseInt(values.concurrency, 10);
 const BATCH = 1_000;
@@ -43,7 +45,9 @@ async function start(label: string, retention: string): Promise<Gateway> {
 }
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Number.parseInt(line.replace(/\D+/g, ""), 10) / 1024;
 }
 
@@ -65,7 +69,8 @@ async function create(gateway: Gateway, count: number, offset: number): Promise<
         headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
         body: JSON.stringify({ merchant_reference: `bench-${i}`, amount: "10.000" }),
       });
-      if (response.status !== 201) throw new Error(`${gateway.label}: HTTP ${response.status} ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`${gateway.label}: HTTP ${response.status} ${await response.text()}`);
       await response.body?.cancel();
     }
   };
@@ -76,12 +81,22 @@ const baseline = await start("baseline (retention 1000h)", "1000h");
 const bounded = await start("bounded (retention 3s)", "3s");
 try {
   // Rows are printed as they come: a slow machine still gives the first ones.
-  console.log("| sessions created | baseline RSS MiB | bounded RSS MiB | RSS bounded / baseline | baseline heap used MiB | bounded heap used MiB | heap bounded / baseline |");
+  console.log(
+    "| sessions created | baseline RSS MiB | bounded RSS MiB | RSS bounded / baseline | baseline heap used MiB | bounded heap used MiB | heap bounded / baseline |",
+  );
   console.log("|---|---|---|---|---|---|---|");
   const row = async (created: number) => {
     const [rssA, rssB] = [rssMiB(baseline.proc.pid), rssMiB(bounded.proc.pid)];
     const [heapA, heapB] = [await heapUsedMiB(baseline), await heapUsedMiB(bounded)];
-    const cells = [created, rssA.toFixed(0), rssB.toFixed(0), (rssB / rssA).toFixed(2), heapA.toFixed(0), heapB.toFixed(0), (heapB / heapA).toFixed(2)];
+    const cells = [
+      created,
+      rssA.toFixed(0),
+      rssB.toFixed(0),
+      (rssB / rssA).toFixed(2),
+      heapA.toFixed(0),
+      heapB.toFixed(0),
+      (heapB / heapA).toFixed(2),
+    ];
     console.log(`| ${cells.join(" | ")} |`);
   };
   await row(0);

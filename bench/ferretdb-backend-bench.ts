@@ -4,7 +4,7 @@
 // sessions service's queries (median and p95 over --ops calls each).
 // Run: npx tsx bench/ferretdb-backend-bench.ts [--documents N] [--ops M]
 import { parseArgs } from "node:util";
-import { startFerretDb, type FerretDbBackend } from "@gateway/testkit";
+import { type FerretDbBackend, startFerretDb } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { createMongoSessionRepository } from "../services/sessions/src/adapters/mongo/mongo-session-repository.js";
 import { toDocument } from "../services/sessions/src/adapters/mongo/session-document.js";
@@ -12,7 +12,9 @@ import type { SessionRepository } from "../services/sessions/src/app/ports.js";
 import type { Session } from "../services/sessions/src/domain/session.js";
 import { newScope, sessionFixture } from "../services/sessions/test/support/fixtures.js";
 
-const { values } = parseArgs({ options: { documents: { type: "string", default: "2000" }, ops: { type: "string", default: "50" } } });
+const { values } = parseArgs({
+  options: { documents: { type: "string", default: "2000" }, ops: { type: "string", default: "50" } },
+});
 const DOCUMENTS = Number.parseInt(values.documents, 10);
 const OPS = Number.parseInt(values.ops, 10);
 if (!(DOCUMENTS >= 1) || !(OPS >= 1)) throw new Error("--documents and --ops must be positive whole numbers");
@@ -38,15 +40,20 @@ async function measure(backend: FerretDbBackend): Promise<{ startMs: number; tim
     for (let i = 0; i < DOCUMENTS; i++) sessions.push(sessionFixture(newScope(), {}, start));
     // Preload in batches (not timed): the stored data every measured query runs against.
     const raw = db.collection("sessions", { useBigInt64: true });
-    for (let i = 0; i < sessions.length; i += 500) await raw.insertMany(sessions.slice(i, i + 500).map(toDocument) as never[]);
+    for (let i = 0; i < sessions.length; i += 500)
+      await raw.insertMany(sessions.slice(i, i + 500).map(toDocument) as never[]);
     for (let i = 0; i < OPS; i++) {
       const probe = sessions[(i * 7919) % sessions.length]!;
       await time("insertOne (create)", () => repo.insert(sessionFixture(newScope(), {}, start)));
-      await time("find by (merchant, mode, reference)", () => repo.findByReference(probe.scope, probe.merchantReference));
+      await time("find by (merchant, mode, reference)", () =>
+        repo.findByReference(probe.scope, probe.merchantReference),
+      );
       await time("find by (merchant, mode, id)", () => repo.findById(probe.scope, probe.id));
       await time("find by checkout token", () => repo.findByCheckoutToken(probe.checkoutLinks[0]!.token));
       const current = (await repo.findById(probe.scope, probe.id))!;
-      await time("conditional update (compare-and-set)", () => repo.updateIf(probe.scope, probe.id, current.version, { updatedAt: new Date(start.getTime() + i) }));
+      await time("conditional update (compare-and-set)", () =>
+        repo.updateIf(probe.scope, probe.id, current.version, { updatedAt: new Date(start.getTime() + i) }),
+      );
       await time("list newest first, 20", () => repo.list(probe.scope, {}, { limit: 20 }));
       await time("findDue (sweeper look, 3 range scans)", () => repo.findDue(start, 50));
       await time("findPendingOutbox (relay look)", () => repo.findPendingOutbox(100));
@@ -56,12 +63,30 @@ async function measure(backend: FerretDbBackend): Promise<{ startMs: number; tim
       await time("main: find by checkout token (path into array)", () => raw.findOne(tokenDoc));
       await time("main: findDue (status $in, two bare date ranges)", () =>
         Promise.all([
-          raw.find({ status: { $in: ["CREATED", "PENDING", "PROCESSING"] }, expiresAt: { $lte: start } }).sort({ expiresAt: 1 }).limit(50).toArray(),
-          raw.find({ linkExpiryDueAt: { $lte: start } }).sort({ linkExpiryDueAt: 1 }).limit(50).toArray(),
-          raw.find({ reconcileAt: { $lte: start } }).sort({ reconcileAt: 1 }).limit(50).toArray(),
+          raw
+            .find({ status: { $in: ["CREATED", "PENDING", "PROCESSING"] }, expiresAt: { $lte: start } })
+            .sort({ expiresAt: 1 })
+            .limit(50)
+            .toArray(),
+          raw
+            .find({ linkExpiryDueAt: { $lte: start } })
+            .sort({ linkExpiryDueAt: 1 })
+            .limit(50)
+            .toArray(),
+          raw
+            .find({ reconcileAt: { $lte: start } })
+            .sort({ reconcileAt: 1 })
+            .limit(50)
+            .toArray(),
         ]),
       );
-      await time("main: relay look (outboxPending $gt 0)", () => raw.find({ outboxPending: { $gt: 0 } }).sort({ updatedAt: 1 }).limit(100).toArray());
+      await time("main: relay look (outboxPending $gt 0)", () =>
+        raw
+          .find({ outboxPending: { $gt: 0 } })
+          .sort({ updatedAt: 1 })
+          .limit(100)
+          .toArray(),
+      );
     }
   } finally {
     await client.close();
@@ -82,7 +107,9 @@ const sqlite = await measure("sqlite");
 console.log(`${DOCUMENTS} stored sessions, ${OPS} calls per operation; ms (median / p95)\n`);
 console.log("| operation | PostgreSQL | SQLite | SQLite ÷ PostgreSQL (median) |");
 console.log("|---|---|---|---|");
-console.log(`| start (server ready) | ${pg.startMs.toFixed(0)} | ${sqlite.startMs.toFixed(0)} | ${(sqlite.startMs / pg.startMs).toFixed(2)} |`);
+console.log(
+  `| start (server ready) | ${pg.startMs.toFixed(0)} | ${sqlite.startMs.toFixed(0)} | ${(sqlite.startMs / pg.startMs).toFixed(2)} |`,
+);
 for (const name of Object.keys(pg.timings)) {
   const a = pg.timings[name]!;
   const b = sqlite.timings[name]!;

@@ -53,12 +53,42 @@ interface Result {
 
 const scenarios: Scenario[] = [
   { name: "GET session, limits off", limits: "off", policy: "off", request: "get", expectStatus: 200 },
-  { name: "GET session, in-memory store", limits: "memory", policy: NEVER_REACHED, request: "get", expectStatus: 200 },
-  { name: "GET session, NATS KV store", limits: "nats-kv", policy: NEVER_REACHED, request: "get", expectStatus: 200 },
+  {
+    name: "GET session, in-memory store",
+    limits: "memory",
+    policy: NEVER_REACHED,
+    request: "get",
+    expectStatus: 200,
+  },
+  {
+    name: "GET session, NATS KV store",
+    limits: "nats-kv",
+    policy: NEVER_REACHED,
+    request: "get",
+    expectStatus: 200,
+  },
   { name: "POST create, limits off", limits: "off", policy: "off", request: "create", expectStatus: 201 },
-  { name: "POST create, in-memory store", limits: "memory", policy: NEVER_REACHED, request: "create", expectStatus: 201 },
-  { name: "POST create, NATS KV store", limits: "nats-kv", policy: NEVER_REACHED, request: "create", expectStatus: 201 },
-  { name: "GET over the limit (429), NATS KV", limits: "nats-kv", policy: SPEC, request: "get", expectStatus: 429 },
+  {
+    name: "POST create, in-memory store",
+    limits: "memory",
+    policy: NEVER_REACHED,
+    request: "create",
+    expectStatus: 201,
+  },
+  {
+    name: "POST create, NATS KV store",
+    limits: "nats-kv",
+    policy: NEVER_REACHED,
+    request: "create",
+    expectStatus: 201,
+  },
+  {
+    name: "GET over the limit (429), NATS KV",
+    limits: "nats-kv",
+    policy: SPEC,
+    request: "get",
+    expectStatus: 429,
+  },
 ];
 
 interface Prepared {
@@ -82,7 +112,8 @@ async function main(): Promise<void> {
     const perRound = Math.max(1, Math.ceil(REQUESTS / ROUNDS));
     const deadline = performance.now() + MAX_MS_PER_SCENARIO * scenarios.length;
     for (let round = 0; round < ROUNDS && performance.now() < deadline; round++) {
-      for (const p of prepared) for (let i = 0; i < perRound && p.samples.length < REQUESTS; i++) await measureOne(p, true);
+      for (const p of prepared)
+        for (let i = 0; i < perRound && p.samples.length < REQUESTS; i++) await measureOne(p, true);
     }
   } finally {
     for (const p of prepared) await p.close();
@@ -105,7 +136,9 @@ async function measureOne(p: Prepared, record: boolean): Promise<void> {
   }
   // Over the limit the budget still refills (10/s): those few admitted requests are not what that row measures.
   if (expected === 429 && res.statusCode === 200) return;
-  throw new Error(`${p.scenario.name}: expected ${expected}, got ${res.statusCode}: ${res.body.slice(0, 200)}`);
+  throw new Error(
+    `${p.scenario.name}: expected ${expected}, got ${res.statusCode}: ${res.body.slice(0, 200)}`,
+  );
 }
 
 async function prepare(scenario: Scenario, natsUrl: string): Promise<Prepared> {
@@ -125,15 +158,26 @@ async function prepare(scenario: Scenario, natsUrl: string): Promise<Prepared> {
   try {
     const { secret } = await accounts.issueKey();
     const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
-    const created = await app.inject({ method: "POST", url: "/api/v1/gateway/sessions/", headers, payload: body("seed") });
+    const created = await app.inject({
+      method: "POST",
+      url: "/api/v1/gateway/sessions/",
+      headers,
+      payload: body("seed"),
+    });
     const sessionId = sessions.sessions[0]?.id;
-    if (created.statusCode !== 201 || sessionId === undefined) throw new Error(`seeding a session answered ${created.statusCode}`);
+    if (created.statusCode !== 201 || sessionId === undefined)
+      throw new Error(`seeding a session answered ${created.statusCode}`);
 
     let sequence = 0;
     const send = () =>
       scenario.request === "get"
         ? app.inject({ method: "GET", url: `/api/v1/gateway/sessions/${sessionId}/`, headers })
-        : app.inject({ method: "POST", url: "/api/v1/gateway/sessions/", headers, payload: body(`r-${++sequence}`) });
+        : app.inject({
+            method: "POST",
+            url: "/api/v1/gateway/sessions/",
+            headers,
+            payload: body(`r-${++sequence}`),
+          });
     // Over-the-limit scenario: spend the budget first, so the measured requests are refused.
     if (scenario.expectStatus === 429) while ((await send()).statusCode !== 429);
     return { scenario, send, samples: [], measuredMs: 0, close };
@@ -143,7 +187,12 @@ async function prepare(scenario: Scenario, natsUrl: string): Promise<Prepared> {
   }
 }
 
-function edgeApp(accounts: FakeAccountsService, sessions: FakeSessionsService, rateLimiting: EdgeRateLimiting, logger: ReturnType<typeof createLogger>): FastifyInstance {
+function edgeApp(
+  accounts: FakeAccountsService,
+  sessions: FakeSessionsService,
+  rateLimiting: EdgeRateLimiting,
+  logger: ReturnType<typeof createLogger>,
+): FastifyInstance {
   const accountsTransport = createRouterTransport((router) => router.service(AccountsService, accounts), {
     router: { interceptors: [errorDetailInterceptor("accounts.gateway")] },
   });
@@ -167,15 +216,26 @@ function body(reference: string): string {
 /** perSecond: sequential requests per second of measured time (the inverse of the mean latency). */
 function summarize(scenario: Scenario, samples: number[], elapsedMs: number): Result {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
   const mean = samples.reduce((sum, x) => sum + x, 0) / samples.length;
-  return { scenario, count: samples.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), mean, perSecond: (samples.length * 1000) / elapsedMs };
+  return {
+    scenario,
+    count: samples.length,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    mean,
+    perSecond: (samples.length * 1000) / elapsedMs,
+  };
 }
 
 function printTable(results: Result[]): void {
   // A 429 never reaches the sessions service: comparing it with an admitted GET would mislead.
   const baseline = (r: Result) =>
-    r.scenario.expectStatus === 429 ? undefined : results.find((b) => b.scenario.request === r.scenario.request && b.scenario.limits === "off");
+    r.scenario.expectStatus === 429
+      ? undefined
+      : results.find((b) => b.scenario.request === r.scenario.request && b.scenario.limits === "off");
   const ms = (x: number) => x.toFixed(3);
   const delta = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
   const rows = results.map((r) => {
@@ -193,8 +253,21 @@ function printTable(results: Result[]): void {
       base && base !== r ? delta(r.p99 - base.p99) : "",
     ];
   });
-  const header = ["scenario", "requests", "p50 ms", "p90 ms", "p99 ms", "mean ms", "req/s", "added p50 ms", "added p90 ms", "added p99 ms"];
-  process.stdout.write(`\nnode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "unknown"}), one request at a time via inject\n\n`);
+  const header = [
+    "scenario",
+    "requests",
+    "p50 ms",
+    "p90 ms",
+    "p99 ms",
+    "mean ms",
+    "req/s",
+    "added p50 ms",
+    "added p90 ms",
+    "added p99 ms",
+  ];
+  process.stdout.write(
+    `\nnode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "unknown"}), one request at a time via inject\n\n`,
+  );
   process.stdout.write(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|\n`);
   for (const row of rows) process.stdout.write(`| ${row.join(" | ")} |\n`);
 }
@@ -206,6 +279,8 @@ function positiveInt(raw: string | undefined, name: string): number {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

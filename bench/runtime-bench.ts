@@ -12,11 +12,12 @@
 // - idle RSS: after S seconds with no traffic, VmRSS of the process plus its child processes
 //   (tsx's esbuild service), from /proc.
 // Medians over the rounds; ratio = compiled / tsx.
-import { readFileSync, readdirSync } from "node:fs";
+
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { serviceEntries, startDistributedGateway, type ServiceName } from "@gateway/launcher";
-import { startFerretDb, startNatsServer, type ProcessRuntime } from "@gateway/testkit";
+import { type ServiceName, serviceEntries, startDistributedGateway } from "@gateway/launcher";
+import { type ProcessRuntime, startFerretDb, startNatsServer } from "@gateway/testkit";
 
 function argument(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -51,7 +52,12 @@ interface Sample {
   processes: number;
 }
 
-async function measure(runtime: ProcessRuntime, mongodbUrl: string, natsUrl: string, round: number): Promise<Record<ServiceName, Sample>> {
+async function measure(
+  runtime: ProcessRuntime,
+  mongodbUrl: string,
+  natsUrl: string,
+  round: number,
+): Promise<Record<ServiceName, Sample>> {
   const gw = await startDistributedGateway({
     mongodbUrl,
     natsUrl,
@@ -102,7 +108,8 @@ async function main(): Promise<void> {
     await mongo.stop();
   }
 
-  const stat = (runtime: ProcessRuntime, name: ServiceName, key: keyof Sample) => median(results[runtime].map((r) => r[name][key]));
+  const stat = (runtime: ProcessRuntime, name: ServiceName, key: keyof Sample) =>
+    median(results[runtime].map((r) => r[name][key]));
   const lines = [
     `Node ${process.versions.node}, ${rounds} rounds, idle RSS after ${settleSeconds} s; medians; ratio = compiled / tsx`,
     "",
@@ -119,8 +126,12 @@ async function main(): Promise<void> {
         `${rssTsx.toFixed(1)} | ${rssCompiled.toFixed(1)} | ${(rssCompiled / rssTsx).toFixed(2)} |`,
     );
   }
-  lines.push(`| **all six** | | | | **${total.tsx.toFixed(0)}** | **${total.compiled.toFixed(0)}** | **${(total.compiled / total.tsx).toFixed(2)}** |`);
-  const childCounts = runtimes.map((runtime) => `${runtime}: ${median(results[runtime].map((r) => r.edge.processes))}`).join(", ");
+  lines.push(
+    `| **all six** | | | | **${total.tsx.toFixed(0)}** | **${total.compiled.toFixed(0)}** | **${(total.compiled / total.tsx).toFixed(2)}** |`,
+  );
+  const childCounts = runtimes
+    .map((runtime) => `${runtime}: ${median(results[runtime].map((r) => r.edge.processes))}`)
+    .join(", ");
   lines.push("", `OS processes per service (edge, median): ${childCounts}`);
   process.stdout.write(`\n${lines.join("\n")}\n`);
 }

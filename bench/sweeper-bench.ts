@@ -7,7 +7,7 @@
 // measured elsewhere.
 import { parseArgs } from "node:util";
 import { ManualClock } from "@gateway/platform";
-import { startFerretDb, type LocalServer } from "@gateway/testkit";
+import { type LocalServer, startFerretDb } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { createMemorySessionRepository } from "../services/sessions/src/adapters/memory/in-memory-session-repository.js";
 import { InMemorySweepLocks } from "../services/sessions/src/adapters/memory/in-memory-sweep-locks.js";
@@ -20,9 +20,14 @@ import { offlinePaymentDeps } from "../services/sessions/test/support/payment-fa
 
 const { values } = parseArgs({ options: { sessions: { type: "string", default: "300" } } });
 const SESSIONS = Number.parseInt(values.sessions, 10);
-if (!Number.isInteger(SESSIONS) || SESSIONS < 1) throw new Error("--sessions must be a positive whole number");
+if (!Number.isInteger(SESSIONS) || SESSIONS < 1)
+  throw new Error("--sessions must be a positive whole number");
 
-async function run(store: string, replicas: number, open: () => Promise<{ repo: SessionRepository; locks: SweepLocks }>): Promise<void> {
+async function run(
+  store: string,
+  replicas: number,
+  open: () => Promise<{ repo: SessionRepository; locks: SweepLocks }>,
+): Promise<void> {
   const { repo, locks } = await open();
   const start = new Date(Date.UTC(2026, 0, 1));
   for (let i = 0; i < SESSIONS; i++) {
@@ -39,23 +44,33 @@ async function run(store: string, replicas: number, open: () => Promise<{ repo: 
     swept += (await Promise.all(sweepers.map((s) => s.runOnce()))).reduce((a, b) => a + b, 0);
   }
   const ms = performance.now() - began;
-  console.log(`| ${store} | ${replicas} | ${swept} | ${(ms / 1000).toFixed(2)} | ${((swept / ms) * 1000).toFixed(0)} | ${(ms / swept).toFixed(2)} |`);
+  console.log(
+    `| ${store} | ${replicas} | ${swept} | ${(ms / 1000).toFixed(2)} | ${((swept / ms) * 1000).toFixed(0)} | ${(ms / swept).toFixed(2)} |`,
+  );
 }
 
 let ferret: LocalServer | undefined;
 const mongoUrl = process.env.MONGODB_URL ?? (ferret = await startFerretDb()).url;
 const client = await MongoClient.connect(mongoUrl);
 try {
-  console.log(`${SESSIONS} sessions past their lifetime; store at ${process.env.MONGODB_URL ? "MONGODB_URL" : "a local FerretDB 1.24"}\n`);
+  console.log(
+    `${SESSIONS} sessions past their lifetime; store at ${process.env.MONGODB_URL ? "MONGODB_URL" : "a local FerretDB 1.24"}\n`,
+  );
   console.log("| store | sweepers | expired | seconds | sessions/s | ms per session |");
   console.log("|---|---|---|---|---|---|");
   for (const replicas of [1, 2]) {
-    await run("in memory", replicas, async () => ({ repo: createMemorySessionRepository(), locks: new InMemorySweepLocks() }));
+    await run("in memory", replicas, async () => ({
+      repo: createMemorySessionRepository(),
+      locks: new InMemorySweepLocks(),
+    }));
   }
   for (const replicas of [1, 2]) {
     const db = client.db(`bench_sweeper_${Date.now().toString(36)}_${replicas}`);
     try {
-      await run("MongoDB wire (FerretDB)", replicas, async () => ({ repo: await createMongoSessionRepository(db), locks: await createMongoSweepLocks(db) }));
+      await run("MongoDB wire (FerretDB)", replicas, async () => ({
+        repo: await createMongoSessionRepository(db),
+        locks: await createMongoSweepLocks(db),
+      }));
     } finally {
       await db.dropDatabase();
     }

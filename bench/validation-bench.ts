@@ -17,7 +17,8 @@ const head = (ref: string) => `{"merchant_reference":"${ref}","amount":"1.000"`;
 /** prefix, then as many comma-separated units as fit in `size`, then suffix. */
 const fill = (prefix: string, unit: (i: number) => string, suffix: string, size = SIZE): string => {
   let body = prefix;
-  for (let i = 0; body.length + unit(i).length + 1 + suffix.length < size; i++) body += (i === 0 ? "" : ",") + unit(i);
+  for (let i = 0; body.length + unit(i).length + 1 + suffix.length < size; i++)
+    body += (i === 0 ? "" : ",") + unit(i);
   return body + suffix;
 };
 
@@ -25,13 +26,30 @@ const bodies: Array<[string, (round: number) => string, number]> = [
   // The same reference every round: after the first, an idempotent repeat (a read, no write).
   ["valid, padded with white space", () => `${head("bench-valid")}}`.padEnd(SIZE, " "), 200],
   ["empty items (~87,000)", (r) => fill(`${head(`bench-items-${r}`)},"items":[`, () => "{}", "]}"), 422],
-  ["100 items full of unknown members", (r) => {
-    const item = fill('{"name":"x","quantity":1,"unit_price":"1.000",', (i) => `"u${i}":0`, "}", Math.floor(SIZE / 100) - 2);
-    return `${head(`bench-unknown-items-${r}`)},"items":[${Array.from({ length: 100 }, () => item).join(",")}]}`;
-  }, 422],
-  ["unknown top-level members (~23,000)", (r) => fill(`${head(`bench-unknown-${r}`)},`, (i) => `"m${i}":0`, "}"), 422],
-  ["40 unknown members with 6 KB names", (r) =>
-    `${head(`bench-names-${r}`)},"currency":"tnd",${Array.from({ length: 40 }, (_, i) => `"${String(i).padStart(6000, "n")}":0`).join(",")}}`, 422],
+  [
+    "100 items full of unknown members",
+    (r) => {
+      const item = fill(
+        '{"name":"x","quantity":1,"unit_price":"1.000",',
+        (i) => `"u${i}":0`,
+        "}",
+        Math.floor(SIZE / 100) - 2,
+      );
+      return `${head(`bench-unknown-items-${r}`)},"items":[${Array.from({ length: 100 }, () => item).join(",")}]}`;
+    },
+    422,
+  ],
+  [
+    "unknown top-level members (~23,000)",
+    (r) => fill(`${head(`bench-unknown-${r}`)},`, (i) => `"m${i}":0`, "}"),
+    422,
+  ],
+  [
+    "40 unknown members with 6 KB names",
+    (r) =>
+      `${head(`bench-names-${r}`)},"currency":"tnd",${Array.from({ length: 40 }, (_, i) => `"${String(i).padStart(6000, "n")}":0`).join(",")}}`,
+    422,
+  ],
 ];
 
 const port = await freePort();
@@ -39,7 +57,14 @@ const url = `http://127.0.0.1:${port}`;
 const proc = await startProcess({
   name: "embedded",
   entry: launcherEntries.embedded,
-  env: { PORT: String(port), GATEWAY_PUBLIC_URL: url, GATEWAY_RATE_LIMITS: "off", GATEWAY_DEMO_TEST_KEY: KEY, MONGODB_URL: "", NATS_URL: "" },
+  env: {
+    PORT: String(port),
+    GATEWAY_PUBLIC_URL: url,
+    GATEWAY_RATE_LIMITS: "off",
+    GATEWAY_DEMO_TEST_KEY: KEY,
+    MONGODB_URL: "",
+    NATS_URL: "",
+  },
   readyUrl: `${url}/healthz`,
   timeoutMs: 60_000,
 });
@@ -53,7 +78,8 @@ async function post(body: string, expected: number): Promise<number> {
   });
   const text = await res.text();
   const ms = performance.now() - began;
-  if (res.status !== expected && !(expected === 200 && res.status === 201)) throw new Error(`expected ${expected}, got ${res.status}: ${text.slice(0, 300)}`);
+  if (res.status !== expected && !(expected === 200 && res.status === 201))
+    throw new Error(`expected ${expected}, got ${res.status}: ${text.slice(0, 300)}`);
   return ms;
 }
 
@@ -70,7 +96,9 @@ try {
   console.log("|---|---|---|---|---|");
   for (const [name, build] of bodies) {
     const xs = samples.get(name)!;
-    console.log(`| ${name} | ${Buffer.byteLength(build(0))} | ${median(xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} | ${(median(xs) / baseline).toFixed(2)} |`);
+    console.log(
+      `| ${name} | ${Buffer.byteLength(build(0))} | ${median(xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} | ${(median(xs) / baseline).toFixed(2)} |`,
+    );
   }
 } finally {
   await proc.stop();

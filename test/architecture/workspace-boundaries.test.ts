@@ -63,7 +63,8 @@ function sourceFiles(dir: string): string[] {
 function gatewayImports(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const names = new Set<string>();
-  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](@gateway\/[a-z0-9-]+)/g)) names.add(match[1]!);
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](@gateway\/[a-z0-9-]+)/g))
+    names.add(match[1]!);
   return [...names];
 }
 
@@ -107,7 +108,8 @@ describe("workspace boundaries", () => {
           .flatMap((dep) => {
             const where = `${relative(repoRoot, file)} imports ${dep}`;
             if (!layerOf.has(dep)) return [`${where}, which is no workspace`];
-            if (dep === "@gateway/testkit" && !MAY_USE_TESTKIT_IN_SRC.has(w.name)) return [`${where} (test support)`];
+            if (dep === "@gateway/testkit" && !MAY_USE_TESTKIT_IN_SRC.has(w.name))
+              return [`${where} (test support)`];
             return w.dependencies.has(dep) ? [] : [`${where} without declaring it in dependencies`];
           }),
       ),

@@ -2,14 +2,17 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { createEpgSimulator, type EpgSimulator } from "@gateway/epg-simulator";
 import { createEdgeApp } from "@gateway/edge";
+import { createEpgSimulator, type EpgSimulator } from "@gateway/epg-simulator";
 import { createLogger, errorDetailInterceptor, systemClock } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
+import {
+  createSimulatorCheckoutAcquirer,
+  simulatorTerminal,
+} from "../../services/edge/test/checkout/simulator-checkout-acquirer.js";
 import { FakeAccountsService } from "../../services/edge/test/fakes/fake-accounts-service.js";
 import { FakeSessionsService } from "../../services/edge/test/fakes/fake-sessions-service.js";
-import { createSimulatorCheckoutAcquirer, simulatorTerminal } from "../../services/edge/test/checkout/simulator-checkout-acquirer.js";
 
 export interface CheckoutBrowserStack {
   /** The edge's public URL (127.0.0.1 and a free port). */
@@ -34,7 +37,9 @@ async function startMerchantSite(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const page = req.url?.startsWith("/thanks") ? "Merchant: order complete" : "Merchant: payment canceled";
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${page}</title></head><body><main><h1>${page}</h1></main></body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${page}</title></head><body><main><h1>${page}</h1></main></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -56,10 +61,21 @@ export async function startCheckoutBrowserStack(): Promise<CheckoutBrowserStack>
   });
   const router = { router: { interceptors: [errorDetailInterceptor("test")] } };
   const app: FastifyInstance = createEdgeApp({
-    accounts: createClient(AccountsService, createRouterTransport((r) => r.service(AccountsService, new FakeAccountsService(systemClock)), router)),
-    sessions: createClient(SessionService, createRouterTransport((r) => r.service(SessionService, sessions), router)),
+    accounts: createClient(
+      AccountsService,
+      createRouterTransport((r) => r.service(AccountsService, new FakeAccountsService(systemClock)), router),
+    ),
+    sessions: createClient(
+      SessionService,
+      createRouterTransport((r) => r.service(SessionService, sessions), router),
+    ),
     logger: createLogger({ service: "edge", level: "silent" }),
-    config: { errorsUrl: `${edgeUrl}/errors`, maxBodyBytes: 65536, authCacheTtlMs: 1000, checkout: { publicUrl: edgeUrl } },
+    config: {
+      errorsUrl: `${edgeUrl}/errors`,
+      maxBodyBytes: 65536,
+      authCacheTtlMs: 1000,
+      checkout: { publicUrl: edgeUrl },
+    },
     epgSimulator: simulator,
   });
   await app.listen({ port, host: "127.0.0.1" });

@@ -2,17 +2,27 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
-import { AccountScopeSchema, CreateSessionRequestSchema, LineItemSchema, SettlementSource } from "@gateway/proto";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import {
+  AccountScopeSchema,
+  CreateSessionRequestSchema,
+  LineItemSchema,
+  SettlementSource,
+} from "@gateway/proto";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startCheckoutBrowserStack, type CheckoutBrowserStack } from "./checkout-browser-harness.js";
+import { type CheckoutBrowserStack, startCheckoutBrowserStack } from "./checkout-browser-harness.js";
 
 // Page functions below run inside Chromium; this project compiles without the DOM library, so the
 // two browser APIs they use are declared here (module scope only).
 interface BrowserElement {
   parentElement: BrowserElement | null;
 }
-declare const getComputedStyle: (element: BrowserElement) => { color: string; backgroundColor: string; outlineStyle: string; outlineWidth: string };
+declare const getComputedStyle: (element: BrowserElement) => {
+  color: string;
+  backgroundColor: string;
+  outlineStyle: string;
+  outlineWidth: string;
+};
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), "../../artifacts/screenshots");
 const MERCHANT_ID = "mer_browsertest000000000001";
@@ -26,7 +36,10 @@ function contrast(foreground: string, background: string): number {
     }) as [number, number, number];
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
-  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [number, number];
+  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [
+    number,
+    number,
+  ];
   return (light + 0.05) / (dark + 0.05);
 }
 
@@ -39,7 +52,10 @@ async function colours(locator: Locator): Promise<{ color: string; background: s
       background = getComputedStyle(node).backgroundColor;
       node = node.parentElement;
     }
-    return { color: style.color, background: background === "rgba(0, 0, 0, 0)" ? "rgb(255, 255, 255)" : background };
+    return {
+      color: style.color,
+      background: background === "rgba(0, 0, 0, 0)" ? "rgb(255, 255, 255)" : background,
+    };
   });
 }
 
@@ -55,7 +71,14 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
     stack.sessions.merchantNames.set(MERCHANT_ID, "Librairie Al Kitab");
     browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   });
 
@@ -74,7 +97,9 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
     return context.newPage();
   }
 
-  async function checkoutLink(fields: { returnUrl?: string; cancelUrl?: string; maxAttempts?: number } = {}): Promise<string> {
+  async function checkoutLink(
+    fields: { returnUrl?: string; cancelUrl?: string; maxAttempts?: number } = {},
+  ): Promise<string> {
     const { session } = await stack.sessions.createSession(
       create(CreateSessionRequestSchema, {
         scope: create(AccountScopeSchema, { merchantId: MERCHANT_ID, livemode: false }),
@@ -83,7 +108,12 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
         orderId: "CMD-2026-0042",
         description: "Livres pour la rentrée",
         items: [
-          create(LineItemSchema, { name: "Le Petit Prince", quantity: 2, unitPrice: "45.250", description: "Édition de poche" }),
+          create(LineItemSchema, {
+            name: "Le Petit Prince",
+            quantity: 2,
+            unitPrice: "45.250",
+            description: "Édition de poche",
+          }),
           create(LineItemSchema, { name: "Cahier A4", quantity: 5, unitPrice: "7.000", description: "" }),
         ],
         ...fields,
@@ -93,9 +123,33 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
   }
 
   const pages = [
-    { language: "en", locale: "en-GB", dir: "ltr", pay: "Pay 125.500 TND", cancel: "Cancel payment", heading: "Pay Librairie Al Kitab", nav: "Language" },
-    { language: "fr", locale: "fr-FR", dir: "ltr", pay: "Payer 125,500 TND", cancel: "Annuler le paiement", heading: "Payer Librairie Al Kitab", nav: "Langue" },
-    { language: "ar", locale: "ar-TN", dir: "rtl", pay: "ادفع 125.500 TND", cancel: "إلغاء عملية الدفع", heading: "الدفع إلى Librairie Al Kitab", nav: "اللغة" },
+    {
+      language: "en",
+      locale: "en-GB",
+      dir: "ltr",
+      pay: "Pay 125.500 TND",
+      cancel: "Cancel payment",
+      heading: "Pay Librairie Al Kitab",
+      nav: "Language",
+    },
+    {
+      language: "fr",
+      locale: "fr-FR",
+      dir: "ltr",
+      pay: "Payer 125,500 TND",
+      cancel: "Annuler le paiement",
+      heading: "Payer Librairie Al Kitab",
+      nav: "Langue",
+    },
+    {
+      language: "ar",
+      locale: "ar-TN",
+      dir: "rtl",
+      pay: "ادفع 125.500 TND",
+      cancel: "إلغاء عملية الدفع",
+      heading: "الدفع إلى Librairie Al Kitab",
+      nav: "اللغة",
+    },
   ] as const;
 
   for (const expected of pages) {
@@ -114,11 +168,18 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
       const languages = page.getByRole("navigation", { name: expected.nav });
       expect(await languages.getByRole("link").count()).toBe(3);
       expect(await languages.getByRole("link", { name: "العربية" }).getAttribute("lang")).toBe("ar");
-      expect(await page.getByRole("table").getByRole("rowheader", { name: /Le Petit Prince/ }).count()).toBe(1);
+      expect(
+        await page
+          .getByRole("table")
+          .getByRole("rowheader", { name: /Le Petit Prince/ })
+          .count(),
+      ).toBe(1);
       expect(await page.getByText("CMD-2026-0042").count()).toBe(1);
       // The stylesheet (self-hosted, allowed by the CSP) applied: the Pay button is styled.
       const pay = page.getByRole("button", { name: expected.pay, exact: true });
-      expect(await pay.evaluate((el: BrowserElement) => getComputedStyle(el).backgroundColor)).toBe("rgb(11, 79, 194)");
+      expect(await pay.evaluate((el: BrowserElement) => getComputedStyle(el).backgroundColor)).toBe(
+        "rgb(11, 79, 194)",
+      );
       await page.screenshot({ path: join(SCREENSHOTS, `checkout-${expected.language}.png`), fullPage: true });
     });
   }
@@ -138,9 +199,15 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
     const page = await newPage("en-GB", true);
     await page.goto(await checkoutLink());
     const pay = page.getByRole("button", { name: "Pay 125.500 TND" });
-    for (const target of [pay, page.getByRole("heading", { level: 1 }), page.locator(".hint"), page.locator(".facts dt").first(), page.getByRole("button", { name: "Cancel payment" })]) {
+    for (const target of [
+      pay,
+      page.getByRole("heading", { level: 1 }),
+      page.locator(".hint"),
+      page.locator(".facts dt").first(),
+      page.getByRole("button", { name: "Cancel payment" }),
+    ]) {
       const { color, background } = await colours(target);
-      expect(contrast(color, background), await target.textContent() ?? "").toBeGreaterThanOrEqual(4.5);
+      expect(contrast(color, background), (await target.textContent()) ?? "").toBeGreaterThanOrEqual(4.5);
     }
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
@@ -215,7 +282,11 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
   // broke inside the word.
   for (const { language, locale } of pages) {
     it(`fits a 360 px wide phone in ${language}: nothing wider than the viewport, no word broken inside`, async () => {
-      context = await browser.newContext({ javaScriptEnabled: false, locale, viewport: { width: 360, height: 740 } });
+      context = await browser.newContext({
+        javaScriptEnabled: false,
+        locale,
+        viewport: { width: 360, height: 740 },
+      });
       const page = await context.newPage();
       const { session } = await stack.sessions.createSession(
         create(CreateSessionRequestSchema, {
@@ -224,8 +295,18 @@ describe("hosted checkout in a real browser (Chromium, JavaScript disabled)", ()
           amount: "12450.750",
           orderId: "CMD-2026-0099",
           items: [
-            create(LineItemSchema, { name: "Premium subscription", quantity: 12, unitPrice: "1000.000", description: "Annual plan, billed monthly" }),
-            create(LineItemSchema, { name: "Onboarding", quantity: 1, unitPrice: "450.750", description: "" }),
+            create(LineItemSchema, {
+              name: "Premium subscription",
+              quantity: 12,
+              unitPrice: "1000.000",
+              description: "Annual plan, billed monthly",
+            }),
+            create(LineItemSchema, {
+              name: "Onboarding",
+              quantity: 1,
+              unitPrice: "450.750",
+              description: "",
+            }),
           ],
         }),
       );

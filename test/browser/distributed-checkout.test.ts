@@ -1,12 +1,18 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { startFerretDb, startNatsServer, type LocalServer } from "@gateway/testkit";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
+import { type LocalServer, startFerretDb, startNatsServer } from "@gateway/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, MERCHANT_CANCEL_HEADING, MERCHANT_THANKS_HEADING, startMerchantSite, type MerchantSite } from "../e2e/support/browser.js";
-import { merchantApi, type MerchantApi } from "../e2e/support/http.js";
+import {
+  launchChromium,
+  MERCHANT_CANCEL_HEADING,
+  MERCHANT_THANKS_HEADING,
+  type MerchantSite,
+  startMerchantSite,
+} from "../e2e/support/browser.js";
+import { type MerchantApi, merchantApi } from "../e2e/support/http.js";
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), "../../artifacts/screenshots");
 
@@ -24,7 +30,11 @@ beforeAll(async () => {
   // The browser project has no global setup: use the dev servers when given, else start our own.
   const mongodbUrl = process.env.MONGODB_URL ?? (await own(startFerretDb())).url;
   const natsUrl = process.env.NATS_URL ?? (await own(startNatsServer())).url;
-  gw = await startDistributedGateway({ mongodbUrl, natsUrl, databasePrefix: `browser_dist_${Date.now().toString(36)}` });
+  gw = await startDistributedGateway({
+    mongodbUrl,
+    natsUrl,
+    databasePrefix: `browser_dist_${Date.now().toString(36)}`,
+  });
   api = merchantApi(gw.edgeUrl, gw.demoTestKey!);
   merchant = await startMerchantSite();
   browser = await launchChromium();
@@ -43,7 +53,9 @@ async function own(starting: Promise<LocalServer>): Promise<LocalServer> {
   return server;
 }
 
-async function createSession(fields: { max_attempts?: number } = {}): Promise<{ id: string; checkoutUrl: string }> {
+async function createSession(
+  fields: { max_attempts?: number } = {},
+): Promise<{ id: string; checkoutUrl: string }> {
   const created = await api.createSession({
     merchant_reference: `browser-dist-${Date.now().toString(36)}-${++references}`,
     amount: "42.000",
@@ -81,7 +93,11 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     async function newPage(): Promise<Page> {
-      context = await browser.newContext({ javaScriptEnabled, locale: "en-GB", viewport: { width: 480, height: 900 } });
+      context = await browser.newContext({
+        javaScriptEnabled,
+        locale: "en-GB",
+        viewport: { width: 480, height: 900 },
+      });
       return context.newPage();
     }
 
@@ -99,7 +115,12 @@ for (const javaScriptEnabled of [true, false]) {
       expect(seen.status, seen.text).toBe(200);
       expect(seen.body.status).toBe("SUCCEEDED");
       expect(seen.body.attempts).toHaveLength(1);
-      expect(seen.body.attempts[0]).toMatchObject({ attempt_number: 1, status: "SUCCEEDED", card_brand: "visa", card_last_four: "4242" });
+      expect(seen.body.attempts[0]).toMatchObject({
+        attempt_number: 1,
+        status: "SUCCEEDED",
+        card_brand: "visa",
+        card_last_four: "4242",
+      });
     });
 
     it("after a decline, pays on the same session: attempt 1 FAILED card_declined, attempt 2 SUCCEEDED", async () => {
@@ -120,8 +141,17 @@ for (const javaScriptEnabled of [true, false]) {
       const seen = (await api.getSession(session.id)).body;
       expect(seen.status).toBe("SUCCEEDED");
       expect(seen.attempts).toHaveLength(2);
-      expect(seen.attempts[0]).toMatchObject({ attempt_number: 1, status: "FAILED", failure_code: "card_declined" });
-      expect(seen.attempts[1]).toMatchObject({ attempt_number: 2, status: "SUCCEEDED", card_brand: "mastercard", card_last_four: "4444" });
+      expect(seen.attempts[0]).toMatchObject({
+        attempt_number: 1,
+        status: "FAILED",
+        failure_code: "card_declined",
+      });
+      expect(seen.attempts[1]).toMatchObject({
+        attempt_number: 2,
+        status: "SUCCEEDED",
+        card_brand: "mastercard",
+        card_last_four: "4444",
+      });
     });
 
     it("when the attempts run out (max_attempts 2, two declines) the session FAILS and the buyer lands on cancel_url", async () => {
@@ -139,7 +169,9 @@ for (const javaScriptEnabled of [true, false]) {
 
       const seen = (await api.getSession(session.id)).body;
       expect(seen.status).toBe("FAILED");
-      expect(seen.attempts.map((a: { status: string; failure_code: string }) => [a.status, a.failure_code])).toEqual([
+      expect(
+        seen.attempts.map((a: { status: string; failure_code: string }) => [a.status, a.failure_code]),
+      ).toEqual([
         ["FAILED", "card_declined"],
         ["FAILED", "card_declined"],
       ]);
@@ -179,7 +211,10 @@ describe("distributed checkout page screenshots", () => {
         expect(await page.getAttribute("html", "lang")).toBe(expected.lang);
         expect(await page.getAttribute("html", "dir")).toBe(expected.dir);
         expect(await page.getByRole("button", { name: expected.pay, exact: true }).count()).toBe(1);
-        await page.screenshot({ path: join(SCREENSHOTS, `distributed-checkout-${expected.lang}.png`), fullPage: true });
+        await page.screenshot({
+          path: join(SCREENSHOTS, `distributed-checkout-${expected.lang}.png`),
+          fullPage: true,
+        });
       } finally {
         await context.close();
       }

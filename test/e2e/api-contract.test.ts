@@ -2,7 +2,11 @@ import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../services/edge/src/api/operations.js";
-import { startDistributedTarget, startEmbeddedTarget, type GatewayTarget } from "./support/gateway-targets.js";
+import {
+  type GatewayTarget,
+  startDistributedTarget,
+  startEmbeddedTarget,
+} from "./support/gateway-targets.js";
 import { merchantApi, request } from "./support/http.js";
 
 // Issue 14 item 1 in both modes: the OpenAPI document and the /docs page are served, and the
@@ -13,7 +17,8 @@ const committed = readFileSync(new URL("../../docs/api/openapi.json", import.met
 const embedded = () => startEmbeddedTarget(DEMO_KEY);
 const distributed = () => startDistributedTarget(`e2e_contract_${Date.now().toString(36)}`);
 
-const conforms = (schema: Parameters<typeof Value.Check>[0], body: unknown) => [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
+const conforms = (schema: Parameters<typeof Value.Check>[0], body: unknown) =>
+  [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
 
 describe.each([
   ["embedded", embedded],
@@ -41,19 +46,38 @@ describe.each([
 
   it("answers every session and delivery operation as its response schema says", async () => {
     const api = merchantApi(target.url, target.demoKey);
-    const created = await api.createSession({ merchant_reference: "contract-1", amount: "12.500", metadata: { a: 1 }, items: [{ name: "x", quantity: 1, unit_price: "12.500" }] });
+    const created = await api.createSession({
+      merchant_reference: "contract-1",
+      amount: "12.500",
+      metadata: { a: 1 },
+      items: [{ name: "x", quantity: 1, unit_price: "12.500" }],
+    });
     expect(created.status, created.text).toBe(201);
     expect(conforms(operations.createSession.responses[201].schema, created.body)).toEqual([]);
-    const again = await api.createSession({ merchant_reference: "contract-1", amount: "12.500", metadata: { a: 1 }, items: [{ name: "x", quantity: 1, unit_price: "12.500" }] });
+    const again = await api.createSession({
+      merchant_reference: "contract-1",
+      amount: "12.500",
+      metadata: { a: 1 },
+      items: [{ name: "x", quantity: 1, unit_price: "12.500" }],
+    });
     expect(conforms(operations.createSession.responses[200].schema, again.body)).toEqual([]);
     const id = created.body.id as string;
-    expect(conforms(operations.getSession.responses[200].schema, (await api.getSession(id)).body)).toEqual([]);
-    expect(conforms(operations.listSessions.responses[200].schema, (await api.listSessions({ limit: "5" })).body)).toEqual([]);
+    expect(conforms(operations.getSession.responses[200].schema, (await api.getSession(id)).body)).toEqual(
+      [],
+    );
+    expect(
+      conforms(operations.listSessions.responses[200].schema, (await api.listSessions({ limit: "5" })).body),
+    ).toEqual([]);
     const auth = { authorization: `Bearer ${target.demoKey}` };
-    const link = await request(`${target.url}/api/v1/gateway/sessions/${id}/checkout/`, { method: "POST", headers: auth });
+    const link = await request(`${target.url}/api/v1/gateway/sessions/${id}/checkout/`, {
+      method: "POST",
+      headers: auth,
+    });
     expect(link.status, link.text).toBe(201);
     expect(conforms(operations.createCheckoutLink.responses[201].schema, link.body)).toEqual([]);
-    const deliveries = await request(`${target.url}/api/v1/gateway/sessions/${id}/webhooks/`, { headers: auth });
+    const deliveries = await request(`${target.url}/api/v1/gateway/sessions/${id}/webhooks/`, {
+      headers: auth,
+    });
     expect(conforms(operations.listSessionDeliveries.responses[200].schema, deliveries.body)).toEqual([]);
     const all = await request(`${target.url}/api/v1/gateway/webhooks/`, { headers: auth });
     expect(conforms(operations.listDeliveries.responses[200].schema, all.body)).toEqual([]);

@@ -1,11 +1,10 @@
+import { type DistributedGateway, serviceEntries, startDistributedGateway } from "@gateway/launcher";
+import { waitFor } from "@gateway/testkit";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { serviceEntries, startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { waitFor } from "@gateway/testkit";
-import { BSON } from "mongodb";
-import { MongoClient } from "mongodb";
+import { BSON, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { merchantApi, type MerchantApi } from "./support/http.js";
+import { type MerchantApi, merchantApi } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
 const APPROVED_PAN = "4242424242424242";
@@ -14,7 +13,11 @@ const CVC = "737";
 const EVENTS_STREAM = "GATEWAY_EVENTS";
 
 /** Every way a full card number could be written down: digits only, or grouped by four. */
-const PAN_FORMS = [APPROVED_PAN, DECLINED_PAN].flatMap((pan) => [pan, pan.replace(/(\d{4})(?=\d)/g, "$1 "), pan.replace(/(\d{4})(?=\d)/g, "$1-")]);
+const PAN_FORMS = [APPROVED_PAN, DECLINED_PAN].flatMap((pan) => [
+  pan,
+  pan.replace(/(\d{4})(?=\d)/g, "$1 "),
+  pan.replace(/(\d{4})(?=\d)/g, "$1-"),
+]);
 
 /**
  * Places the CVC could hide in text: a standalone "737" token that is not a JSON number (a
@@ -51,16 +54,30 @@ describe("card data never reaches storage, logs or events (distributed mode)", (
     gw = await startDistributedGateway({ mongodbUrl: process.env.MONGODB_URL, databasePrefix });
     api = merchantApi(gw.edgeUrl, gw.demoTestKey!);
 
-    const paid = await api.createSession({ merchant_reference: "card-data-paid", amount: "42.000", return_url: "https://shop.example/ok" });
+    const paid = await api.createSession({
+      merchant_reference: "card-data-paid",
+      amount: "42.000",
+      return_url: "https://shop.example/ok",
+    });
     expect(paid.status, paid.text).toBe(201);
     await payWithCard(paid.body.checkout_url, { number: APPROVED_PAN, cvc: CVC, name: "Amal Ben Salah" });
-    const declined = await api.createSession({ merchant_reference: "card-data-declined", amount: "17.500", max_attempts: 1 });
+    const declined = await api.createSession({
+      merchant_reference: "card-data-declined",
+      amount: "17.500",
+      max_attempts: 1,
+    });
     expect(declined.status, declined.text).toBe(201);
     await payWithCard(declined.body.checkout_url, { number: DECLINED_PAN, cvc: CVC, name: "Amal Ben Salah" });
     sessionIds.push(paid.body.id, declined.body.id);
 
-    expect((await api.getSession(paid.body.id)).body).toMatchObject({ status: "SUCCEEDED", attempts: [{ card_last_four: "4242" }] });
-    expect((await api.getSession(declined.body.id)).body).toMatchObject({ status: "FAILED", attempts: [{ failure_code: "card_declined" }] });
+    expect((await api.getSession(paid.body.id)).body).toMatchObject({
+      status: "SUCCEEDED",
+      attempts: [{ card_last_four: "4242" }],
+    });
+    expect((await api.getSession(declined.body.id)).body).toMatchObject({
+      status: "FAILED",
+      attempts: [{ failure_code: "card_declined" }],
+    });
   });
 
   afterAll(async () => {
@@ -69,7 +86,8 @@ describe("card data never reaches storage, logs or events (distributed mode)", (
       const client = await MongoClient.connect(gw.mongodbUrl);
       try {
         const { databases } = await client.db("admin").admin().listDatabases();
-        for (const { name } of databases) if (name.startsWith(`${databasePrefix}_`)) await client.db(name).dropDatabase();
+        for (const { name } of databases)
+          if (name.startsWith(`${databasePrefix}_`)) await client.db(name).dropDatabase();
       } finally {
         await client.close();
       }
@@ -81,7 +99,9 @@ describe("card data never reaches storage, logs or events (distributed mode)", (
     try {
       const { databases } = await client.db("admin").admin().listDatabases();
       const ours = databases.map((d) => d.name).filter((name) => name.startsWith(`${databasePrefix}_`));
-      expect(ours.sort()).toEqual(expect.arrayContaining([`${databasePrefix}_accounts`, `${databasePrefix}_sessions`]));
+      expect(ours.sort()).toEqual(
+        expect.arrayContaining([`${databasePrefix}_accounts`, `${databasePrefix}_sessions`]),
+      );
       const dumps: string[] = [];
       for (const name of ours) {
         for (const { name: collection } of await client.db(name).listCollections().toArray()) {
@@ -102,7 +122,10 @@ describe("card data never reaches storage, logs or events (distributed mode)", (
   });
 
   it("is not in any process's logs", () => {
-    const processes = [...Object.values(gw.processes).filter((p) => p !== gw.processes.edge), ...gw.edgeProcesses];
+    const processes = [
+      ...Object.values(gw.processes).filter((p) => p !== gw.processes.edge),
+      ...gw.edgeProcesses,
+    ];
     // Every process of the stack is searched, whatever the stack runs.
     expect(processes.map((p) => p.name).sort()).toEqual(Object.keys(serviceEntries).sort());
     for (const process of processes) {
@@ -127,13 +150,27 @@ describe("card data never reaches storage, logs or events (distributed mode)", (
           for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
             const message = await jsm.streams.getMessage(EVENTS_STREAM, { seq }).catch(() => null);
             if (!message) continue;
-            const headers = message.header ? [...message.header.keys()].map((k) => `${k}: ${message.header!.values(k).join(",")}`).join("\n") : "";
-            read.push({ subject: message.subject, bytes: Buffer.concat([Buffer.from(`${message.subject}\n${headers}\n`), Buffer.from(message.data)]) });
+            const headers = message.header
+              ? [...message.header.keys()]
+                  .map((k) => `${k}: ${message.header!.values(k).join(",")}`)
+                  .join("\n")
+              : "";
+            read.push({
+              subject: message.subject,
+              bytes: Buffer.concat([
+                Buffer.from(`${message.subject}\n${headers}\n`),
+                Buffer.from(message.data),
+              ]),
+            });
           }
           const text = read.map((m) => m.bytes.toString("latin1")).join("\n");
           return sessionIds.every((id) => text.includes(id)) ? read : undefined;
         },
-        { timeoutMs: 15_000, intervalMs: 500, message: "the events of both sessions never reached the stream" },
+        {
+          timeoutMs: 15_000,
+          intervalMs: 500,
+          message: "the events of both sessions never reached the stream",
+        },
       );
       expect(messages.length).toBeGreaterThan(0);
       for (const message of messages) {

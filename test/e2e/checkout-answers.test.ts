@@ -1,7 +1,7 @@
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launcherEntries } from "@gateway/launcher";
-import { freePort, startProcess, type ManagedProcess } from "@gateway/testkit";
+import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
 
 // Issue 15 item 7, against the running gateway (embedded mode, one process): every answer under
@@ -27,7 +27,9 @@ function rawRequest(port: number, head: string): Promise<RawAnswer> {
       const text = Buffer.concat(chunks).toString("utf8");
       const split = text.indexOf("\r\n\r\n");
       const [statusLine, ...lines] = text.slice(0, split).split("\r\n");
-      const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = new Map(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       let body = text.slice(split + 4);
       if (headers.get("transfer-encoding") === "chunked") body = dechunk(body);
       resolve({ status: Number(statusLine!.split(" ")[1]), headers, body });
@@ -59,11 +61,20 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
     proc = await startProcess({
       name: "embedded-checkout-answers",
       entry: launcherEntries.embedded,
-      env: { PORT: String(port), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, GATEWAY_PUBLIC_URL: PUBLIC_URL, MONGODB_URL: "", NATS_URL: "" },
+      env: {
+        PORT: String(port),
+        GATEWAY_DEMO_TEST_KEY: DEMO_KEY,
+        GATEWAY_PUBLIC_URL: PUBLIC_URL,
+        MONGODB_URL: "",
+        NATS_URL: "",
+      },
       readyUrl: `${url}/healthz`,
       timeoutMs: 60_000,
     });
-    const created = await merchantApi(url, DEMO_KEY).createSession({ merchant_reference: "answers-1", amount: "5.000" });
+    const created = await merchantApi(url, DEMO_KEY).createSession({
+      merchant_reference: "answers-1",
+      amount: "5.000",
+    });
     expect(created.status, created.text).toBe(201);
     token = new URL(created.body.checkout_url).pathname.split("/").at(-1)!;
   });
@@ -72,7 +83,13 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
     await proc?.stop();
   });
 
-  for (const path of ["/checkout/%ff", "/checkout/%", `/checkout/${"a".repeat(101)}`, `/checkout/${"a".repeat(300)}/pay`, "/checkout/%ff/pay"]) {
+  for (const path of [
+    "/checkout/%ff",
+    "/checkout/%",
+    `/checkout/${"a".repeat(101)}`,
+    `/checkout/${"a".repeat(300)}/pay`,
+    "/checkout/%ff/pay",
+  ]) {
     it(`GET ${path.slice(0, 40)} is an HTML page, not JSON`, async () => {
       const res = await request(`${url}${path}`);
       expect([400, 404, 405]).toContain(res.status);
@@ -83,7 +100,10 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
   }
 
   it("an absolute-form request naming another host puts no foreign host in the page's links", async () => {
-    const answer = await rawRequest(port, `GET http://evil.example/checkout/${token}?lang=fr HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
+    const answer = await rawRequest(
+      port,
+      `GET http://evil.example/checkout/${token}?lang=fr HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
     expect(answer.body).toContain(`href="/checkout/${token}?lang=en"`);
@@ -94,7 +114,9 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
     const page = await request(`${url}/checkout/${token}`);
     expect(page.status).toBe(200);
     expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000");
-    expect((await request(`${url}/healthz`)).headers.get("strict-transport-security")).toBe("max-age=31536000");
+    expect((await request(`${url}/healthz`)).headers.get("strict-transport-security")).toBe(
+      "max-age=31536000",
+    );
   });
 
   it("a request without Host is 400 with a problem document", async () => {
@@ -105,9 +127,16 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
   });
 
   it("an unsupported Expect is 417 with a problem document", async () => {
-    const answer = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nExpect: bogus\r\nConnection: close\r\n\r\n`);
+    const answer = await rawRequest(
+      port,
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nExpect: bogus\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer.status).toBe(417);
     expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(JSON.parse(answer.body)).toMatchObject({ type: "about:blank", title: "Expectation Failed", status: 417 });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      type: "about:blank",
+      title: "Expectation Failed",
+      status: 417,
+    });
   });
 });

@@ -1,19 +1,26 @@
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminApi, merchantApi, request, type AdminApi, type MerchantApi } from "./support/http.js";
+import { type AdminApi, adminApi, type MerchantApi, merchantApi, request } from "./support/http.js";
 import { createVerifiedMerchant } from "./support/merchants.js";
-import { payWithCard, startPayment } from "./support/pay-with-card.js";
 import { postPayForm, readPayForm } from "./support/pay-form.js";
+import { payWithCard, startPayment } from "./support/pay-with-card.js";
 import { expectProblem } from "./support/problem.js";
 
 const ADMIN_TOKEN = "e2e-checkout-flows-admin-token-0123456789";
 
 /** POSTs the checkout page's Pay form like a browser without JavaScript; returns the answer. */
-async function pressPay(checkoutUrl: string): Promise<{ status: number; location: string | null; page: string }> {
+async function pressPay(
+  checkoutUrl: string,
+): Promise<{ status: number; location: string | null; page: string }> {
   return postPayForm(await readPayForm(checkoutUrl));
 }
 
-async function pollSession(api: MerchantApi, id: string, done: (s: any) => boolean, timeoutMs = 15_000): Promise<any> {
+async function pollSession(
+  api: MerchantApi,
+  id: string,
+  done: (s: any) => boolean,
+  timeoutMs = 15_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: any;
   while (Date.now() < deadline) {
@@ -62,7 +69,10 @@ describe("hosted checkout flows against the distributed stack", () => {
       const created = await api.createSession({ merchant_reference: reference(), amount: "12.500" });
       expect(created.status, created.text).toBe(201);
       const checkout = (id: string) =>
-        request(`${gw.edgeUrl}/api/v1/gateway/sessions/${id}/checkout/`, { method: "POST", headers: { authorization: `Bearer ${gw.demoTestKey}` } });
+        request(`${gw.edgeUrl}/api/v1/gateway/sessions/${id}/checkout/`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${gw.demoTestKey}` },
+        });
 
       const minted = await checkout(created.body.id);
       expect(minted.status, minted.text).toBe(201);
@@ -88,26 +98,40 @@ describe("hosted checkout flows against the distributed stack", () => {
     });
 
     it("answers 404 for a session of another account or an unknown id", async () => {
-      const res = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/ses_doesnotexist000000000000/checkout/`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${gw.demoTestKey}` },
-      });
+      const res = await request(
+        `${gw.edgeUrl}/api/v1/gateway/sessions/ses_doesnotexist000000000000/checkout/`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${gw.demoTestKey}` },
+        },
+      );
       expectProblem(res, 404, "not-found", errorsUrl());
     });
   });
 
   describe("merchant terminal configuration problems are 422s, never 500", () => {
-    async function merchantWithTerminal(name: string, terminal?: { username: string; active: boolean }): Promise<{ id: string; api: MerchantApi }> {
+    async function merchantWithTerminal(
+      name: string,
+      terminal?: { username: string; active: boolean },
+    ): Promise<{ id: string; api: MerchantApi }> {
       const merchant = await createVerifiedMerchant(admin, name, false);
       if (terminal) await setTestTerminal(merchant.id, terminal);
       return { id: merchant.id, api: merchantApi(gw.edgeUrl, merchant.testKey) };
     }
 
-    async function setTestTerminal(merchantId: string, terminal: { username: string; active: boolean }): Promise<void> {
+    async function setTestTerminal(
+      merchantId: string,
+      terminal: { username: string; active: boolean },
+    ): Promise<void> {
       const set = await request(`${gw.edgeUrl}/admin/v1/merchants/${merchantId}/terminals/test`, {
         method: "PUT",
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-        body: { base_url: simulatorTerminalUrl, username: terminal.username, password: "sim-password", active: terminal.active },
+        body: {
+          base_url: simulatorTerminalUrl,
+          username: terminal.username,
+          password: "sim-password",
+          active: terminal.active,
+        },
       });
       expect(set.status, set.text).toBe(200);
       expect(set.text).not.toContain("sim-password");
@@ -117,7 +141,11 @@ describe("hosted checkout flows against the distributed stack", () => {
     // that only showed the buyer a 422 page).
     const atCreate = [
       { label: "no test terminal", terminal: undefined, problem: "no-terminal-configured" },
-      { label: "an inactive terminal", terminal: { username: "sim-merchant", active: false }, problem: "terminal-inactive" },
+      {
+        label: "an inactive terminal",
+        terminal: { username: "sim-merchant", active: false },
+        problem: "terminal-inactive",
+      },
     ] as const;
     for (const c of atCreate) {
       it(`a create with ${c.label} is 422 ${c.problem} and stores nothing`, async () => {
@@ -131,7 +159,10 @@ describe("hosted checkout flows against the distributed stack", () => {
     }
 
     it("Pay after the terminal went inactive shows a 422 page and starts nothing (the buyer's page is the second line)", async () => {
-      const shop = await merchantWithTerminal("Shop deactivated later", { username: "sim-merchant", active: true });
+      const shop = await merchantWithTerminal("Shop deactivated later", {
+        username: "sim-merchant",
+        active: true,
+      });
       const created = await shop.api.createSession({ merchant_reference: reference(), amount: "10.000" });
       expect(created.status, created.text).toBe(201);
       await setTestTerminal(shop.id, { username: "sim-merchant", active: false });
@@ -160,7 +191,11 @@ describe("hosted checkout flows against the distributed stack", () => {
 
   describe("acquirer outcomes", () => {
     it("a processor timeout shows the 'confirming your payment' page (502/503), never a 500, and does not fail the session", async () => {
-      const created = await api.createSession({ merchant_reference: reference(), amount: "20.000", max_attempts: 3 });
+      const created = await api.createSession({
+        merchant_reference: reference(),
+        amount: "20.000",
+        max_attempts: 3,
+      });
       expect(created.status).toBe(201);
       const run = await payWithCard(created.body.checkout_url, { number: "4000000000000119" });
       expect([502, 503], run.returnPage.slice(0, 500)).toContain(run.returnStatus);
@@ -187,14 +222,22 @@ describe("hosted checkout flows against the distributed stack", () => {
       { number: "4000000000000069", code: "expired_card" },
     ]) {
       it(`a ${declined.code} decline is recorded on the attempt and the session stays payable`, async () => {
-        const created = await api.createSession({ merchant_reference: reference(), amount: "15.000", max_attempts: 3 });
+        const created = await api.createSession({
+          merchant_reference: reference(),
+          amount: "15.000",
+          max_attempts: 3,
+        });
         expect(created.status).toBe(201);
         const run = await payWithCard(created.body.checkout_url, { number: declined.number });
         expect(run.returnStatus).toBe(303);
         const session = (await api.getSession(created.body.id)).body;
         expect(session.status).not.toBe("FAILED");
         expect(session.attempts).toHaveLength(1);
-        expect(session.attempts[0]).toMatchObject({ attempt_number: 1, status: "FAILED", failure_code: declined.code });
+        expect(session.attempts[0]).toMatchObject({
+          attempt_number: 1,
+          status: "FAILED",
+          failure_code: declined.code,
+        });
       });
     }
   });

@@ -1,9 +1,15 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compiledEntry, serviceEntries, startDistributedGateway, type DistributedGateway, type ServiceName } from "@gateway/launcher";
+import {
+  compiledEntry,
+  type DistributedGateway,
+  type ServiceName,
+  serviceEntries,
+  startDistributedGateway,
+} from "@gateway/launcher";
 import { COMPILED_CONDITION } from "@gateway/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
@@ -20,7 +26,9 @@ function build(): Promise<void> {
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited ${code}:\n${output}`))));
+    child.once("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run build exited ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -38,7 +46,9 @@ function pathWithoutNodeModules(): string {
  * mistake fails the start instead of running.
  */
 function nodeOptionsWithoutTypeScript(): string {
-  return process.allowedNodeEnvironmentFlags.has("--experimental-strip-types") ? "--no-experimental-strip-types" : "";
+  return process.allowedNodeEnvironmentFlags.has("--experimental-strip-types")
+    ? "--no-experimental-strip-types"
+    : "";
 }
 
 /** What a running process was started with, read from Linux's /proc. */
@@ -48,7 +58,9 @@ function commandLineOf(pid: number): string[] {
 
 function environmentOf(pid: number): Map<string, string> {
   const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
-  return new Map(entries.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+  return new Map(
+    entries.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
 }
 
 describe("compiled services, plain node", () => {
@@ -70,7 +82,8 @@ describe("compiled services, plain node", () => {
   });
 
   it("writes a dist/ entry for every service, with the assets it reads at run time", () => {
-    for (const entry of Object.values(serviceEntries)) expect(existsSync(compiledEntry(entry)), compiledEntry(entry)).toBe(true);
+    for (const entry of Object.values(serviceEntries))
+      expect(existsSync(compiledEntry(entry)), compiledEntry(entry)).toBe(true);
     expect(existsSync(new URL("services/edge/dist/checkout/assets/checkout.css", repoRoot))).toBe(true);
   });
 
@@ -81,7 +94,10 @@ describe("compiled services, plain node", () => {
       const { pid } = gw.processes[name];
       const args = commandLineOf(pid);
       expect(args[0], name).toBe(process.execPath);
-      expect(args.slice(1), name).toEqual([`--conditions=${COMPILED_CONDITION}`, compiledEntry(serviceEntries[name])]);
+      expect(args.slice(1), name).toEqual([
+        `--conditions=${COMPILED_CONDITION}`,
+        compiledEntry(serviceEntries[name]),
+      ]);
       const env = environmentOf(pid);
       expect(env.get("NODE_OPTIONS") ?? "", name).not.toMatch(/tsx|--import|--loader/);
       expect(env.get("PATH"), name).not.toMatch(/node_modules/);
@@ -92,7 +108,11 @@ describe("compiled services, plain node", () => {
 
   it("pays a session end to end through the compiled edge, sessions, accounts and simulator", async () => {
     const api = merchantApi(gw.edgeUrl, gw.demoTestKey!);
-    const created = await api.createSession({ merchant_reference: "compiled-1", amount: "12.500", return_url: "https://shop.example/ok" });
+    const created = await api.createSession({
+      merchant_reference: "compiled-1",
+      amount: "12.500",
+      return_url: "https://shop.example/ok",
+    });
     expect(created.status, created.text).toBe(201);
     await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
     const session = (await api.getSession(created.body.id)).body;

@@ -1,6 +1,6 @@
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { merchantApi, type MerchantApi } from "./support/http.js";
+import { type MerchantApi, merchantApi } from "./support/http.js";
 import { postPayForm, readPayForm } from "./support/pay-form.js";
 
 // Issue 15 item 11, on the distributed stack: Pays and cancels on one session never queue
@@ -32,7 +32,10 @@ describe("concurrent Pays and cancels on one session (distributed stack)", () =>
     const form = await readPayForm(created.body.checkout_url);
     const answers = await Promise.all(Array.from({ length: 50 }, () => postPayForm(form)));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s >= 500), JSON.stringify(statuses)).toEqual([]);
+    expect(
+      statuses.filter((s) => s >= 500),
+      JSON.stringify(statuses),
+    ).toEqual([]);
     for (const answer of answers) {
       if (answer.status === 303) expect(answer.location).toMatch(/^https?:\/\//);
       else {
@@ -60,7 +63,10 @@ describe("concurrent Pays and cancels on one session (distributed stack)", () =>
       Promise.all(Array.from({ length: 25 }, () => api.cancelSession(created.body.id))),
     ]);
     const statuses = [...pays.map((p) => p.status), ...cancels.map((c) => c.status)];
-    expect(statuses.filter((s) => s >= 500), JSON.stringify(statuses)).toEqual([]);
+    expect(
+      statuses.filter((s) => s >= 500),
+      JSON.stringify(statuses),
+    ).toEqual([]);
     for (const cancel of cancels) expect(cancel.status, cancel.text).toBe(200);
     const session = (await api.getSession(created.body.id)).body;
     expect(session.status).toBe("CANCELED");

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launcherEntries } from "@gateway/launcher";
-import { freePorts, startProcess, type ManagedProcess } from "@gateway/testkit";
+import { freePorts, type ManagedProcess, startProcess } from "@gateway/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
@@ -22,7 +22,13 @@ describe("embedded mode (npm start)", () => {
       name: "embedded",
       entry: launcherEntries.embedded,
       // No MONGODB_URL, no NATS_URL: embedded mode must not need them.
-      env: { PORT: String(port), MANAGEMENT_PORT: String(managementPort), GATEWAY_DEMO_TEST_KEY: DEMO_KEY, MONGODB_URL: "", NATS_URL: "" },
+      env: {
+        PORT: String(port),
+        MANAGEMENT_PORT: String(managementPort),
+        GATEWAY_DEMO_TEST_KEY: DEMO_KEY,
+        MONGODB_URL: "",
+        NATS_URL: "",
+      },
       readyUrl: `${url}/healthz`,
       timeoutMs: 60_000,
     });

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
+import { freePort, waitFor } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { freePort, waitFor } from "@gateway/testkit";
-import { adminApi, merchantApi, request, type AdminApi } from "./support/http.js";
+import { type AdminApi, adminApi, merchantApi, request } from "./support/http.js";
 import { createVerifiedMerchant, type TestMerchant } from "./support/merchants.js";
 import { expectProblem } from "./support/problem.js";
 
@@ -30,9 +30,17 @@ function startOtlpReceiver(port: number): Promise<{ server: Server; spans: OtlpS
       try {
         const body = JSON.parse(data);
         for (const rs of body.resourceSpans ?? []) {
-          const service = rs.resource?.attributes?.find((a: any) => a.key === "service.name")?.value?.stringValue;
+          const service = rs.resource?.attributes?.find((a: any) => a.key === "service.name")?.value
+            ?.stringValue;
           for (const ss of rs.scopeSpans ?? []) {
-            for (const s of ss.spans ?? []) spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, name: s.name });
+            for (const s of ss.spans ?? [])
+              spans.push({
+                service,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId,
+                name: s.name,
+              });
           }
         }
       } catch {
@@ -82,8 +90,14 @@ describe("foundation, distributed mode", () => {
   });
 
   it("authenticates a test key as test mode and a live key as live mode", async () => {
-    const test = await merchantApi(gw.edgeUrl, merchant.testKey).createSession({ merchant_reference: "mode-t", amount: "1.000" });
-    const live = await merchantApi(gw.edgeUrl, merchant.liveKey).createSession({ merchant_reference: "mode-l", amount: "1.000" });
+    const test = await merchantApi(gw.edgeUrl, merchant.testKey).createSession({
+      merchant_reference: "mode-t",
+      amount: "1.000",
+    });
+    const live = await merchantApi(gw.edgeUrl, merchant.liveKey).createSession({
+      merchant_reference: "mode-l",
+      amount: "1.000",
+    });
     expect(test.status, test.text).toBe(201);
     expect(test.body.livemode).toBe(false);
     expect(live.status, live.text).toBe(201);
@@ -91,11 +105,17 @@ describe("foundation, distributed mode", () => {
   });
 
   it("answers 401 unauthorized for missing, malformed and unknown keys", async () => {
-    const list = (headers: Record<string, string>) => request(`${gw.edgeUrl}/api/v1/gateway/sessions/list/`, { headers });
+    const list = (headers: Record<string, string>) =>
+      request(`${gw.edgeUrl}/api/v1/gateway/sessions/list/`, { headers });
     expectProblem(await list({}), 401, "unauthorized", errorsUrl());
     expectProblem(await list({ authorization: "Basic Zm9vOmJhcg==" }), 401, "unauthorized", errorsUrl());
     expectProblem(await list({ authorization: "Bearer not-a-key" }), 401, "unauthorized", errorsUrl());
-    expectProblem(await list({ authorization: "Bearer sk_test_AAAAAAAAAAAABBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB" }), 401, "unauthorized", errorsUrl());
+    expectProblem(
+      await list({ authorization: "Bearer sk_test_AAAAAAAAAAAABBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB" }),
+      401,
+      "unauthorized",
+      errorsUrl(),
+    );
   });
 
   it("stops accepting a revoked key within seconds", async () => {
@@ -105,7 +125,11 @@ describe("foundation, distributed mode", () => {
     const revoked = await admin.revokeKey(key.body.id);
     expect(revoked.status).toBe(200);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
-    await waitFor(async () => (await api.listSessions()).status === 401, { timeoutMs: 5_000, intervalMs: 200, message: "revoked key still accepted" });
+    await waitFor(async () => (await api.listSessions()).status === 401, {
+      timeoutMs: 5_000,
+      intervalMs: 200,
+      message: "revoked key still accepted",
+    });
     expectProblem(await api.listSessions(), 401, "unauthorized", errorsUrl());
   });
 
@@ -113,7 +137,11 @@ describe("foundation, distributed mode", () => {
     const key = await admin.createKey(merchant.id, "test", new Date(Date.now() + 1_500).toISOString());
     expect(key.status, key.text).toBe(201);
     const api = merchantApi(gw.edgeUrl, key.body.key);
-    await waitFor(async () => (await api.listSessions()).status === 401, { timeoutMs: 8_000, intervalMs: 250, message: "expired key still accepted" });
+    await waitFor(async () => (await api.listSessions()).status === 401, {
+      timeoutMs: 8_000,
+      intervalMs: 250,
+      message: "expired key still accepted",
+    });
     expectProblem(await api.listSessions(), 401, "unauthorized", errorsUrl());
   });
 
@@ -124,21 +152,59 @@ describe("foundation, distributed mode", () => {
   });
 
   it("guards the admin API with the admin token", async () => {
-    expectProblem(await request(`${gw.edgeUrl}/admin/v1/merchants`, { method: "POST", body: { name: "x" } }), 401, "unauthorized", errorsUrl());
-    expectProblem(await adminApi(gw.edgeUrl, "wrong-token").createMerchant("x"), 401, "unauthorized", errorsUrl());
+    expectProblem(
+      await request(`${gw.edgeUrl}/admin/v1/merchants`, { method: "POST", body: { name: "x" } }),
+      401,
+      "unauthorized",
+      errorsUrl(),
+    );
+    expectProblem(
+      await adminApi(gw.edgeUrl, "wrong-token").createMerchant("x"),
+      401,
+      "unauthorized",
+      errorsUrl(),
+    );
   });
 
   it("answers malformed JSON, non-object bodies, oversized bodies and unknown routes with problem documents", async () => {
     const url = `${gw.edgeUrl}/api/v1/gateway/sessions/`;
     const headers = { authorization: `Bearer ${merchant.testKey}`, "content-type": "application/json" };
-    expectProblem(await request(url, { method: "POST", headers, rawBody: '{"amount": "1.000",' }), 400, "bad-request", errorsUrl());
-    expectProblem(await request(url, { method: "POST", headers, rawBody: "[1,2,3]" }), 400, "bad-request", errorsUrl());
-    expectProblem(await request(url, { method: "POST", headers, rawBody: '"text"' }), 400, "bad-request", errorsUrl());
-    const big = JSON.stringify({ merchant_reference: "big", amount: "1.000", description: "x".repeat(10_000) });
-    expectProblem(await request(url, { method: "POST", headers, rawBody: big }), 413, "payload-too-large", errorsUrl());
+    expectProblem(
+      await request(url, { method: "POST", headers, rawBody: '{"amount": "1.000",' }),
+      400,
+      "bad-request",
+      errorsUrl(),
+    );
+    expectProblem(
+      await request(url, { method: "POST", headers, rawBody: "[1,2,3]" }),
+      400,
+      "bad-request",
+      errorsUrl(),
+    );
+    expectProblem(
+      await request(url, { method: "POST", headers, rawBody: '"text"' }),
+      400,
+      "bad-request",
+      errorsUrl(),
+    );
+    const big = JSON.stringify({
+      merchant_reference: "big",
+      amount: "1.000",
+      description: "x".repeat(10_000),
+    });
+    expectProblem(
+      await request(url, { method: "POST", headers, rawBody: big }),
+      413,
+      "payload-too-large",
+      errorsUrl(),
+    );
     expectProblem(await request(`${gw.edgeUrl}/api/v1/nowhere/`, { headers }), 404, "not-found", errorsUrl());
     expectProblem(
-      await request(url, { method: "POST", headers: { ...headers, "content-type": "text/plain" }, rawBody: "hello" }),
+      await request(url, {
+        method: "POST",
+        headers: { ...headers, "content-type": "text/plain" },
+        rawBody: "hello",
+      }),
       415,
       "unsupported-media-type",
       errorsUrl(),
@@ -167,10 +233,13 @@ describe("foundation, distributed mode", () => {
     expect(res.status).toBe(404);
     const trace = await waitFor(
       () => {
-        const edgeRoots = otlp.spans.filter((s) => s.service === "edge" && !s.parentSpanId && s.name.includes("/sessions/:session_id/"));
+        const edgeRoots = otlp.spans.filter(
+          (s) => s.service === "edge" && !s.parentSpanId && s.name.includes("/sessions/:session_id/"),
+        );
         for (const root of edgeRoots) {
           const inTrace = otlp.spans.filter((s) => s.traceId === root.traceId);
-          if (inTrace.some((s) => s.service === "accounts") && inTrace.some((s) => s.service === "sessions")) return inTrace;
+          if (inTrace.some((s) => s.service === "accounts") && inTrace.some((s) => s.service === "sessions"))
+            return inTrace;
         }
         return undefined;
       },

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { waitFor } from "@gateway/testkit";
-import { adminApi, merchantApi, type AdminApi } from "./support/http.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminApi, adminApi, merchantApi } from "./support/http.js";
 import { createVerifiedMerchant, type TestMerchant } from "./support/merchants.js";
 
 // Issue 15 item 5: expired and revoked keys stop working at once on every edge replica. Two
@@ -51,7 +51,10 @@ describe("expired and revoked API keys across two edge replicas", () => {
     expect((await admin.revokeKey(key.body.id)).status).toBe(200);
     expect((await list(0, key.body.key)).status).toBe(401);
     // The announcement crosses NATS; a generous bound, far below the hour-long cache.
-    await waitFor(async () => (await list(1, key.body.key)).status === 401, { timeoutMs: 15_000, intervalMs: 100 });
+    await waitFor(async () => (await list(1, key.body.key)).status === 401, {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    });
     for (let i = 0; i < 5; i++) expect((await list(1, key.body.key)).status).toBe(401);
     // Another key of the merchant keeps working: only the revoked one was dropped.
     expect((await list(1, shop.testKey)).status).toBe(200);

@@ -1,14 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { createEpgAcquirer, type OrderStatus, type Terminal } from "@gateway/acquirer";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
+import { waitFor } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEpgAcquirer, type OrderStatus, type Terminal } from "@gateway/acquirer";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { waitFor } from "@gateway/testkit";
-import { merchantApi, request, type MerchantApi } from "./support/http.js";
-import { expectProblem } from "./support/problem.js";
+import { type MerchantApi, merchantApi, request } from "./support/http.js";
 import { payWithCard, startPayment } from "./support/pay-with-card.js";
+import { expectProblem } from "./support/problem.js";
 import { eventsOf, expectExactlyOneEvent, waitForEvent } from "./support/session-events.js";
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "./support/webhook-receiver.js";
+import {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "./support/webhook-receiver.js";
 
 // Issue 6 end to end: session expiry by a sweeper that two sessions replicas run at once,
 // checkout-link expiry and the repeat create that mints a fresh link, reconciliation of attempts
@@ -65,7 +69,11 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     createEpgAcquirer({ timeoutMs: 5_000 }).getOrderStatus({ terminal, acquirerOrderId });
 
   /** A late payment given back: the session event and the acquirer's book agree on it. */
-  async function expectReturned(returned: ReceivedWebhook, orderId: string, amountMinor: bigint): Promise<void> {
+  async function expectReturned(
+    returned: ReceivedWebhook,
+    orderId: string,
+    amountMinor: bigint,
+  ): Promise<void> {
     const late = returned.json.data.late_payment;
     const order = await acquirerOrder(orderId);
     if (late.method === "reversal") {
@@ -122,7 +130,8 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     if (gw && process.env.MONGODB_URL) {
       const client = await MongoClient.connect(process.env.MONGODB_URL);
       try {
-        for (const service of ["accounts", "sessions", "refunds", "webhooks"]) await client.db(`${prefix}_${service}`).dropDatabase();
+        for (const service of ["accounts", "sessions", "refunds", "webhooks"])
+          await client.db(`${prefix}_${service}`).dropDatabase();
       } finally {
         await client.close();
       }
@@ -136,7 +145,8 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     for (const payload of payloads) sessions.push(await create(payload));
     expect(Date.parse(sessions[0]!.expires_at) - Date.now()).toBeLessThanOrEqual(SESSION_LIFETIME_MS);
 
-    for (const s of sessions) await waitForEvent(receiver, s.id, "session.expired", SESSION_LIFETIME_MS + SETTLE_MS);
+    for (const s of sessions)
+      await waitForEvent(receiver, s.id, "session.expired", SESSION_LIFETIME_MS + SETTLE_MS);
     // A moment more: a second sweep of the same session by the other replica would show up now.
     await sleep(1_000);
     for (const s of sessions) {
@@ -166,9 +176,16 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
   it("when a link expires, checkout.session.expired is sent once, its page says so, and a repeat create mints a new link the buyer pays with", async () => {
     const payload = body();
     const s = await create(payload);
-    const linkExpired = await waitForEvent(receiver, s.id, "checkout.session.expired", LINK_LIFETIME_MS + SETTLE_MS);
+    const linkExpired = await waitForEvent(
+      receiver,
+      s.id,
+      "checkout.session.expired",
+      LINK_LIFETIME_MS + SETTLE_MS,
+    );
     expect(linkExpired.json.data.session_still_payable).toBe(true);
-    expect(new Date(linkExpired.json.data.checkout_expired_at).toISOString()).toBe(linkExpired.json.data.checkout_expired_at);
+    expect(new Date(linkExpired.json.data.checkout_expired_at).toISOString()).toBe(
+      linkExpired.json.data.checkout_expired_at,
+    );
     expect(linkExpired.json.data.status).not.toBe("EXPIRED");
 
     const oldPage = await fetch(s.checkout_url, { headers: { "accept-language": "en" } });
@@ -185,7 +202,11 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     await payWithCard(repeat.body.checkout_url, { number: VISA_OK });
     expect((await sessionOf(s.id)).status).toBe("SUCCEEDED");
     const succeeded = await waitForEvent(receiver, s.id, "session.succeeded");
-    expect(succeeded.json.data).toMatchObject({ status: "SUCCEEDED", amount: "25.500", payment: { card_last_four: "4242" } });
+    expect(succeeded.json.data).toMatchObject({
+      status: "SUCCEEDED",
+      amount: "25.500",
+      payment: { card_last_four: "4242" },
+    });
     expectExactlyOneEvent(receiver, s.id, "checkout.session.expired");
     expectExactlyOneEvent(receiver, s.id, "session.succeeded");
   });
@@ -196,8 +217,16 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     expect(run.returnStatus).not.toBe(500);
     expect((await sessionOf(s.id)).status).toBe("PROCESSING");
 
-    const succeeded = await waitForEvent(receiver, s.id, "session.succeeded", LATE_APPROVAL_DELAY_MS + SETTLE_MS);
-    expect(succeeded.json.data).toMatchObject({ status: "SUCCEEDED", payment: { card_brand: "visa", card_last_four: "3220" } });
+    const succeeded = await waitForEvent(
+      receiver,
+      s.id,
+      "session.succeeded",
+      LATE_APPROVAL_DELAY_MS + SETTLE_MS,
+    );
+    expect(succeeded.json.data).toMatchObject({
+      status: "SUCCEEDED",
+      payment: { card_brand: "visa", card_last_four: "3220" },
+    });
     const detail = await sessionOf(s.id);
     expect(detail.status).toBe("SUCCEEDED");
     expect(detail.attempts).toHaveLength(1);
@@ -225,7 +254,12 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
 
     const expired = await waitForEvent(receiver, s.id, "session.expired", SETTLE_MS);
     expect(expired.json.data.status).toBe("EXPIRED");
-    const returned = await waitForEvent(receiver, s.id, "session.late_payment_returned", LATE_APPROVAL_DELAY_MS + SETTLE_MS);
+    const returned = await waitForEvent(
+      receiver,
+      s.id,
+      "session.late_payment_returned",
+      LATE_APPROVAL_DELAY_MS + SETTLE_MS,
+    );
     const detail = await sessionOf(s.id);
     expect(detail.status).toBe("EXPIRED");
     expect(returned.json.data).toMatchObject({ id: s.id, status: "EXPIRED" });
@@ -258,7 +292,12 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     expect(canceled.status, canceled.text).toBe(200);
     expect(canceled.body).toMatchObject({ id: s.id, status: "CANCELED" });
 
-    const returned = await waitForEvent(receiver, s.id, "session.late_payment_returned", LATE_APPROVAL_DELAY_MS + SETTLE_MS);
+    const returned = await waitForEvent(
+      receiver,
+      s.id,
+      "session.late_payment_returned",
+      LATE_APPROVAL_DELAY_MS + SETTLE_MS,
+    );
     expect(returned.json.data).toMatchObject({ id: s.id, status: "CANCELED" });
     expect(returned.json.data.late_payment).toMatchObject({
       amount: "25.500",
@@ -284,7 +323,11 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
         const current = await sessionOf(s.id);
         return current.attempts[0]?.status === "ABANDONED" ? current : undefined;
       },
-      { timeoutMs: SIMULATOR_ORDER_TIMEOUT_MS + 4_000, intervalMs: 100, message: "the attempt to be ABANDONED" },
+      {
+        timeoutMs: SIMULATOR_ORDER_TIMEOUT_MS + 4_000,
+        intervalMs: 100,
+        message: "the attempt to be ABANDONED",
+      },
     );
     expect(Date.now()).toBeLessThan(Date.parse(s.expires_at));
     expect(detail.status).toBe("PENDING");

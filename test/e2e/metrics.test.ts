@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway, type GatewayProcessName } from "@gateway/launcher";
+import { type DistributedGateway, type GatewayProcessName, startDistributedGateway } from "@gateway/launcher";
 import { waitFor } from "@gateway/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 import { expectProblem } from "./support/problem.js";
-import { startPrometheus, type LocalPrometheus } from "./support/prometheus.js";
+import { type LocalPrometheus, startPrometheus } from "./support/prometheus.js";
 
 // Issue 15 item 6: Prometheus metrics live on each process's management listener
 // (MANAGEMENT_PORT), never on the edge's public port; a real Prometheus scraping those ports
@@ -16,7 +16,11 @@ describe("metrics, distributed mode", () => {
   let prometheus: LocalPrometheus | undefined;
 
   beforeAll(async () => {
-    gw = await startDistributedGateway({ mongodbUrl: process.env.MONGODB_URL, natsUrl: process.env.NATS_URL, databasePrefix: prefix });
+    gw = await startDistributedGateway({
+      mongodbUrl: process.env.MONGODB_URL,
+      natsUrl: process.env.NATS_URL,
+      databasePrefix: prefix,
+    });
   });
 
   afterAll(async () => {
@@ -42,7 +46,10 @@ describe("metrics, distributed mode", () => {
     prometheus = await startPrometheus(gw.managementUrls);
     const prom = prometheus;
     // Every process is a healthy target before anything is counted.
-    await waitFor(async () => (await prom.query("up == 1")).length === 5 || undefined, { timeoutMs: 60_000, message: "five targets up" });
+    await waitFor(async () => (await prom.query("up == 1")).length === 5 || undefined, {
+      timeoutMs: 60_000,
+      message: "five targets up",
+    });
 
     const api = merchantApi(gw.edgeUrl, gw.demoTestKey!);
     const created = await api.createSession({ merchant_reference: "metrics-1", amount: "12.500" });
@@ -51,11 +58,19 @@ describe("metrics, distributed mode", () => {
     expect((await api.getSession(created.body.id)).body.status).toBe("SUCCEEDED");
 
     // One create through the edge, labelled by its route template; the stack is fresh, so exactly one.
-    const creates = 'sum(gateway_http_requests_total{job="edge",route="/api/v1/gateway/sessions/",method="POST",status_class="2xx"})';
-    await waitFor(async () => (await prom.query(creates))[0]?.value === 1 || undefined, { timeoutMs: 60_000, message: `${creates} == 1` });
+    const creates =
+      'sum(gateway_http_requests_total{job="edge",route="/api/v1/gateway/sessions/",method="POST",status_class="2xx"})';
+    await waitFor(async () => (await prom.query(creates))[0]?.value === 1 || undefined, {
+      timeoutMs: 60_000,
+      message: `${creates} == 1`,
+    });
     // One settled payment, counted by sessions, with no failure code.
-    const paid = 'sum(gateway_payments_settled_total{job="sessions",outcome="succeeded",failure_code="none"})';
-    await waitFor(async () => (await prom.query(paid))[0]?.value === 1 || undefined, { timeoutMs: 60_000, message: `${paid} == 1` });
+    const paid =
+      'sum(gateway_payments_settled_total{job="sessions",outcome="succeeded",failure_code="none"})';
+    await waitFor(async () => (await prom.query(paid))[0]?.value === 1 || undefined, {
+      timeoutMs: 60_000,
+      message: `${paid} == 1`,
+    });
     // The session id never became a label value anywhere.
     expect(await prom.query(`count({__name__=~"gateway_.+", route=~".*${created.body.id}.*"})`)).toEqual([]);
     // The acquirer was called and answered (register and status at least).

@@ -1,5 +1,5 @@
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
 import { merchantApi } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
@@ -22,13 +22,22 @@ describe("a test-mode payment, distributed mode", () => {
 
   it("pays with the approved Visa test card and shows the attempt to the merchant", async () => {
     const api = merchantApi(gw.edgeUrl, gw.demoTestKey!);
-    const created = await api.createSession({ merchant_reference: "smoke-1", amount: "42.000", return_url: "https://shop.example/ok" });
+    const created = await api.createSession({
+      merchant_reference: "smoke-1",
+      amount: "42.000",
+      return_url: "https://shop.example/ok",
+    });
     expect(created.status, created.text).toBe(201);
     const run = await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
     expect(run.orderId).not.toBe("");
     const session = (await api.getSession(created.body.id)).body;
     expect(session.status).toBe("SUCCEEDED");
     expect(session.attempts).toHaveLength(1);
-    expect(session.attempts[0]).toMatchObject({ attempt_number: 1, status: "SUCCEEDED", card_brand: "visa", card_last_four: "4242" });
+    expect(session.attempts[0]).toMatchObject({
+      attempt_number: 1,
+      status: "SUCCEEDED",
+      card_brand: "visa",
+      card_last_four: "4242",
+    });
   });
 });

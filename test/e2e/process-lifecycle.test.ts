@@ -1,7 +1,15 @@
 import { fileURLToPath } from "node:url";
+import { type DistributedGateway, launcherEntries, startDistributedGateway } from "@gateway/launcher";
+import {
+  freePort,
+  type LocalServer,
+  type ManagedProcess,
+  startFerretDb,
+  startNatsServer,
+  startProcess,
+  waitFor,
+} from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { launcherEntries, startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { freePort, startFerretDb, startNatsServer, startProcess, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
 import { descendantsOf, isRunning, type ProcessInfo } from "./support/process-tree.js";
 
 // Issue 18: a process stops in bounded time whatever its dependencies do, and nothing a
@@ -20,7 +28,13 @@ afterEach(async () => {
 function exitedWithin(proc: ManagedProcess, ms: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${proc.name} (pid ${proc.pid}) still runs ${ms} ms after SIGTERM.\n${proc.logs()}`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`${proc.name} (pid ${proc.pid}) still runs ${ms} ms after SIGTERM.\n${proc.logs()}`),
+        ),
+      ms,
+    );
   });
   return Promise.race([proc.exited, hang]).finally(() => clearTimeout(timer));
 }
@@ -46,59 +60,83 @@ function expectWholeStack(children: ProcessInfo[]): void {
 }
 
 describe("process lifecycle", () => {
-  it("when MongoDB and NATS are killed and then every service gets SIGTERM, then each exits within its deadline, non-zero only when it abandoned work", async () => {
-    const mongo: LocalServer = await startFerretDb();
-    cleanups.push(() => mongo.stop());
-    const nats: LocalServer = await startNatsServer();
-    cleanups.push(() => nats.stop());
-    const gateway: DistributedGateway = await startDistributedGateway({
-      mongodbUrl: mongo.url,
-      natsUrl: nats.url,
-      databasePrefix: "lifecycle_sigterm",
-      env: { GATEWAY_SHUTDOWN_TIMEOUT: SHUTDOWN_TIMEOUT },
-    });
-    cleanups.push(() => gateway.stop());
+  it(
+    "when MongoDB and NATS are killed and then every service gets SIGTERM, then each exits within its deadline, non-zero only when it abandoned work",
+    async () => {
+      const mongo: LocalServer = await startFerretDb();
+      cleanups.push(() => mongo.stop());
+      const nats: LocalServer = await startNatsServer();
+      cleanups.push(() => nats.stop());
+      const gateway: DistributedGateway = await startDistributedGateway({
+        mongodbUrl: mongo.url,
+        natsUrl: nats.url,
+        databasePrefix: "lifecycle_sigterm",
+        env: { GATEWAY_SHUTDOWN_TIMEOUT: SHUTDOWN_TIMEOUT },
+      });
+      cleanups.push(() => gateway.stop());
 
-    await mongo.kill();
-    await nats.kill();
-    const services = Object.values(gateway.processes);
-    for (const proc of services) process.kill(proc.pid, "SIGTERM");
-    const codes = await Promise.all(services.map((proc) => exitedWithin(proc, HANG_LIMIT_MS)));
+      await mongo.kill();
+      await nats.kill();
+      const services = Object.values(gateway.processes);
+      for (const proc of services) process.kill(proc.pid, "SIGTERM");
+      const codes = await Promise.all(services.map((proc) => exitedWithin(proc, HANG_LIMIT_MS)));
 
-    for (const [i, proc] of services.entries()) {
-      const abandoned = proc.logs().includes("abandoning unfinished work");
-      // Non-zero exactly when the deadline cut work short, and then the log names what.
-      expect({ service: proc.name, code: codes[i], abandoned }).toEqual({ service: proc.name, code: abandoned ? 1 : 0, abandoned });
-    }
-  }, STACK_TEST_TIMEOUT_MS);
+      for (const [i, proc] of services.entries()) {
+        const abandoned = proc.logs().includes("abandoning unfinished work");
+        // Non-zero exactly when the deadline cut work short, and then the log names what.
+        expect({ service: proc.name, code: codes[i], abandoned }).toEqual({
+          service: proc.name,
+          code: abandoned ? 1 : 0,
+          abandoned,
+        });
+      }
+    },
+    STACK_TEST_TIMEOUT_MS,
+  );
 
-  it("when npm run stack's launcher is killed with SIGKILL, then none of its children (services, FerretDB, nats-server) is left", async () => {
-    const port = await freePort();
-    const launcher = await startProcess({
-      name: "stack",
-      entry: launcherEntries.stack,
-      env: { PORT: String(port), GATEWAY_SHUTDOWN_TIMEOUT: SHUTDOWN_TIMEOUT, MONGODB_URL: "", NATS_URL: "" },
-      readyUrl: `http://127.0.0.1:${port}/readyz`,
-      timeoutMs: 120_000,
-    });
-    cleanups.push(() => launcher.kill());
-    const children = descendantsOf(launcher.pid);
-    expectWholeStack(children);
+  it(
+    "when npm run stack's launcher is killed with SIGKILL, then none of its children (services, FerretDB, nats-server) is left",
+    async () => {
+      const port = await freePort();
+      const launcher = await startProcess({
+        name: "stack",
+        entry: launcherEntries.stack,
+        env: {
+          PORT: String(port),
+          GATEWAY_SHUTDOWN_TIMEOUT: SHUTDOWN_TIMEOUT,
+          MONGODB_URL: "",
+          NATS_URL: "",
+        },
+        readyUrl: `http://127.0.0.1:${port}/readyz`,
+        timeoutMs: 120_000,
+      });
+      cleanups.push(() => launcher.kill());
+      const children = descendantsOf(launcher.pid);
+      expectWholeStack(children);
 
-    await killAndExpectNoOrphans(launcher, children);
-  }, STACK_TEST_TIMEOUT_MS);
+      await killAndExpectNoOrphans(launcher, children);
+    },
+    STACK_TEST_TIMEOUT_MS,
+  );
 
-  it("when the e2e harness holding a distributed gateway is killed with SIGKILL, then none of its children is left", async () => {
-    const holder = await startProcess({
-      name: "harness",
-      entry: fileURLToPath(new URL("./support/hold-distributed-gateway.ts", import.meta.url)),
-      env: { GATEWAY_SHUTDOWN_TIMEOUT: SHUTDOWN_TIMEOUT, MONGODB_URL: "", NATS_URL: "" },
-    });
-    cleanups.push(() => holder.kill());
-    await waitFor(() => holder.logs().includes("ready "), { timeoutMs: 120_000, message: `the harness to start a gateway:\n${holder.logs()}` });
-    const children = descendantsOf(holder.pid);
-    expectWholeStack(children);
+  it(
+    "when the e2e harness holding a distributed gateway is killed with SIGKILL, then none of its children is left",
+    async () => {
+      const holder = await startProcess({
+        name: "harness",
+        entry: fileURLToPath(new URL("./support/hold-distributed-gateway.ts", import.meta.url)),
+        env: { GATEWAY_SHUTDOWN_TIMEOUT: SHUTDOWN_TIMEOUT, MONGODB_URL: "", NATS_URL: "" },
+      });
+      cleanups.push(() => holder.kill());
+      await waitFor(() => holder.logs().includes("ready "), {
+        timeoutMs: 120_000,
+        message: `the harness to start a gateway:\n${holder.logs()}`,
+      });
+      const children = descendantsOf(holder.pid);
+      expectWholeStack(children);
 
-    await killAndExpectNoOrphans(holder, children);
-  }, STACK_TEST_TIMEOUT_MS);
+      await killAndExpectNoOrphans(holder, children);
+    },
+    STACK_TEST_TIMEOUT_MS,
+  );
 });

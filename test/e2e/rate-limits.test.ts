@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
+import { type LocalServer, startNatsServer, waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { startNatsServer, waitFor, type LocalServer } from "@gateway/testkit";
-import { adminApi, merchantApi, request, type AdminApi, type HttpResult } from "./support/http.js";
+import { type AdminApi, adminApi, type HttpResult, merchantApi, request } from "./support/http.js";
 import { createVerifiedMerchant } from "./support/merchants.js";
 import { expectProblem } from "./support/problem.js";
 
@@ -33,7 +33,10 @@ describe("rate limits across edge replicas, distributed mode", () => {
   const list = (edge: number, key: string) => merchantApi(gw.edgeUrls[edge]!, key).listSessions();
   let references = 0;
   const create = (edge: number, key: string) =>
-    merchantApi(gw.edgeUrls[edge]!, key).createSession({ merchant_reference: `rl-${++references}`, amount: "1.000" });
+    merchantApi(gw.edgeUrls[edge]!, key).createSession({
+      merchant_reference: `rl-${++references}`,
+      amount: "1.000",
+    });
 
   beforeAll(async () => {
     edgeNats = await startNatsServer();
@@ -112,7 +115,9 @@ describe("rate limits across edge replicas, distributed mode", () => {
     const shop = await newMerchant();
     await warmUp(shop.testKey);
 
-    const { sent, elapsedMs } = await pacedBurst(60, 3 * TEST_ACCOUNT.rate, (edge) => list(edge, shop.testKey));
+    const { sent, elapsedMs } = await pacedBurst(60, 3 * TEST_ACCOUNT.rate, (edge) =>
+      list(edge, shop.testKey),
+    );
     const admitted = sent.filter((s) => s.res.status === 200);
     const { min, max } = admittedBounds(TEST_ACCOUNT, elapsedMs);
     expect(admitted.length, `admitted of 60 in ${Math.round(elapsedMs)} ms`).toBeGreaterThanOrEqual(min);
@@ -124,7 +129,8 @@ describe("rate limits across edge replicas, distributed mode", () => {
     }
     const refused = sent.filter((s) => s.res.status !== 200);
     for (const { res } of refused) expectRateLimited(res);
-    for (const { res } of admitted) expect(res.headers.get("ratelimit-limit")).toBe(String(TEST_ACCOUNT.burst));
+    for (const { res } of admitted)
+      expect(res.headers.get("ratelimit-limit")).toBe(String(TEST_ACCOUNT.burst));
 
     // Exhaust it again, then wait exactly Retry-After: the next request passes.
     let last: HttpResult;
@@ -162,7 +168,9 @@ describe("rate limits across edge replicas, distributed mode", () => {
   it("when sessions are created at 3x the create rate, then the create budget (5/s) holds across both edges", async () => {
     const shop = await newMerchant();
     await warmUp(shop.testKey);
-    const { sent, elapsedMs } = await pacedBurst(30, 3 * TEST_CREATE.rate, (edge) => create(edge, shop.testKey));
+    const { sent, elapsedMs } = await pacedBurst(30, 3 * TEST_CREATE.rate, (edge) =>
+      create(edge, shop.testKey),
+    );
     const created = sent.filter((s) => s.res.status === 201);
     const { min, max } = admittedBounds(TEST_CREATE, elapsedMs);
     expect(created.length, `created of 30 in ${Math.round(elapsedMs)} ms`).toBeGreaterThanOrEqual(min);
@@ -177,7 +185,9 @@ describe("rate limits across edge replicas, distributed mode", () => {
     const shop = await newMerchant();
     await warmUp(shop.testKey);
     const started = performance.now();
-    const creates = await Promise.all(Array.from({ length: TEST_CREATE.burst }, (_, i) => create(i % 2, shop.testKey)));
+    const creates = await Promise.all(
+      Array.from({ length: TEST_CREATE.burst }, (_, i) => create(i % 2, shop.testKey)),
+    );
     expect(creates.map((r) => r.status)).toEqual(Array(TEST_CREATE.burst).fill(201));
     // Create budget spent, account-wide budget not: the next create is refused, a read passes.
     const sixth = await create(0, shop.testKey);
@@ -186,11 +196,15 @@ describe("rate limits across edge replicas, distributed mode", () => {
     expect((await list(1, shop.testKey)).status).toBe(200);
 
     // The account-wide budget had 10; 5 creates and 1 read used 6 of it.
-    const reads = await Promise.all(Array.from({ length: TEST_ACCOUNT.burst }, (_, i) => list(i % 2, shop.testKey)));
+    const reads = await Promise.all(
+      Array.from({ length: TEST_ACCOUNT.burst }, (_, i) => list(i % 2, shop.testKey)),
+    );
     const elapsedMs = performance.now() - started;
     const passed = reads.filter((r) => r.status === 200).length;
     const { min, max } = admittedBounds(TEST_ACCOUNT, elapsedMs, TEST_CREATE.burst + 1);
-    expect(passed, `reads passed within ${Math.round(elapsedMs)} ms`).toBeGreaterThanOrEqual(Math.max(0, min));
+    expect(passed, `reads passed within ${Math.round(elapsedMs)} ms`).toBeGreaterThanOrEqual(
+      Math.max(0, min),
+    );
     expect(passed).toBeLessThanOrEqual(max);
     const refused = reads.filter((r) => r.status !== 200);
     expect(refused.length).toBeGreaterThan(0);
@@ -236,7 +250,10 @@ describe("rate limits across edge replicas, distributed mode", () => {
         const answers: HttpResult[] = [];
         for (let i = 0; i < 15; i++) answers.push(await list(edge, shop.testKey));
         const statuses = answers.map((r) => r.status);
-        expect(statuses.every((s) => s === 200 || s === 429), statuses.join(",")).toBe(true);
+        expect(
+          statuses.every((s) => s === 200 || s === 429),
+          statuses.join(","),
+        ).toBe(true);
         const passed = statuses.filter((s) => s === 200).length;
         const { max } = admittedBounds(TEST_ACCOUNT, performance.now() - started);
         expect(passed, `edge ${edge} admitted`).toBeGreaterThanOrEqual(TEST_ACCOUNT.burst - TOLERANCE);
@@ -260,7 +277,9 @@ describe("rate limits across edge replicas, distributed mode", () => {
     );
     const fresh = await newMerchant();
     await warmUp(fresh.testKey);
-    const { sent, elapsedMs } = await pacedBurst(30, 3 * TEST_ACCOUNT.rate, (edge) => list(edge, fresh.testKey));
+    const { sent, elapsedMs } = await pacedBurst(30, 3 * TEST_ACCOUNT.rate, (edge) =>
+      list(edge, fresh.testKey),
+    );
     const { min, max } = admittedBounds(TEST_ACCOUNT, elapsedMs);
     const admitted = sent.filter((s) => s.res.status === 200).length;
     expect(admitted).toBeGreaterThanOrEqual(min);

@@ -1,17 +1,21 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MongoClient } from "mongodb";
 import { createEpgAcquirer, type Terminal } from "@gateway/acquirer";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { waitFor } from "@gateway/testkit";
 import { verifyWebhook } from "@gateway/webhook-signature";
-import { adminApi, merchantApi, request, type AdminApi } from "./support/http.js";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminApi, adminApi, merchantApi, request } from "./support/http.js";
 import { createVerifiedMerchant, type TestMerchant } from "./support/merchants.js";
 import { payWithCard } from "./support/pay-with-card.js";
 import { expectProblem, violationCodes } from "./support/problem.js";
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "./support/webhook-receiver.js";
+import {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "./support/webhook-receiver.js";
 
 // Refunds end to end: the refunds service as its own process behind the edge, the EPG
 // simulator process as the acquirer, and its ledger as the independent witness. Refund
@@ -49,7 +53,10 @@ describe("refunds, distributed mode", () => {
   const refund = (key: string, sessionId: string, body: unknown, idempotencyKey?: string) =>
     request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/refund/`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, ...(idempotencyKey !== undefined ? { "idempotency-key": idempotencyKey } : {}) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(idempotencyKey !== undefined ? { "idempotency-key": idempotencyKey } : {}),
+      },
       body,
     });
   const setTerminalUrl = (baseUrl: string) =>
@@ -58,9 +65,14 @@ describe("refunds, distributed mode", () => {
       headers: adminAuth,
       body: { base_url: baseUrl, username: terminal.username, password: terminal.password, active: true },
     });
-  const manualQueue = () => request(`${gw.edgeUrl}/admin/v1/refunds/manual?limit=100`, { headers: adminAuth });
+  const manualQueue = () =>
+    request(`${gw.edgeUrl}/admin/v1/refunds/manual?limit=100`, { headers: adminAuth });
   const resolve = (refundId: string, outcome: "SUCCEEDED" | "FAILED", note: string) =>
-    request(`${gw.edgeUrl}/admin/v1/refunds/${refundId}/resolution`, { method: "POST", headers: adminAuth, body: { outcome, note } });
+    request(`${gw.edgeUrl}/admin/v1/refunds/${refundId}/resolution`, {
+      method: "POST",
+      headers: adminAuth,
+      body: { outcome, note },
+    });
 
   /** The refund webhooks the receiver got about one refund. */
   const hooksOf = (refundId: string) => receiver.requests.filter((r) => r.json?.data?.refund_id === refundId);
@@ -81,8 +93,16 @@ describe("refunds, distributed mode", () => {
   }
 
   /** A session of `shop` paid with the approved Visa card; returns its id and acquirer order. */
-  async function paidSession(reference: string, amount: string, currency = "TND"): Promise<{ id: string; orderId: string }> {
-    const created = await merchantApi(gw.edgeUrl, shop.testKey).createSession({ merchant_reference: reference, amount, currency });
+  async function paidSession(
+    reference: string,
+    amount: string,
+    currency = "TND",
+  ): Promise<{ id: string; orderId: string }> {
+    const created = await merchantApi(gw.edgeUrl, shop.testKey).createSession({
+      merchant_reference: reference,
+      amount,
+      currency,
+    });
     expect(created.status, created.text).toBe(201);
     const run = await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
     const session = await merchantApi(gw.edgeUrl, shop.testKey).getSession(created.body.id);
@@ -92,7 +112,10 @@ describe("refunds, distributed mode", () => {
 
   /** What the acquirer itself says was refunded on an order, in minor units. */
   async function acquirerRefundedMinor(orderId: string): Promise<bigint> {
-    const status = await createEpgAcquirer({ timeoutMs: 5_000 }).getOrderStatus({ terminal, acquirerOrderId: orderId });
+    const status = await createEpgAcquirer({ timeoutMs: 5_000 }).getOrderStatus({
+      terminal,
+      acquirerOrderId: orderId,
+    });
     return status.refundedMinor + (status.state === "REVERSED" ? status.amountMinor : 0n);
   }
 
@@ -110,7 +133,12 @@ describe("refunds, distributed mode", () => {
     const set = await request(`${gw.edgeUrl}/admin/v1/merchants/${shop.id}/terminals/test`, {
       method: "PUT",
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: { base_url: terminal.baseUrl, username: terminal.username, password: terminal.password, active: true },
+      body: {
+        base_url: terminal.baseUrl,
+        username: terminal.username,
+        password: terminal.password,
+        active: true,
+      },
     });
     expect(set.status, set.text).toBe(200);
     expect((await admin.setRate(shop.id, "EUR", "3.4")).status).toBe(200);
@@ -131,7 +159,8 @@ describe("refunds, distributed mode", () => {
     if (!gw || !process.env.MONGODB_URL) return;
     const client = await MongoClient.connect(process.env.MONGODB_URL);
     try {
-      for (const service of ["accounts", "sessions", "refunds", "webhooks"]) await client.db(`${databasePrefix}_${service}`).dropDatabase();
+      for (const service of ["accounts", "sessions", "refunds", "webhooks"])
+        await client.db(`${databasePrefix}_${service}`).dropDatabase();
     } finally {
       await client.close();
     }
@@ -139,15 +168,28 @@ describe("refunds, distributed mode", () => {
 
   it("refunds partially, twice, then fully, and the balance reaches zero exactly", async () => {
     const paid = await paidSession("ref-1", "100.000");
-    const first = await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "30.250", reason: "damaged item" });
+    const first = await refund(shop.testKey, paid.id, {
+      refund_type: "PARTIAL",
+      amount: "30.250",
+      reason: "damaged item",
+    });
     expect(first.status, first.text).toBe(201);
-    expect(first.body).toEqual({ refund_id: expect.stringMatching(/^re_/), refunded_amount: "30.250", automated_refund: true });
+    expect(first.body).toEqual({
+      refund_id: expect.stringMatching(/^re_/),
+      refunded_amount: "30.250",
+      automated_refund: true,
+    });
     const second = await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.001" });
     expect(second.body.refunded_amount).toBe("0.001");
     const rest = await refund(shop.testKey, paid.id, { refund_type: "FULL" });
     expect(rest.status, rest.text).toBe(201);
     expect(rest.body.refunded_amount).toBe("69.749");
-    expectProblem(await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.001" }), 422, "refund-failed", errorsUrl());
+    expectProblem(
+      await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.001" }),
+      422,
+      "refund-failed",
+      errorsUrl(),
+    );
     expect(await acquirerRefundedMinor(paid.orderId)).toBe(100_000n);
   });
 
@@ -162,10 +204,13 @@ describe("refunds, distributed mode", () => {
   it("never lets 20 concurrent partial refunds sum past the payment, and the acquirer agrees", async () => {
     const paid = await paidSession("ref-race", "10.000");
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.700" })),
+      Array.from({ length: 20 }, () =>
+        refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.700" }),
+      ),
     );
     const accepted = results.filter((r) => r.status === 201);
-    for (const r of results.filter((x) => x.status !== 201)) expectProblem(r, 422, "refund-failed", errorsUrl());
+    for (const r of results.filter((x) => x.status !== 201))
+      expectProblem(r, 422, "refund-failed", errorsUrl());
     expect(accepted).toHaveLength(14); // 14 × 0.700 = 9.800 ≤ 10.000 < 15 × 0.700
     expect(await acquirerRefundedMinor(paid.orderId)).toBe(9_800n);
   });
@@ -174,11 +219,25 @@ describe("refunds, distributed mode", () => {
     const paid = await paidSession("ref-learned", "7.250");
     const client = await MongoClient.connect(process.env.MONGODB_URL!);
     try {
-      const record = await waitFor(() => client.db(`${databasePrefix}_refunds`).collection("paid_sessions").findOne({ sessionId: paid.id }).then((d) => d ?? undefined), {
-        timeoutMs: 20_000,
-        message: "the paid session recorded by the refunds service",
+      const record = await waitFor(
+        () =>
+          client
+            .db(`${databasePrefix}_refunds`)
+            .collection("paid_sessions")
+            .findOne({ sessionId: paid.id })
+            .then((d) => d ?? undefined),
+        {
+          timeoutMs: 20_000,
+          message: "the paid session recorded by the refunds service",
+        },
+      );
+      expect(record).toMatchObject({
+        merchantId: shop.id,
+        livemode: false,
+        currency: "TND",
+        acquirerOrderId: paid.orderId,
+        source: "session_event",
       });
-      expect(record).toMatchObject({ merchantId: shop.id, livemode: false, currency: "TND", acquirerOrderId: paid.orderId, source: "session_event" });
       expect(BigInt(record.amountMinor.toString())).toBe(7_250n);
     } finally {
       await client.close();
@@ -187,9 +246,18 @@ describe("refunds, distributed mode", () => {
 
   it("tells the merchant of an automated refund by a signed refund.succeeded webhook, listed with the session's deliveries", async () => {
     const paid = await paidSession("ref-hook", "7.250");
-    const res = await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "2.125", reason: "one mug broke", metadata: { ticket: "T-1", n: 1.5 } });
+    const res = await refund(shop.testKey, paid.id, {
+      refund_type: "PARTIAL",
+      amount: "2.125",
+      reason: "one mug broke",
+      metadata: { ticket: "T-1", n: 1.5 },
+    });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toEqual({ refund_id: expect.stringMatching(/^re_/), refunded_amount: "2.125", automated_refund: true });
+    expect(res.body).toEqual({
+      refund_id: expect.stringMatching(/^re_/),
+      refunded_amount: "2.125",
+      automated_refund: true,
+    });
     const hook = await refundWebhook(res.body.refund_id);
     expectSignedRefundWebhook(hook, "refund.succeeded");
     const session = (await merchantApi(gw.edgeUrl, shop.testKey).getSession(paid.id)).body;
@@ -210,10 +278,20 @@ describe("refunds, distributed mode", () => {
     // A moment more: a second delivery of the same event would show up now.
     await sleep(500);
     expect(hooksOf(res.body.refund_id)).toHaveLength(1);
-    const deliveries = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/${paid.id}/webhooks/`, { headers: { authorization: `Bearer ${shop.testKey}` } });
+    const deliveries = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/${paid.id}/webhooks/`, {
+      headers: { authorization: `Bearer ${shop.testKey}` },
+    });
     expect(deliveries.status, deliveries.text).toBe(200);
-    const refundDelivery = deliveries.body.data.find((d: { event: string }) => d.event === "refund.succeeded");
-    expect(refundDelivery).toMatchObject({ session_id: paid.id, event_id: hook.webhookId, url: receiver.url, status: "SUCCEEDED", attempt_number: 1 });
+    const refundDelivery = deliveries.body.data.find(
+      (d: { event: string }) => d.event === "refund.succeeded",
+    );
+    expect(refundDelivery).toMatchObject({
+      session_id: paid.id,
+      event_id: hook.webhookId,
+      url: receiver.url,
+      status: "SUCCEEDED",
+      attempt_number: 1,
+    });
   });
 
   it("when the acquirer cannot be reached, the refund still succeeds for manual processing, and resolving it done sends refund.succeeded", async () => {
@@ -223,17 +301,31 @@ describe("refunds, distributed mode", () => {
     try {
       const res = await refund(shop.testKey, paid.id, { refund_type: "FULL" });
       expect(res.status, res.text).toBe(201);
-      expect(res.body).toMatchObject({ refunded_amount: "5.000", automated_refund: false, epg_error_message: expect.any(String) });
+      expect(res.body).toMatchObject({
+        refunded_amount: "5.000",
+        automated_refund: false,
+        epg_error_message: expect.any(String),
+      });
       expect(res.body.epg_error_message.length).toBeGreaterThan(0);
       refundId = res.body.refund_id;
       // The money is spoken for: nothing more can be refunded while operations handle it.
-      expectProblem(await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.001" }), 422, "refund-failed", errorsUrl());
+      expectProblem(
+        await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "0.001" }),
+        422,
+        "refund-failed",
+        errorsUrl(),
+      );
     } finally {
       expect((await setTerminalUrl(terminal.baseUrl)).status).toBe(200);
     }
     const queue = await manualQueue();
     expect(queue.status, queue.text).toBe(200);
-    expect(queue.body.data.find((r: { id: string }) => r.id === refundId)).toMatchObject({ session_id: paid.id, status: "PENDING_MANUAL", amount: "5.000", automated: false });
+    expect(queue.body.data.find((r: { id: string }) => r.id === refundId)).toMatchObject({
+      session_id: paid.id,
+      status: "PENDING_MANUAL",
+      amount: "5.000",
+      automated: false,
+    });
     // Nothing is told while operations have not decided.
     await sleep(500);
     expect(hooksOf(refundId)).toEqual([]);
@@ -256,7 +348,9 @@ describe("refunds, distributed mode", () => {
       reason: null,
       metadata: null,
     });
-    expect(new Date(hook.json.data.resolved_at).getTime()).toBeGreaterThanOrEqual(new Date(hook.json.data.created_at).getTime());
+    expect(new Date(hook.json.data.resolved_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(hook.json.data.created_at).getTime(),
+    );
     expect((await manualQueue()).body.data.map((r: { id: string }) => r.id)).not.toContain(refundId);
     // Resolving it again changes nothing and sends nothing more.
     expect((await resolve(refundId, "SUCCEEDED", "again")).status).toBe(200);
@@ -270,9 +364,17 @@ describe("refunds, distributed mode", () => {
     let refundId: string;
     try {
       expect((await setTerminalUrl(`${silent.url}/epg/rest`)).status).toBe(200);
-      const res = await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: "1.750", reason: "late delivery" });
+      const res = await refund(shop.testKey, paid.id, {
+        refund_type: "PARTIAL",
+        amount: "1.750",
+        reason: "late delivery",
+      });
       expect(res.status, res.text).toBe(201);
-      expect(res.body).toMatchObject({ refunded_amount: "1.750", automated_refund: false, epg_error_message: expect.any(String) });
+      expect(res.body).toMatchObject({
+        refunded_amount: "1.750",
+        automated_refund: false,
+        epg_error_message: expect.any(String),
+      });
       refundId = res.body.refund_id;
     } finally {
       expect((await setTerminalUrl(terminal.baseUrl)).status).toBe(200);
@@ -301,9 +403,19 @@ describe("refunds, distributed mode", () => {
     expect(await acquirerRefundedMinor(paid.orderId)).toBe(3_500n);
     const fullHook = await refundWebhook(full.body.refund_id);
     expectSignedRefundWebhook(fullHook, "refund.succeeded");
-    expect(fullHook.json.data).toMatchObject({ refunded_amount: "3.500", refund_type: "FULL", automated_refund: true });
+    expect(fullHook.json.data).toMatchObject({
+      refunded_amount: "3.500",
+      refund_type: "FULL",
+      automated_refund: true,
+    });
     // The signature covers the exact bytes: another amount would not verify.
-    expect(verifyWebhook(Buffer.from(fullHook.rawBody.toString("utf8").replace('"3.500"', '"3.501"')), fullHook.headers, secret)).toMatchObject({ ok: false });
+    expect(
+      verifyWebhook(
+        Buffer.from(fullHook.rawBody.toString("utf8").replace('"3.500"', '"3.501"')),
+        fullHook.headers,
+        secret,
+      ),
+    ).toMatchObject({ ok: false });
   });
 
   it("answers a refund retried with the same Idempotency-Key with the first refund, and the acquirer refunds once", async () => {
@@ -317,7 +429,12 @@ describe("refunds, distributed mode", () => {
       expect(retry.body).toEqual(first.body);
     }
     expect(await acquirerRefundedMinor(paid.orderId)).toBe(1_250n);
-    expectProblem(await refund(shop.testKey, paid.id, { ...body, amount: "2.000" }, "rma-9001"), 409, "conflict", errorsUrl());
+    expectProblem(
+      await refund(shop.testKey, paid.id, { ...body, amount: "2.000" }, "rma-9001"),
+      409,
+      "conflict",
+      errorsUrl(),
+    );
     const second = await refund(shop.testKey, paid.id, body, "rma-9002");
     expect(second.body.refund_id).not.toBe(first.body.refund_id);
     expect(await acquirerRefundedMinor(paid.orderId)).toBe(2_500n);
@@ -325,18 +442,37 @@ describe("refunds, distributed mode", () => {
 
   it("refuses a session whose payment failed", async () => {
     const api = merchantApi(gw.edgeUrl, shop.testKey);
-    const created = await api.createSession({ merchant_reference: "ref-failed", amount: "1.000", max_attempts: 1 });
+    const created = await api.createSession({
+      merchant_reference: "ref-failed",
+      amount: "1.000",
+      max_attempts: 1,
+    });
     await payWithCard(created.body.checkout_url, { number: "4000000000000002" });
     expect((await api.getSession(created.body.id)).body.status).toBe("FAILED");
-    expectProblem(await refund(shop.testKey, created.body.id, { refund_type: "FULL" }), 422, "invalid-state", errorsUrl());
+    expectProblem(
+      await refund(shop.testKey, created.body.id, { refund_type: "FULL" }),
+      422,
+      "invalid-state",
+      errorsUrl(),
+    );
   });
 
   it("refuses sessions that were not paid, bad amounts, and other merchants' sessions", async () => {
     const api = merchantApi(gw.edgeUrl, shop.testKey);
     const open = await api.createSession({ merchant_reference: "ref-open", amount: "1.000" });
-    expectProblem(await refund(shop.testKey, open.body.id, { refund_type: "FULL" }), 422, "invalid-state", errorsUrl());
+    expectProblem(
+      await refund(shop.testKey, open.body.id, { refund_type: "FULL" }),
+      422,
+      "invalid-state",
+      errorsUrl(),
+    );
     await api.cancelSession(open.body.id);
-    expectProblem(await refund(shop.testKey, open.body.id, { refund_type: "FULL" }), 422, "invalid-state", errorsUrl());
+    expectProblem(
+      await refund(shop.testKey, open.body.id, { refund_type: "FULL" }),
+      422,
+      "invalid-state",
+      errorsUrl(),
+    );
 
     const paid = await paidSession("ref-validate", "2.000");
     const numeric = await refund(shop.testKey, paid.id, { refund_type: "PARTIAL", amount: 1 });
@@ -348,7 +484,17 @@ describe("refunds, distributed mode", () => {
     expect(violationCodes(missing)).toContain("amount:required");
 
     const other = await createVerifiedMerchant(admin, "Someone Else");
-    expectProblem(await refund(other.testKey, paid.id, { refund_type: "FULL" }), 404, "not-found", errorsUrl());
-    expectProblem(await refund(shop.liveKey, paid.id, { refund_type: "FULL" }), 404, "not-found", errorsUrl());
+    expectProblem(
+      await refund(other.testKey, paid.id, { refund_type: "FULL" }),
+      404,
+      "not-found",
+      errorsUrl(),
+    );
+    expectProblem(
+      await refund(shop.liveKey, paid.id, { refund_type: "FULL" }),
+      404,
+      "not-found",
+      errorsUrl(),
+    );
   });
 });

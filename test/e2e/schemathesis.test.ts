@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonTool } from "@gateway/testkit";
-import { startEmbeddedTarget, type GatewayTarget } from "./support/gateway-targets.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayTarget, startEmbeddedTarget } from "./support/gateway-targets.js";
 
 // Issue 14 item 3: Schemathesis (pinned in scripts/python-tools.txt) fuzzes the embedded gateway
 // from its own OpenAPI document, with every check (server errors, status codes, content types,
@@ -45,13 +45,20 @@ describe("Schemathesis against embedded mode", () => {
       "--no-color",
     ];
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(pythonTool("st"), args, { maxBuffer: 16 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-      });
+      execFile(
+        pythonTool("st"),
+        args,
+        { maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+        },
+      );
     });
     const summary = output.slice(output.indexOf("SUMMARY"));
     const cases = [...summary.matchAll(/not_a_server_error\s+(\d+) \/ (\d+)/g)].map((m) => m[2]).join("");
-    console.log(`schemathesis: ${cases} cases in ${((performance.now() - began) / 1000).toFixed(1)} s\n${summary}`);
+    console.log(
+      `schemathesis: ${cases} cases in ${((performance.now() - began) / 1000).toFixed(1)} s\n${summary}`,
+    );
     expect(code, output).toBe(0);
     expect(output).toMatch(/\d+ passed in/);
     expect(output).not.toMatch(/\d+ (failed|errored)/);

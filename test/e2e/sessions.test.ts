@@ -1,6 +1,6 @@
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { adminApi, merchantApi, type AdminApi, type MerchantApi } from "./support/http.js";
+import { type AdminApi, adminApi, type MerchantApi, merchantApi } from "./support/http.js";
 import { createVerifiedMerchant, type TestMerchant } from "./support/merchants.js";
 import { expectProblem, violationCodes } from "./support/problem.js";
 
@@ -92,7 +92,11 @@ describe("payment sessions API, distributed mode", () => {
   });
 
   it("converts a foreign amount to TND with a six-decimal rate", async () => {
-    const res = await merchantApi(gw.edgeUrl, shop.testKey).createSession({ merchant_reference: "eur-1", amount: "10.00", currency: "EUR" });
+    const res = await merchantApi(gw.edgeUrl, shop.testKey).createSession({
+      merchant_reference: "eur-1",
+      amount: "10.00",
+      currency: "EUR",
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.amount).toBe("34.000");
     expect(res.body.currency).toBe("TND");
@@ -109,17 +113,49 @@ describe("payment sessions API, distributed mode", () => {
       ["leading zeros", { merchant_reference: "v", amount: "01.000" }, "amount:invalid_format"],
       ["an exponent", { merchant_reference: "v", amount: "1e3" }, "amount:invalid_format"],
       ["two decimals in TND", { merchant_reference: "v", amount: "10.00" }, "amount:invalid_precision"],
-      ["three decimals in EUR", { merchant_reference: "v", amount: "10.000", currency: "EUR" }, "amount:invalid_precision"],
+      [
+        "three decimals in EUR",
+        { merchant_reference: "v", amount: "10.000", currency: "EUR" },
+        "amount:invalid_precision",
+      ],
       ["zero", { merchant_reference: "v", amount: "0.000" }, "amount:invalid_value"],
       ["a negative amount", { merchant_reference: "v", amount: "-5.000" }, "amount:invalid_value"],
-      ["a foreign amount that rounds to nothing", { merchant_reference: "v", amount: "1", currency: "JPY" }, "amount:invalid_value"],
+      [
+        "a foreign amount that rounds to nothing",
+        { merchant_reference: "v", amount: "1", currency: "JPY" },
+        "amount:invalid_value",
+      ],
       ["too large in TND", { merchant_reference: "v", amount: "1000000.000" }, "amount:amount_too_large"],
-      ["too large after conversion", { merchant_reference: "v", amount: "300000.00", currency: "EUR" }, "amount:amount_too_large"],
-      ["a currency with no rate", { merchant_reference: "v", amount: "10.00", currency: "USD" }, "currency:currency_unsupported"],
-      ["an unknown currency", { merchant_reference: "v", amount: "10.00", currency: "ZZZ" }, "currency:invalid"],
-      ["a bad e-mail", { merchant_reference: "v", amount: "1.000", buyer_email: "not an email" }, "buyer_email:invalid"],
-      ["a relative return URL", { merchant_reference: "v", amount: "1.000", return_url: "/ok" }, "return_url:invalid"],
-      ["an over-long description", { merchant_reference: "v", amount: "1.000", description: "x".repeat(501) }, "description:invalid"],
+      [
+        "too large after conversion",
+        { merchant_reference: "v", amount: "300000.00", currency: "EUR" },
+        "amount:amount_too_large",
+      ],
+      [
+        "a currency with no rate",
+        { merchant_reference: "v", amount: "10.00", currency: "USD" },
+        "currency:currency_unsupported",
+      ],
+      [
+        "an unknown currency",
+        { merchant_reference: "v", amount: "10.00", currency: "ZZZ" },
+        "currency:invalid",
+      ],
+      [
+        "a bad e-mail",
+        { merchant_reference: "v", amount: "1.000", buyer_email: "not an email" },
+        "buyer_email:invalid",
+      ],
+      [
+        "a relative return URL",
+        { merchant_reference: "v", amount: "1.000", return_url: "/ok" },
+        "return_url:invalid",
+      ],
+      [
+        "an over-long description",
+        { merchant_reference: "v", amount: "1.000", description: "x".repeat(501) },
+        "description:invalid",
+      ],
       ["an unknown field", { merchant_reference: "v", amount: "1.000", colour: "red" }, "colour:invalid"],
     ];
     it.each(cases)("rejects %s", async (_label, body, expected) => {
@@ -137,11 +173,23 @@ describe("payment sessions API, distributed mode", () => {
       const res = await api().createSession({ amount: 5, currency: "EUR", buyer_email: 1, colour: 1 });
       expectProblem(res, 422, "validation-error", errorsUrl());
       expect(violationCodes(res)).toEqual(
-        expect.arrayContaining(["merchant_reference:required", "amount:invalid_type", "buyer_email:invalid", "colour:invalid"]),
+        expect.arrayContaining([
+          "merchant_reference:required",
+          "amount:invalid_type",
+          "buyer_email:invalid",
+          "colour:invalid",
+        ]),
       );
-      const meaning = await api().createSession({ merchant_reference: " ", amount: "5", currency: "EU", buyer_email: "x" });
+      const meaning = await api().createSession({
+        merchant_reference: " ",
+        amount: "5",
+        currency: "EU",
+        buyer_email: "x",
+      });
       expectProblem(meaning, 422, "validation-error", errorsUrl());
-      expect(violationCodes(meaning)).toEqual(expect.arrayContaining(["merchant_reference:invalid", "currency:invalid", "buyer_email:invalid"]));
+      expect(violationCodes(meaning)).toEqual(
+        expect.arrayContaining(["merchant_reference:invalid", "currency:invalid", "buyer_email:invalid"]),
+      );
     });
   });
 
@@ -163,7 +211,9 @@ describe("payment sessions API, distributed mode", () => {
     const created: string[] = [];
     for (let batch = 0; batch < 25; batch++) {
       const res = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => api.createSession({ merchant_reference: `page-${batch}-${i}`, amount: "1.000" })),
+        Array.from({ length: 10 }, (_, i) =>
+          api.createSession({ merchant_reference: `page-${batch}-${i}`, amount: "1.000" }),
+        ),
       );
       for (const r of res) {
         expect(r.status, r.text).toBe(201);
@@ -200,7 +250,12 @@ describe("payment sessions API, distributed mode", () => {
     expect(canceled.status).toBe(200);
     expect(canceled.body.data.map((x: { id: string }) => x.id)).toContain(s.body.id);
     expect(canceled.body.data.every((x: { status: string }) => x.status === "CANCELED")).toBe(true);
-    const badQueries: Array<Record<string, string>> = [{ limit: "0" }, { limit: "101" }, { status: "DONE" }, { created_gte: "yesterday" }];
+    const badQueries: Array<Record<string, string>> = [
+      { limit: "0" },
+      { limit: "101" },
+      { status: "DONE" },
+      { created_gte: "yesterday" },
+    ];
     for (const query of badQueries) {
       expectProblem(await api.listSessions(query), 422, "validation-error", errorsUrl());
     }
@@ -218,16 +273,26 @@ describe("payment sessions API, distributed mode", () => {
   });
 
   it("isolates merchants and modes: another account's or mode's session is not found", async () => {
-    const mine = await merchantApi(gw.edgeUrl, shop.testKey).createSession({ merchant_reference: "iso-1", amount: "4.000" });
+    const mine = await merchantApi(gw.edgeUrl, shop.testKey).createSession({
+      merchant_reference: "iso-1",
+      amount: "4.000",
+    });
     const id = mine.body.id;
-    for (const api of [merchantApi(gw.edgeUrl, other.testKey), merchantApi(gw.edgeUrl, other.liveKey), merchantApi(gw.edgeUrl, shop.liveKey)]) {
+    for (const api of [
+      merchantApi(gw.edgeUrl, other.testKey),
+      merchantApi(gw.edgeUrl, other.liveKey),
+      merchantApi(gw.edgeUrl, shop.liveKey),
+    ]) {
       expectProblem(await api.getSession(id), 404, "not-found", errorsUrl());
       expectProblem(await api.cancelSession(id), 404, "not-found", errorsUrl());
       const listed = await api.listSessions({ merchant_reference: "iso-1" });
       expect(listed.body.data).toEqual([]);
     }
     // The same reference in live mode is a different session.
-    const live = await merchantApi(gw.edgeUrl, shop.liveKey).createSession({ merchant_reference: "iso-1", amount: "4.000" });
+    const live = await merchantApi(gw.edgeUrl, shop.liveKey).createSession({
+      merchant_reference: "iso-1",
+      amount: "4.000",
+    });
     expect(live.status).toBe(201);
     expect(live.body.id).not.toBe(id);
     expect((await merchantApi(gw.edgeUrl, shop.testKey).getSession(id)).body.status).toBe("CREATED");

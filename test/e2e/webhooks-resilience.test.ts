@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
+import { type LocalServer, startNatsServer, waitFor } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
-import { startNatsServer, waitFor, type LocalServer } from "@gateway/testkit";
-import { merchantApi, request, type MerchantApi } from "./support/http.js";
+import { type MerchantApi, merchantApi, request } from "./support/http.js";
 import { payWithCard } from "./support/pay-with-card.js";
 import { answer, startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.js";
 
@@ -46,7 +46,9 @@ describe("webhook delivery survives crashes, distributed mode", () => {
     for (const id of sessionIds) {
       const received = receiver.forSession(id);
       expect(eventIdsOf(id).size, id).toBe(1);
-      expect(received.every((r) => r.json.event === "session.succeeded" && r.signature?.ok === true)).toBe(true);
+      expect(received.every((r) => r.json.event === "session.succeeded" && r.signature?.ok === true)).toBe(
+        true,
+      );
     }
   };
 
@@ -85,7 +87,8 @@ describe("webhook delivery survives crashes, distributed mode", () => {
     if (process.env.MONGODB_URL) {
       const client = await MongoClient.connect(process.env.MONGODB_URL);
       try {
-        for (const service of ["accounts", "sessions", "webhooks"]) await client.db(`${prefix}_${service}`).dropDatabase();
+        for (const service of ["accounts", "sessions", "webhooks"])
+          await client.db(`${prefix}_${service}`).dropDatabase();
       } finally {
         await client.close();
       }

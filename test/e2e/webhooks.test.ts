@@ -1,13 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MongoClient } from "mongodb";
-import { startDistributedGateway, type DistributedGateway } from "@gateway/launcher";
+import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { waitFor } from "@gateway/testkit";
 import { verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
-import { adminApi, merchantApi, request, type AdminApi, type MerchantApi } from "./support/http.js";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminApi, adminApi, type MerchantApi, merchantApi, request } from "./support/http.js";
 import { createVerifiedMerchant, type TestMerchant } from "./support/merchants.js";
 import { payWithCard } from "./support/pay-with-card.js";
-import { answer, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "./support/webhook-receiver.js";
+import {
+  answer,
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "./support/webhook-receiver.js";
 
 // Issue "Events and webhooks" end to end: the distributed stack (edge, accounts, sessions,
 // webhooks, EPG simulator as processes, MongoDB wire server, NATS JetStream) delivering signed
@@ -33,7 +38,8 @@ async function stopStack(gw: DistributedGateway | undefined, databasePrefix: str
   if (!gw || !process.env.MONGODB_URL) return;
   const client = await MongoClient.connect(process.env.MONGODB_URL);
   try {
-    for (const service of ["accounts", "sessions", "webhooks"]) await client.db(`${databasePrefix}_${service}`).dropDatabase();
+    for (const service of ["accounts", "sessions", "webhooks"])
+      await client.db(`${databasePrefix}_${service}`).dropDatabase();
   } finally {
     await client.close();
   }
@@ -44,11 +50,24 @@ function webhookAdmin(gw: DistributedGateway) {
   const url = (path: string) => `${gw.edgeUrl}/admin/v1${path}`;
   return {
     setEndpoint: (merchantId: string, url_: string) =>
-      request(url(`/merchants/${merchantId}/webhook-endpoints/test`), { method: "PUT", headers: auth, body: { url: url_ } }),
-    rotateSecret: (merchantId: string) => request(url(`/merchants/${merchantId}/webhook-endpoints/test/rotate-secret`), { method: "POST", headers: auth }),
-    resend: (deliveryId: string) => request(url(`/webhook-deliveries/${deliveryId}/resend`), { method: "POST", headers: auth }),
+      request(url(`/merchants/${merchantId}/webhook-endpoints/test`), {
+        method: "PUT",
+        headers: auth,
+        body: { url: url_ },
+      }),
+    rotateSecret: (merchantId: string) =>
+      request(url(`/merchants/${merchantId}/webhook-endpoints/test/rotate-secret`), {
+        method: "POST",
+        headers: auth,
+      }),
+    resend: (deliveryId: string) =>
+      request(url(`/webhook-deliveries/${deliveryId}/resend`), { method: "POST", headers: auth }),
     setFees: (merchantId: string, percent: string, fixed: string) =>
-      request(url(`/merchants/${merchantId}/fees`), { method: "PUT", headers: auth, body: { percent, fixed } }),
+      request(url(`/merchants/${merchantId}/fees`), {
+        method: "PUT",
+        headers: auth,
+        body: { percent, fixed },
+      }),
   };
 }
 
@@ -56,8 +75,11 @@ function deliveriesApi(gw: DistributedGateway, key: string) {
   const auth = { authorization: `Bearer ${key}` };
   return {
     ofSession: (sessionId: string, query: Record<string, string> = {}) =>
-      request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/webhooks/?${new URLSearchParams(query)}`, { headers: auth }),
-    ofAccount: (query: Record<string, string> = {}) => request(`${gw.edgeUrl}/api/v1/gateway/webhooks/?${new URLSearchParams(query)}`, { headers: auth }),
+      request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/webhooks/?${new URLSearchParams(query)}`, {
+        headers: auth,
+      }),
+    ofAccount: (query: Record<string, string> = {}) =>
+      request(`${gw.edgeUrl}/api/v1/gateway/webhooks/?${new URLSearchParams(query)}`, { headers: auth }),
   };
 }
 
@@ -74,7 +96,12 @@ async function paidSession(api: MerchantApi, card: string, extra: Record<string,
   });
   expect(created.status, created.text).toBe(201);
   await payWithCard(created.body.checkout_url, { number: card });
-  return created.body as { id: string; checkout_url: string; order_number: string; merchant_reference: string };
+  return created.body as {
+    id: string;
+    checkout_url: string;
+    order_number: string;
+    merchant_reference: string;
+  };
 }
 
 function expectSignedHeaders(r: ReceivedWebhook, event: string): void {
@@ -153,8 +180,14 @@ describe("events and webhooks, distributed mode", () => {
     expectSignedHeaders(r, "session.succeeded");
     // The signature covers the raw bytes: any change to them breaks it.
     const tampered = Buffer.from(r.rawBody.toString("utf8").replace('"42.000"', '"42.001"'));
-    expect(verifyWebhook(tampered, r.headers, secret)).toEqual({ ok: false, reason: "no_matching_signature" });
-    expect(verifyWebhook(r.rawBody, r.headers, "whsec_" + "A".repeat(43))).toEqual({ ok: false, reason: "no_matching_signature" });
+    expect(verifyWebhook(tampered, r.headers, secret)).toEqual({
+      ok: false,
+      reason: "no_matching_signature",
+    });
+    expect(verifyWebhook(r.rawBody, r.headers, `whsec_${"A".repeat(43)}`)).toEqual({
+      ok: false,
+      reason: "no_matching_signature",
+    });
 
     const e = r.json;
     expect(Object.keys(e)).toEqual(expect.arrayContaining(["id", "event", "created_at", "data"]));
@@ -176,7 +209,14 @@ describe("events and webhooks, distributed mode", () => {
     expect(d.id).toMatch(/^ps_/);
     expect(new Date(d.paid_at).toISOString()).toBe(d.paid_at);
     expect(d.payment).toMatchObject({ method: "card", card_brand: "visa", card_last_four: "4242" });
-    expect(Object.keys(d.payment).sort()).toEqual(["card_brand", "card_country", "card_last_four", "fee_amount", "method", "net_amount"]);
+    expect(Object.keys(d.payment).sort()).toEqual([
+      "card_brand",
+      "card_country",
+      "card_last_four",
+      "fee_amount",
+      "method",
+      "net_amount",
+    ]);
     expect(d.payment.card_country === null || /^[A-Z]{2}$/.test(d.payment.card_country)).toBe(true);
     expect(d.payment.fee_amount).toMatch(/^\d+\.\d{3}$/);
     expect(d.payment.net_amount).toMatch(/^\d+\.\d{3}$/);
@@ -208,12 +248,18 @@ describe("events and webhooks, distributed mode", () => {
     const foreign = await deliveriesApi(gw, other.testKey).ofSession(paid.id);
     expect(foreign.status, foreign.text).toBe(404);
     expect(foreign.body.type).toBe(`${gw.edgeUrl}/errors/not-found`);
-    const foreignAccount = await deliveriesApi(gw, other.testKey).ofAccount({ event_id: succeeded.webhookId! });
+    const foreignAccount = await deliveriesApi(gw, other.testKey).ofAccount({
+      event_id: succeeded.webhookId!,
+    });
     expect(foreignAccount.body.data).toEqual([]);
   });
 
   it("sends session.failed with can_retry for a declined attempt, then session.succeeded, newest first in the history", async () => {
-    const created = await demo.createSession({ merchant_reference: `wh-decline-${Date.now().toString(36)}`, amount: "15.500", return_url: "https://shop.example/ok" });
+    const created = await demo.createSession({
+      merchant_reference: `wh-decline-${Date.now().toString(36)}`,
+      amount: "15.500",
+      return_url: "https://shop.example/ok",
+    });
     expect(created.status, created.text).toBe(201);
     const sessionId = created.body.id;
     await payWithCard(created.body.checkout_url, { number: VISA_DECLINED });
@@ -238,13 +284,17 @@ describe("events and webhooks, distributed mode", () => {
     const history = await waitFor(
       async () => {
         const res = await deliveriesApi(gw, gw.demoTestKey!).ofSession(sessionId);
-        return res.body.data?.length === 2 && res.body.data.every((d: any) => d.status === "SUCCEEDED") ? res.body.data : undefined;
+        return res.body.data?.length === 2 && res.body.data.every((d: any) => d.status === "SUCCEEDED")
+          ? res.body.data
+          : undefined;
       },
       { message: "both deliveries recorded SUCCEEDED" },
     );
     expect(history.map((d: any) => d.event)).toEqual(["session.succeeded", "session.failed"]);
     expect(history.map((d: any) => d.event_id)).toEqual([both[1]!.webhookId, failed!.webhookId]);
-    expect(history.every((d: any) => d.http_status_code === 200 && Number.isInteger(d.response_time_ms))).toBe(true);
+    expect(
+      history.every((d: any) => d.http_status_code === 200 && Number.isInteger(d.response_time_ms)),
+    ).toBe(true);
 
     // The account-wide list (4.8) filters by event and by event id.
     const account = deliveriesApi(gw, gw.demoTestKey!);
@@ -255,10 +305,16 @@ describe("events and webhooks, distributed mode", () => {
     expect(onlyFailed.body.data.map((d: any) => d.event_id)).toContain(failed!.webhookId);
     const onlySucceeded = await account.ofAccount({ event: "session.succeeded" });
     expect(onlySucceeded.body.data.every((d: any) => d.event === "session.succeeded")).toBe(true);
-    expect(onlySucceeded.body.data.map((d: any) => d.event_id)).toEqual(expect.arrayContaining([succeeded.webhookId, both[1]!.webhookId]));
+    expect(onlySucceeded.body.data.map((d: any) => d.event_id)).toEqual(
+      expect.arrayContaining([succeeded.webhookId, both[1]!.webhookId]),
+    );
     const byId = await account.ofAccount({ event_id: failed!.webhookId! });
     expect(byId.body.data).toHaveLength(1);
-    expect(byId.body.data[0]).toMatchObject({ session_id: sessionId, event: "session.failed", event_id: failed!.webhookId });
+    expect(byId.body.data[0]).toMatchObject({
+      session_id: sessionId,
+      event: "session.failed",
+      event_id: failed!.webhookId,
+    });
     const badEvent = await account.ofAccount({ event: "session.paid" });
     expect(badEvent.status).toBe(422);
   });
@@ -266,7 +322,13 @@ describe("events and webhooks, distributed mode", () => {
   it("retries a failing receiver on the configured schedule until it succeeds, recording every attempt", async () => {
     const flaky = await startWebhookReceiver({ secrets: secret });
     try {
-      const plan = [answer.status(500), answer.hang(), answer.reset(), answer.redirect("https://elsewhere.example/hooks"), answer.ok()];
+      const plan = [
+        answer.status(500),
+        answer.hang(),
+        answer.reset(),
+        answer.redirect("https://elsewhere.example/hooks"),
+        answer.ok(),
+      ];
       flaky.answerWith((n) => plan[n - 1] ?? answer.ok());
       const started = Date.now();
       const session = await paidSession(demo, VISA_OK, { webhook_url: flaky.url });
@@ -284,18 +346,28 @@ describe("events and webhooks, distributed mode", () => {
       const history = await waitFor(
         async () => {
           const res = await deliveriesApi(gw, gw.demoTestKey!).ofSession(session.id);
-          return res.body.data?.length === 5 && res.body.data[0].status === "SUCCEEDED" ? res.body.data : undefined;
+          return res.body.data?.length === 5 && res.body.data[0].status === "SUCCEEDED"
+            ? res.body.data
+            : undefined;
         },
         { message: "five attempts recorded", timeoutMs: 15_000 },
       );
       const attempts = [...history].reverse();
       expect(attempts.map((d: any) => d.attempt_number)).toEqual([1, 2, 3, 4, 5]);
-      expect(attempts.map((d: any) => d.status)).toEqual(["FAILED", "FAILED", "FAILED", "FAILED", "SUCCEEDED"]);
+      expect(attempts.map((d: any) => d.status)).toEqual([
+        "FAILED",
+        "FAILED",
+        "FAILED",
+        "FAILED",
+        "SUCCEEDED",
+      ]);
       expect(attempts.map((d: any) => d.http_status_code)).toEqual([500, null, null, 302, 200]);
       expect(attempts[0].error_message).toMatch(/500/);
       expect(attempts[1].error_message).toMatch(/timed out after 500 ms/i);
       expect(attempts[2].error_message).toMatch(/reset/i);
-      expect(attempts[3].error_message).toMatch(/Redirects are not followed \(302 to https:\/\/elsewhere\.example\/hooks\)/);
+      expect(attempts[3].error_message).toMatch(
+        /Redirects are not followed \(302 to https:\/\/elsewhere\.example\/hooks\)/,
+      );
       expect(attempts[4].error_message).toBeNull();
       expect(new Set(attempts.map((d: any) => d.event_id))).toEqual(new Set([got[0]!.webhookId]));
       expect(attempts.every((d: any) => d.url === flaky.url)).toBe(true);
@@ -331,7 +403,12 @@ describe("events and webhooks, distributed mode", () => {
     const before = receiver.forSession(paid.id).length;
     const resent = await hooks.resend(original.id);
     expect(resent.status, resent.text).toBe(202);
-    expect(resent.body).toMatchObject({ session_id: paid.id, event: "session.succeeded", event_id: succeeded.webhookId, attempt_number: 2 });
+    expect(resent.body).toMatchObject({
+      session_id: paid.id,
+      event: "session.succeeded",
+      event_id: succeeded.webhookId,
+      attempt_number: 2,
+    });
     expect(resent.body.id).not.toBe(original.id);
     const again = (await receiver.waitForRequests(before + 1, (r) => r.json?.data?.id === paid.id)).at(-1)!;
     expect(again.webhookId).toBe(succeeded.webhookId);
@@ -340,7 +417,10 @@ describe("events and webhooks, distributed mode", () => {
     expect(verifyWebhook(again.rawBody, again.headers, newSecret)).toMatchObject({ ok: true });
     expect(verifyStandardWebhook(again.rawBody, again.headers, newSecret)).toMatchObject({ ok: true });
     await waitFor(
-      async () => (await deliveriesApi(gw, gw.demoTestKey!).ofSession(paid.id)).body.data.find((d: any) => d.id === resent.body.id)?.status === "SUCCEEDED",
+      async () =>
+        (await deliveriesApi(gw, gw.demoTestKey!).ofSession(paid.id)).body.data.find(
+          (d: any) => d.id === resent.body.id,
+        )?.status === "SUCCEEDED",
       { message: "the resend recorded SUCCEEDED" },
     );
 
@@ -351,12 +431,20 @@ describe("events and webhooks, distributed mode", () => {
     expect(values).toHaveLength(2);
     expect(r!.headers["webhook-signature"]!.toString().split(" ")).toHaveLength(2);
     for (const s of [newSecret, secret]) {
-      expect(verifyWebhook(r!.rawBody, r!.headers, s), s === secret ? "old secret" : "new secret").toMatchObject({ ok: true, webhookId: r!.webhookId });
-      expect(verifyStandardWebhook(r!.rawBody, r!.headers, s)).toMatchObject({ ok: true, webhookId: r!.webhookId });
+      expect(
+        verifyWebhook(r!.rawBody, r!.headers, s),
+        s === secret ? "old secret" : "new secret",
+      ).toMatchObject({ ok: true, webhookId: r!.webhookId });
+      expect(verifyStandardWebhook(r!.rawBody, r!.headers, s)).toMatchObject({
+        ok: true,
+        webhookId: r!.webhookId,
+      });
     }
     // The new secret is listed first.
     const firstOnly = r!.headers["x-service-signature"]!.toString().replace(/,v1=[0-9a-f]{64}$/, "");
-    expect(verifyWebhook(r!.rawBody, { ...r!.headers, "x-service-signature": firstOnly }, newSecret)).toMatchObject({ ok: true });
+    expect(
+      verifyWebhook(r!.rawBody, { ...r!.headers, "x-service-signature": firstOnly }, newSecret),
+    ).toMatchObject({ ok: true });
     secret = newSecret;
   });
 });
@@ -398,7 +486,8 @@ describe("webhooks SSRF guard, distributed mode", () => {
       [`http://localhost:${receiver.port}/`, /\((127\.0\.0\.1|::1|\[::1\])\)/],
     ];
     const sessions: string[] = [];
-    for (const [url] of targets) sessions.push((await paidSession(demo, VISA_OK, url ? { webhook_url: url } : {})).id);
+    for (const [url] of targets)
+      sessions.push((await paidSession(demo, VISA_OK, url ? { webhook_url: url } : {})).id);
 
     for (const [i, [url, address]] of targets.entries()) {
       const attempts = await waitFor(

@@ -8,7 +8,12 @@ import { describe, expect, it } from "vitest";
 // Issue 16 item 1: every workspace declares exactly what it imports, at pinned versions, and its
 // build config references the workspaces it depends on (so `tsc -b` builds them first).
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const;
+const DEPENDENCY_FIELDS = [
+  "dependencies",
+  "devDependencies",
+  "peerDependencies",
+  "optionalDependencies",
+] as const;
 /** Version specs that pin nothing. */
 const UNPINNED = new Set(["*", "", "latest", "x"]);
 
@@ -49,7 +54,8 @@ function* sourceFiles(dir: string): Generator<string> {
 
 /** "@scope/name/sub" -> "@scope/name", "name/sub" -> "name"; undefined for relative and node: imports. */
 function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:")) return undefined;
+  if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:"))
+    return undefined;
   const parts = specifier.split("/");
   const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
   return builtinModules.includes(name) ? undefined : name;
@@ -69,13 +75,18 @@ function importsUnder(dir: string): Map<string, string> {
   return found;
 }
 
-function declared(manifest: Manifest, fields: readonly (typeof DEPENDENCY_FIELDS)[number][]): Map<string, string> {
+function declared(
+  manifest: Manifest,
+  fields: readonly (typeof DEPENDENCY_FIELDS)[number][],
+): Map<string, string> {
   return new Map(fields.flatMap((field) => Object.entries(manifest[field] ?? {})));
 }
 
 describe("workspace manifests", () => {
   it("finds the workspaces", () => {
-    expect(workspaces.map((w) => w.manifest.name)).toEqual(expect.arrayContaining(["@gateway/platform", "@gateway/edge", "@gateway/sessions"]));
+    expect(workspaces.map((w) => w.manifest.name)).toEqual(
+      expect.arrayContaining(["@gateway/platform", "@gateway/edge", "@gateway/sessions"]),
+    );
   });
 
   it("pin every dependency: no '*', 'latest' or empty versions", () => {
@@ -83,7 +94,10 @@ describe("workspace manifests", () => {
       DEPENDENCY_FIELDS.flatMap((field) =>
         Object.entries(manifest[field] ?? {})
           .filter(([, version]) => UNPINNED.has(version.trim()))
-          .map(([name, version]) => `${relative(repoRoot, join(dir, "package.json")) || "package.json"} ${field}.${name}: "${version}"`),
+          .map(
+            ([name, version]) =>
+              `${relative(repoRoot, join(dir, "package.json")) || "package.json"} ${field}.${name}: "${version}"`,
+          ),
       ),
     );
     expect(unpinned).toEqual([]);
@@ -92,7 +106,9 @@ describe("workspace manifests", () => {
   it("declare only dependencies the workspace imports (in src/ or test/)", () => {
     const unused = workspaces.flatMap(({ dir, manifest }) => {
       const imported = importsUnder(dir);
-      return [...declared(manifest, DEPENDENCY_FIELDS).keys()].filter((name) => !imported.has(name)).map((name) => `${manifest.name}: ${name}`);
+      return [...declared(manifest, DEPENDENCY_FIELDS).keys()]
+        .filter((name) => !imported.has(name))
+        .map((name) => `${manifest.name}: ${name}`);
     });
     expect(unused).toEqual([]);
   });
@@ -122,7 +138,9 @@ describe("workspace manifests", () => {
     const dirOf = new Map(workspaces.map((w) => [w.manifest.name, w.dir]));
     for (const { dir, manifest } of workspaces) {
       const config = readJson<{ references?: { path: string }[] }>(join(dir, "tsconfig.build.json"));
-      const referenced = (config.references ?? []).map((ref) => relative(repoRoot, join(dir, ref.path))).sort();
+      const referenced = (config.references ?? [])
+        .map((ref) => relative(repoRoot, join(dir, ref.path)))
+        .sort();
       const expected = [...declared(manifest, ["dependencies"]).keys()]
         .filter((name) => dirOf.has(name))
         .map((name) => relative(repoRoot, join(dirOf.get(name)!, "tsconfig.build.json")))

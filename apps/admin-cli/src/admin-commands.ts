@@ -90,7 +90,9 @@ type OptionName = keyof typeof OPTIONS;
 
 /** `env` supplies GATEWAY_TERMINAL_PASSWORD for `terminals set` without --password. */
 export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): ParsedCommand {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
@@ -102,20 +104,25 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
   const command = `${group} ${action ?? ""}`.trim();
   const allowOnly = (...allowed: OptionName[]) => {
     for (const name of Object.keys(values) as OptionName[]) {
-      if (name !== "help" && !allowed.includes(name)) throw new UsageError(`'${command}' does not take --${name}`);
+      if (name !== "help" && !allowed.includes(name))
+        throw new UsageError(`'${command}' does not take --${name}`);
     }
   };
   const requireOption = (name: OptionName, value: string | undefined): string => {
-    if (value === undefined || value.trim() === "") throw new UsageError(`${command} needs --${name} <value>`);
+    if (value === undefined || value.trim() === "")
+      throw new UsageError(`${command} needs --${name} <value>`);
     return value;
   };
   const requireMode = (mode: string | undefined): string => {
-    if (mode !== "test" && mode !== "live") throw new UsageError(`${command} takes the mode test or live after <merchant_id>`);
+    if (mode !== "test" && mode !== "live")
+      throw new UsageError(`${command} takes the mode test or live after <merchant_id>`);
     return mode;
   };
   const expectArgs = (names: string[]) => {
     if (args.length !== names.length) {
-      throw new UsageError(`'${command}' takes ${names.length === 0 ? "no arguments" : names.map((n) => `<${n}>`).join(" ")}`);
+      throw new UsageError(
+        `'${command}' takes ${names.length === 0 ? "no arguments" : names.map((n) => `<${n}>`).join(" ")}`,
+      );
     }
     return args.map((a) => encodeURIComponent(a));
   };
@@ -124,7 +131,8 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
     case "merchants create": {
       allowOnly("name");
       expectArgs([]);
-      if (values.name === undefined || values.name.trim() === "") throw new UsageError("merchants create needs --name <name>");
+      if (values.name === undefined || values.name.trim() === "")
+        throw new UsageError("merchants create needs --name <name>");
       return request("POST", "/admin/v1/merchants", { name: values.name });
     }
     case "merchants verify": {
@@ -135,7 +143,8 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
     case "keys create": {
       allowOnly("mode", "expires-at");
       const [merchantId] = expectArgs(["merchant_id"]);
-      if (values.mode !== "test" && values.mode !== "live") throw new UsageError("keys create needs --mode test or --mode live");
+      if (values.mode !== "test" && values.mode !== "live")
+        throw new UsageError("keys create needs --mode test or --mode live");
       const body: Record<string, string> = { mode: values.mode };
       if (values["expires-at"] !== undefined) body.expires_at = values["expires-at"];
       return request("POST", `/admin/v1/merchants/${merchantId}/api-keys`, body);
@@ -149,7 +158,10 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
       allowOnly("role");
       const [merchantId] = expectArgs(["merchant_id", "email"]);
       const role = requireOption("role", values.role);
-      return request("POST", `/admin/v1/merchants/${merchantId}/dashboard-invitations`, { email: args[1]!, role });
+      return request("POST", `/admin/v1/merchants/${merchantId}/dashboard-invitations`, {
+        email: args[1]!,
+        role,
+      });
     }
     case "dashboard users": {
       allowOnly();
@@ -159,7 +171,9 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
     case "rates set": {
       allowOnly();
       const [merchantId, currency] = expectArgs(["merchant_id", "CURRENCY", "rate"]);
-      return request("PUT", `/admin/v1/merchants/${merchantId}/exchange-rates/${currency}`, { rate: args[2]! });
+      return request("PUT", `/admin/v1/merchants/${merchantId}/exchange-rates/${currency}`, {
+        rate: args[2]!,
+      });
     }
     case "terminals set": {
       allowOnly("base-url", "username", "password", "inactive");
@@ -167,7 +181,9 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
       const mode = requireMode(args[1]);
       const password = values.password ?? env.GATEWAY_TERMINAL_PASSWORD;
       if (password === undefined || password === "") {
-        throw new UsageError("terminals set needs --password <password> (or GATEWAY_TERMINAL_PASSWORD in the environment)");
+        throw new UsageError(
+          "terminals set needs --password <password> (or GATEWAY_TERMINAL_PASSWORD in the environment)",
+        );
       }
       return request("PUT", `/admin/v1/merchants/${merchantId}/terminals/${mode}`, {
         base_url: requireOption("base-url", values["base-url"]),
@@ -204,7 +220,10 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
     case "webhooks rotate-secret": {
       allowOnly();
       const [merchantId] = expectArgs(["merchant_id", "mode"]);
-      return request("POST", `/admin/v1/merchants/${merchantId}/webhook-endpoints/${requireMode(args[1])}/rotate-secret`);
+      return request(
+        "POST",
+        `/admin/v1/merchants/${merchantId}/webhook-endpoints/${requireMode(args[1])}/rotate-secret`,
+      );
     }
     case "webhooks resend": {
       allowOnly();
@@ -224,13 +243,17 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
     case "refunds manual": {
       allowOnly("limit");
       expectArgs([]);
-      const limit = values.limit === undefined ? "" : `?limit=${encodeURIComponent(requireOption("limit", values.limit))}`;
+      const limit =
+        values.limit === undefined
+          ? ""
+          : `?limit=${encodeURIComponent(requireOption("limit", values.limit))}`;
       return request("GET", `/admin/v1/refunds/manual${limit}`);
     }
     case "refunds resolve": {
       allowOnly("outcome", "note");
       const [refundId] = expectArgs(["refund_id"]);
-      if (values.outcome !== "SUCCEEDED" && values.outcome !== "FAILED") throw new UsageError("refunds resolve needs --outcome SUCCEEDED or --outcome FAILED");
+      if (values.outcome !== "SUCCEEDED" && values.outcome !== "FAILED")
+        throw new UsageError("refunds resolve needs --outcome SUCCEEDED or --outcome FAILED");
       const body: Record<string, string> = { outcome: values.outcome };
       if (values.note !== undefined) body.note = values.note;
       return request("POST", `/admin/v1/refunds/${refundId}/resolution`, body);
@@ -275,11 +298,16 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, io: Cl
   try {
     response = await io.fetch(`${baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json",
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
-    const why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    const why =
+      err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
     io.stderr(`error: cannot reach the gateway at ${baseUrl}: ${why}\n`);
     return 1;
   }

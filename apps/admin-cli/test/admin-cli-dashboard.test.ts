@@ -1,4 +1,4 @@
-import { embeddedConfigSpec, startEmbeddedGateway, type EmbeddedGateway } from "@gateway/launcher";
+import { type EmbeddedGateway, embeddedConfigSpec, startEmbeddedGateway } from "@gateway/launcher";
 import { createLogger, readConfig } from "@gateway/platform";
 import { freePort } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +23,11 @@ beforeAll(async () => {
     GATEWAY_DEMO: "0",
     GATEWAY_RATE_LIMITS: "off",
   });
-  const logger = createLogger({ service: "gateway", level: "debug", destination: { write: (line: string) => void logLines.push(line) } });
+  const logger = createLogger({
+    service: "gateway",
+    level: "debug",
+    destination: { write: (line: string) => void logLines.push(line) },
+  });
   gateway = await startEmbeddedGateway(config, logger);
 });
 
@@ -35,7 +39,11 @@ async function run(argv: string[]) {
   let stdout = "";
   let stderr = "";
   const env = { GATEWAY_URL: gateway.url, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN };
-  const code = await runAdminCli(argv, env, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), fetch });
+  const code = await runAdminCli(argv, env, {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    fetch,
+  });
   return { code, stdout, stderr };
 }
 
@@ -50,16 +58,25 @@ describe("dashboard invitations from the operator CLI", () => {
     const secret = answer.url.split("/").at(-1);
     expect(logLines.join("\n")).not.toContain(secret);
     // Not a user until the link is used.
-    expect(JSON.parse((await run(["dashboard", "users", merchant.id])).stdout)).toEqual({ data: [], has_more: false });
+    expect(JSON.parse((await run(["dashboard", "users", merchant.id])).stdout)).toEqual({
+      data: [],
+      has_more: false,
+    });
   });
 
   it("when the role or email is bad, or the merchant unknown, then the problem document says so and nothing is issued", async () => {
     const merchant = JSON.parse((await run(["merchants", "create", "--name", "Other Shop"])).stdout);
     const badRole = await run(["dashboard", "invite", merchant.id, "a@shop.example", "--role", "root"]);
     expect(badRole.code).toBe(1);
-    expect(JSON.parse(badRole.stderr)).toMatchObject({ status: 422, errors: [expect.objectContaining({ field: "role" })] });
+    expect(JSON.parse(badRole.stderr)).toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ field: "role" })],
+    });
     const badEmail = await run(["dashboard", "invite", merchant.id, "not-an-email", "--role", "viewer"]);
-    expect(JSON.parse(badEmail.stderr)).toMatchObject({ status: 422, errors: [expect.objectContaining({ field: "email" })] });
+    expect(JSON.parse(badEmail.stderr)).toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ field: "email" })],
+    });
     const unknown = await run(["dashboard", "invite", "mer_unknown", "a@shop.example", "--role", "viewer"]);
     expect(JSON.parse(unknown.stderr)).toMatchObject({ status: 404 });
     expect((await run(["dashboard", "invite", merchant.id, "a@shop.example"])).code).toBe(2);

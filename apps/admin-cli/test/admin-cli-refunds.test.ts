@@ -5,10 +5,17 @@ describe("parseAdminArgs: refunds", () => {
   it.each([
     [["refunds", "manual"], { method: "GET", path: "/admin/v1/refunds/manual" }],
     [["refunds", "manual", "--limit", "50"], { method: "GET", path: "/admin/v1/refunds/manual?limit=50" }],
-    [["refunds", "resolve", "re_1", "--outcome", "SUCCEEDED"], { method: "POST", path: "/admin/v1/refunds/re_1/resolution", body: { outcome: "SUCCEEDED" } }],
+    [
+      ["refunds", "resolve", "re_1", "--outcome", "SUCCEEDED"],
+      { method: "POST", path: "/admin/v1/refunds/re_1/resolution", body: { outcome: "SUCCEEDED" } },
+    ],
     [
       ["refunds", "resolve", "re/2", "--outcome", "FAILED", "--note", "acquirer said no"],
-      { method: "POST", path: "/admin/v1/refunds/re%2F2/resolution", body: { outcome: "FAILED", note: "acquirer said no" } },
+      {
+        method: "POST",
+        path: "/admin/v1/refunds/re%2F2/resolution",
+        body: { outcome: "FAILED", note: "acquirer said no" },
+      },
     ],
   ])("%j maps to its admin call", (argv, expected) => {
     expect(parseAdminArgs(argv)).toEqual({ kind: "request", request: expected });

@@ -1,19 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADMIN_TOKEN,
+  createTestEdge,
+  type TestEdge,
+} from "../../../services/edge/test/fakes/edge-test-harness.js";
 import { parseAdminArgs, runAdminCli, UsageError } from "../src/admin-commands.js";
-import { ADMIN_TOKEN, createTestEdge, type TestEdge } from "../../../services/edge/test/fakes/edge-test-harness.js";
 
 describe("parseAdminArgs", () => {
   it.each([
-    [["merchants", "create", "--name", "Dar Shop"], { method: "POST", path: "/admin/v1/merchants", body: { name: "Dar Shop" } }],
+    [
+      ["merchants", "create", "--name", "Dar Shop"],
+      { method: "POST", path: "/admin/v1/merchants", body: { name: "Dar Shop" } },
+    ],
     [["merchants", "verify", "mer_1"], { method: "POST", path: "/admin/v1/merchants/mer_1/verification" }],
-    [["keys", "create", "mer_1", "--mode", "live"], { method: "POST", path: "/admin/v1/merchants/mer_1/api-keys", body: { mode: "live" } }],
+    [
+      ["keys", "create", "mer_1", "--mode", "live"],
+      { method: "POST", path: "/admin/v1/merchants/mer_1/api-keys", body: { mode: "live" } },
+    ],
     [
       ["keys", "create", "mer_1", "--mode=test", "--expires-at", "2027-01-01T00:00:00Z"],
-      { method: "POST", path: "/admin/v1/merchants/mer_1/api-keys", body: { mode: "test", expires_at: "2027-01-01T00:00:00Z" } },
+      {
+        method: "POST",
+        path: "/admin/v1/merchants/mer_1/api-keys",
+        body: { mode: "test", expires_at: "2027-01-01T00:00:00Z" },
+      },
     ],
     [["keys", "revoke", "key_1"], { method: "DELETE", path: "/admin/v1/api-keys/key_1" }],
-    [["rates", "set", "mer_1", "EUR", "3.35"], { method: "PUT", path: "/admin/v1/merchants/mer_1/exchange-rates/EUR", body: { rate: "3.35" } }],
-    [["merchants", "verify", "a/b?c"], { method: "POST", path: "/admin/v1/merchants/a%2Fb%3Fc/verification" }],
+    [
+      ["rates", "set", "mer_1", "EUR", "3.35"],
+      { method: "PUT", path: "/admin/v1/merchants/mer_1/exchange-rates/EUR", body: { rate: "3.35" } },
+    ],
+    [
+      ["merchants", "verify", "a/b?c"],
+      { method: "POST", path: "/admin/v1/merchants/a%2Fb%3Fc/verification" },
+    ],
   ])("%j maps to its admin call", (argv, expected) => {
     expect(parseAdminArgs(argv)).toEqual({ kind: "request", request: expected });
   });
@@ -56,7 +76,11 @@ describe("runAdminCli against a listening edge", () => {
   const run = async (argv: string[], environment = env) => {
     let stdout = "";
     let stderr = "";
-    const code = await runAdminCli(argv, environment, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), fetch });
+    const code = await runAdminCli(argv, environment, {
+      stdout: (s) => void (stdout += s),
+      stderr: (s) => void (stderr += s),
+      fetch,
+    });
     return { code, stdout, stderr };
   };
 
@@ -75,7 +99,10 @@ describe("runAdminCli against a listening edge", () => {
     const res = await run(["merchants", "verify", "mer_missing"]);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe("");
-    expect(JSON.parse(res.stderr)).toMatchObject({ status: 404, type: "https://gateway.test/errors/not-found" });
+    expect(JSON.parse(res.stderr)).toMatchObject({
+      status: 404,
+      type: "https://gateway.test/errors/not-found",
+    });
   });
 
   it("when the token is wrong, then 401 is reported with exit code 1", async () => {

@@ -17,7 +17,9 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
  * A callback is a hint (the gateway always asks getOrderStatusExtended before acting), so a
  * merchant endpoint that stays down costs only a logged warning after the last try.
  */
-export function createCallbackNotifier(options: CallbackNotifierOptions): { send(notification: SimulatorNotification): void } {
+export function createCallbackNotifier(options: CallbackNotifierOptions): {
+  send(notification: SimulatorNotification): void;
+} {
   const fetchImpl = options.fetchImpl ?? globalThis.fetch;
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? 5_000;
@@ -35,7 +37,11 @@ export function createCallbackNotifier(options: CallbackNotifierOptions): { send
     void (async () => {
       let problem: string;
       try {
-        const res = await fetchImpl(urlFor(n), { method: "GET", signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+        const res = await fetchImpl(urlFor(n), {
+          method: "GET",
+          signal: AbortSignal.timeout(timeoutMs),
+          redirect: "manual",
+        });
         await res.body?.cancel();
         if (res.status >= 200 && res.status < 300) return;
         problem = `HTTP ${res.status}`;
@@ -44,7 +50,10 @@ export function createCallbackNotifier(options: CallbackNotifierOptions): { send
       }
       const delay = delays[tryIndex];
       if (delay === undefined) {
-        options.logger?.warn({ mdOrder: n.acquirerOrderId, operation: n.operation, problem, tries: tryIndex + 1 }, "simulator callback not delivered");
+        options.logger?.warn(
+          { mdOrder: n.acquirerOrderId, operation: n.operation, problem, tries: tryIndex + 1 },
+          "simulator callback not delivered",
+        );
         return;
       }
       setTimeout(() => attempt(n, tryIndex + 1), delay).unref();

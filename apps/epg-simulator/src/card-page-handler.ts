@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Clock } from "@gateway/platform";
+import { EPG_ACTION, EPG_ORDER_STATUS } from "@gateway/acquirer";
 import { fromMinorUnits } from "@gateway/money";
-import { EPG_ACTION } from "@gateway/acquirer";
-import { EPG_ORDER_STATUS } from "@gateway/acquirer";
+import type { Clock } from "@gateway/platform";
 import { validateCardInput } from "./card-input.js";
 import { renderCardForm, renderNotice } from "./card-page-html.js";
-import { messagesFor, pageLanguage, type PageMessages } from "./card-page-messages.js";
+import { messagesFor, type PageMessages, pageLanguage } from "./card-page-messages.js";
 import { currencyByNumeric } from "./currency-by-numeric.js";
 import { BodyTooLargeError, readForm, redirectSeeOther, sendHtml } from "./http-io.js";
 import type { SimulatorOrder } from "./simulator-order.js";
@@ -14,7 +13,9 @@ import type { SimulatorOrderBook } from "./simulator-order-book.js";
 
 function amountText(order: SimulatorOrder): string {
   const currency = currencyByNumeric(order.currencyNumeric);
-  return currency === undefined ? `${order.amountMinor} (${order.currencyNumeric})` : `${fromMinorUnits(order.amountMinor, currency.code)} ${currency.code}`;
+  return currency === undefined
+    ? `${order.amountMinor} (${order.currencyNumeric})`
+    : `${fromMinorUnits(order.amountMinor, currency.code)} ${currency.code}`;
 }
 
 function origin(url: string): string {
@@ -47,7 +48,11 @@ function closedOrderNotice(order: SimulatorOrder, m: PageMessages): { message: s
  * card, "processes" it and sends the browser on to the merchant with 303.
  */
 export function createCardPageHandler(book: SimulatorOrderBook, clock: Clock) {
-  return async function handleCardPage(req: IncomingMessage, res: ServerResponse, acquirerOrderId: string): Promise<void> {
+  return async function handleCardPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    acquirerOrderId: string,
+  ): Promise<void> {
     const styleNonce = randomBytes(16).toString("base64");
     const order = book.find(acquirerOrderId);
     if (order === undefined) {
@@ -60,7 +65,10 @@ export function createCardPageHandler(book: SimulatorOrderBook, clock: Clock) {
 
     const language = pageLanguage(order.language);
     const m = messagesFor(language);
-    const policy = { styleNonce, formTargets: [...new Set([origin(order.returnUrl), origin(order.failUrl)])] };
+    const policy = {
+      styleNonce,
+      formTargets: [...new Set([origin(order.returnUrl), origin(order.failUrl)])],
+    };
     const formView = {
       language,
       styleNonce,
@@ -89,7 +97,12 @@ export function createCardPageHandler(book: SimulatorOrderBook, clock: Clock) {
     }
     const input = validateCardInput(form, clock.now());
     if (!input.ok) {
-      const html = renderCardForm({ ...formView, errors: input.errors, cardholderName: input.cardholderName, expiry: input.expiry });
+      const html = renderCardForm({
+        ...formView,
+        errors: input.errors,
+        cardholderName: input.cardholderName,
+        expiry: input.expiry,
+      });
       sendHtml(res, 422, html, policy);
       return;
     }

@@ -68,7 +68,9 @@ function fieldHtml(spec: FieldSpec, error: string | undefined): string {
   const name = CARD_FIELDS[spec.field];
   const hintId = `${name}-hint`;
   const errorId = `${name}-error`;
-  const describedBy = [spec.hint === undefined ? "" : hintId, error === undefined ? "" : errorId].filter((id) => id !== "").join(" ");
+  const describedBy = [spec.hint === undefined ? "" : hintId, error === undefined ? "" : errorId]
+    .filter((id) => id !== "")
+    .join(" ");
   const attributes = [
     `id="${name}"`,
     `name="${name}"`,
@@ -113,10 +115,38 @@ export function renderCardForm(view: CardFormView): string {
     return code === undefined ? undefined : m.errors[code];
   };
   const fields: FieldSpec[] = [
-    { field: "cardholderName", label: m.cardholderName, autocomplete: "cc-name", maxlength: 100, value: view.cardholderName },
-    { field: "cardNumber", label: m.cardNumber, hint: m.cardNumberHint, autocomplete: "cc-number", inputmode: "numeric", maxlength: 23 },
-    { field: "expiry", label: m.expiry, hint: m.expiryHint, autocomplete: "cc-exp", inputmode: "numeric", maxlength: 7, value: view.expiry },
-    { field: "cvc", label: m.cvc, hint: m.cvcHint, autocomplete: "cc-csc", inputmode: "numeric", maxlength: 4 },
+    {
+      field: "cardholderName",
+      label: m.cardholderName,
+      autocomplete: "cc-name",
+      maxlength: 100,
+      value: view.cardholderName,
+    },
+    {
+      field: "cardNumber",
+      label: m.cardNumber,
+      hint: m.cardNumberHint,
+      autocomplete: "cc-number",
+      inputmode: "numeric",
+      maxlength: 23,
+    },
+    {
+      field: "expiry",
+      label: m.expiry,
+      hint: m.expiryHint,
+      autocomplete: "cc-exp",
+      inputmode: "numeric",
+      maxlength: 7,
+      value: view.expiry,
+    },
+    {
+      field: "cvc",
+      label: m.cvc,
+      hint: m.cvcHint,
+      autocomplete: "cc-csc",
+      inputmode: "numeric",
+      maxlength: 4,
+    },
   ];
   const failed = fields.filter((f) => errorText(f.field) !== undefined);
   const summary =
@@ -127,7 +157,9 @@ export function renderCardForm(view: CardFormView): string {
 <ul>${failed.map((f) => `<li><a href="#${CARD_FIELDS[f.field]}">${escapeHtml(errorText(f.field) ?? "")}</a></li>`).join("")}</ul>
 </div>`;
   const description =
-    view.description === undefined ? "" : `<dt>${escapeHtml(m.description)}</dt><dd>${escapeHtml(view.description)}</dd>`;
+    view.description === undefined
+      ? ""
+      : `<dt>${escapeHtml(m.description)}</dt><dd>${escapeHtml(view.description)}</dd>`;
   const body = `<h1>${escapeHtml(m.title)}</h1>
 <p class="note" role="note">${escapeHtml(m.testMode)}</p>
 <dl>
@@ -155,7 +187,9 @@ export interface NoticeView {
 export function renderNotice(view: NoticeView): string {
   const m = messagesFor(view.language);
   const link =
-    view.continueUrl === undefined ? "" : `<p><a class="button" href="${escapeHtml(view.continueUrl)}">${escapeHtml(m.continueToMerchant)}</a></p>`;
+    view.continueUrl === undefined
+      ? ""
+      : `<p><a class="button" href="${escapeHtml(view.continueUrl)}">${escapeHtml(m.continueToMerchant)}</a></p>`;
   const body = `<h1>${escapeHtml(m.title)}</h1>
 <p role="status">${escapeHtml(view.message)}</p>
 ${link}`;

@@ -63,7 +63,8 @@ const MESSAGES: Record<PageLanguage, PageMessages> = {
   fr: {
     dir: "ltr",
     title: "Paiement par carte",
-    testMode: "Mode test : simulateur EPG. Aucune carte réelle n'est débitée ; utilisez une carte de test documentée.",
+    testMode:
+      "Mode test : simulateur EPG. Aucune carte réelle n'est débitée ; utilisez une carte de test documentée.",
     orderNumber: "Numéro de commande",
     amount: "Montant",
     description: "Description",

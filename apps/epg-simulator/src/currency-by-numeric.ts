@@ -1,4 +1,4 @@
-import { currencyInfo, type CurrencyInfo } from "@gateway/money";
+import { type CurrencyInfo, currencyInfo } from "@gateway/money";
 
 let byNumeric: ReadonlyMap<string, CurrencyInfo> | undefined;
 

@@ -1,14 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { systemClock, type Clock, type Logger } from "@gateway/platform";
-import { settledAfterLocalMidnight } from "@gateway/acquirer";
+import {
+  DEFAULT_SIMULATOR_CREDENTIALS,
+  settledAfterLocalMidnight,
+  type TerminalCredential,
+} from "@gateway/acquirer";
+import { type Clock, type Logger, systemClock } from "@gateway/platform";
 import { createCallbackNotifier } from "./callback-notifier.js";
 import { createCardPageHandler } from "./card-page-handler.js";
 import { sendText } from "./http-io.js";
 import { createProtocolHandler } from "./protocol-handler.js";
-import { SimulatorOrderBook, type LedgerEntry } from "./simulator-order-book.js";
+import { type LedgerEntry, SimulatorOrderBook } from "./simulator-order-book.js";
 import { TerminalCredentials } from "./terminal-credentials.js";
-import { DEFAULT_SIMULATOR_CREDENTIALS, type TerminalCredential } from "@gateway/acquirer";
 
 /** Every path the simulator serves starts with this; mount it there in-process. */
 const REST_PATH = "/epg/rest/";
@@ -74,7 +77,8 @@ export function createEpgSimulator(options: EpgSimulatorOptions = {}): EpgSimula
     clock,
     orderTimeoutMs: options.orderTimeoutMs ?? 20 * MINUTE,
     lateApprovalDelayMs: options.lateApprovalDelayMs ?? 5_000,
-    settlementCutoff: options.settlementCutoff ?? ((approvedAt, now) => settledAfterLocalMidnight(approvedAt, now)),
+    settlementCutoff:
+      options.settlementCutoff ?? ((approvedAt, now) => settledAfterLocalMidnight(approvedAt, now)),
   });
   const credentials = new TerminalCredentials(options.credentials ?? DEFAULT_SIMULATOR_CREDENTIALS);
   let listeningUrl: string | undefined;

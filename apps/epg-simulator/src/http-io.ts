@@ -34,7 +34,12 @@ export function sendJson(res: ServerResponse, status: number, body: Record<strin
   res.end(text);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, extraHeaders: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  extraHeaders: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     "content-type": "text/plain; charset=utf-8",
     "content-length": Buffer.byteLength(text),
@@ -49,7 +54,12 @@ export function sendText(res: ServerResponse, status: number, text: string, extr
  * inline style block is allowed by its nonce, forms post only to this page and (because browsers
  * apply form-action to the redirect that follows) to the merchant's return and fail origins.
  */
-export function sendHtml(res: ServerResponse, status: number, html: string, policy: { styleNonce: string; formTargets: string[] }): void {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  policy: { styleNonce: string; formTargets: string[] },
+): void {
   const formAction = ["'self'", ...policy.formTargets].join(" ");
   res.writeHead(status, {
     "content-type": "text/html; charset=utf-8",

@@ -35,7 +35,11 @@ function hold(res: ServerResponse, ms: number): Promise<boolean> {
  * errorCode, as the real acquirer does). Request bodies are never logged.
  */
 export function createProtocolHandler(deps: ProtocolHandlerDeps) {
-  return async function handleProtocol(req: IncomingMessage, res: ServerResponse, operation: string): Promise<void> {
+  return async function handleProtocol(
+    req: IncomingMessage,
+    res: ServerResponse,
+    operation: string,
+  ): Promise<void> {
     const known = (Object.values(EPG_OPERATIONS) as string[]).includes(operation);
     if (!known) {
       sendJson(res, 404, { errorCode: "404", errorMessage: "Unknown operation" });
@@ -57,7 +61,10 @@ export function createProtocolHandler(deps: ProtocolHandlerDeps) {
 
     const terminal = deps.credentials.authenticate(params.get("userName"), params.get("password"));
     if (terminal === undefined) {
-      sendJson(res, 200, { errorCode: String(EPG_ERROR.accessDeniedOrWrongValue), errorMessage: "Access denied" });
+      sendJson(res, 200, {
+        errorCode: String(EPG_ERROR.accessDeniedOrWrongValue),
+        errorMessage: "Access denied",
+      });
       return;
     }
 

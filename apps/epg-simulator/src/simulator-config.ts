@@ -1,4 +1,4 @@
-import { parse, type ConfigOf, shutdownConfigSpec } from "@gateway/platform";
+import { type ConfigOf, parse, shutdownConfigSpec } from "@gateway/platform";
 
 /** Environment of the standalone EPG simulator process. */
 export const simulatorConfigSpec = {
@@ -6,11 +6,17 @@ export const simulatorConfigSpec = {
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   publicUrl: {
     env: "EPG_SIM_PUBLIC_URL",
-    description: "URL buyers' browsers reach the simulator at (card page links); the listening address when unset",
+    description:
+      "URL buyers' browsers reach the simulator at (card page links); the listening address when unset",
     optional: true as const,
     parse: parse.url,
   },
-  username: { env: "EPG_SIM_USERNAME", description: "terminal user name the simulator accepts", default: "sim-merchant", parse: parse.string },
+  username: {
+    env: "EPG_SIM_USERNAME",
+    description: "terminal user name the simulator accepts",
+    default: "sim-merchant",
+    parse: parse.string,
+  },
   password: {
     env: "EPG_SIM_PASSWORD",
     description: "terminal password the simulator accepts",
@@ -24,7 +30,12 @@ export const simulatorConfigSpec = {
     optional: true as const,
     parse: parse.url,
   },
-  orderTimeout: { env: "EPG_SIM_ORDER_TIMEOUT", description: "longest payment window of an order", default: "20m", parse: parse.duration },
+  orderTimeout: {
+    env: "EPG_SIM_ORDER_TIMEOUT",
+    description: "longest payment window of an order",
+    default: "20m",
+    parse: parse.duration,
+  },
   lateApprovalDelay: {
     env: "EPG_SIM_LATE_APPROVAL_DELAY",
     description: "how long the late-approval test card stays pending",

@@ -1,5 +1,5 @@
-import { readConfigOrExit, runService } from "@gateway/platform";
 import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { readConfigOrExit, runService } from "@gateway/platform";
 import { createEpgSimulator } from "./epg-simulator.js";
 import { simulatorConfigSpec } from "./simulator-config.js";
 
@@ -22,7 +22,11 @@ runService({
     const server = await simulator.listen(config.port, config.host);
     onStop("server", () => server.close());
     logger.info(
-      { url: server.url, terminalBaseUrl: simulatorTerminalBaseUrl(config.publicUrl ?? server.url), terminal: config.username },
+      {
+        url: server.url,
+        terminalBaseUrl: simulatorTerminalBaseUrl(config.publicUrl ?? server.url),
+        terminal: config.username,
+      },
       "EPG simulator listening",
     );
   },

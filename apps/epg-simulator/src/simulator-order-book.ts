@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "@gateway/platform";
 import type { AcquirerOrderState } from "@gateway/acquirer";
-import { describeActionCode, EPG_ACTION } from "@gateway/acquirer";
-import { EPG_ERROR, EPG_ORDER_STATUS } from "@gateway/acquirer";
+import { describeActionCode, EPG_ACTION, EPG_ERROR, EPG_ORDER_STATUS } from "@gateway/acquirer";
+import type { Clock } from "@gateway/platform";
 import { maskCardNumber, type ValidCard } from "./card-input.js";
 import { currencyByNumeric } from "./currency-by-numeric.js";
 import { paymentStateOf, portStateOf, type SimulatorOrder } from "./simulator-order.js";
@@ -92,12 +91,21 @@ export class SimulatorOrderBook {
 
   constructor(private readonly rules: OrderBookRules) {}
 
-  register(terminal: string, params: URLSearchParams, formUrlFor: (acquirerOrderId: string) => string): ProtocolAnswer {
+  register(
+    terminal: string,
+    params: URLSearchParams,
+    formUrlFor: (acquirerOrderId: string) => string,
+  ): ProtocolAnswer {
     const orderNumber = (params.get("orderNumber") ?? "").trim();
     if (orderNumber === "") return refused(EPG_ERROR.missingParameter, "Order number is empty");
-    if (orderNumber.length > MAX_ORDER_NUMBER) return refused(EPG_ERROR.accessDeniedOrWrongValue, "Order number is too long");
+    if (orderNumber.length > MAX_ORDER_NUMBER)
+      return refused(EPG_ERROR.accessDeniedOrWrongValue, "Order number is too long");
     const amountMinor = readAmount(params.get("amount"));
-    if (amountMinor === undefined) return refused(EPG_ERROR.missingParameter, "Amount is invalid: a positive whole number of minor units is expected");
+    if (amountMinor === undefined)
+      return refused(
+        EPG_ERROR.missingParameter,
+        "Amount is invalid: a positive whole number of minor units is expected",
+      );
     const currencyNumeric = params.get("currency") ?? "788";
     if (!/^\d{3}$/.test(currencyNumeric) || currencyByNumeric(currencyNumeric) === undefined) {
       return refused(EPG_ERROR.unknownCurrency, "Unknown currency");
@@ -108,19 +116,25 @@ export class SimulatorOrderBook {
     const failUrl = params.get("failUrl") || returnUrl;
     if (!isHttpUrl(failUrl)) return refused(EPG_ERROR.accessDeniedOrWrongValue, "Fail URL is invalid");
     const description = params.get("description") ?? undefined;
-    if (description !== undefined && description.length > MAX_DESCRIPTION) return refused(EPG_ERROR.accessDeniedOrWrongValue, "Description is too long");
+    if (description !== undefined && description.length > MAX_DESCRIPTION)
+      return refused(EPG_ERROR.accessDeniedOrWrongValue, "Description is too long");
     const language = params.get("language") || undefined;
-    if (language !== undefined && !/^[a-z]{2}$/.test(language)) return refused(EPG_ERROR.accessDeniedOrWrongValue, "Language is invalid");
+    if (language !== undefined && !/^[a-z]{2}$/.test(language))
+      return refused(EPG_ERROR.accessDeniedOrWrongValue, "Language is invalid");
     const sessionTimeoutText = params.get("sessionTimeoutSecs");
     let windowMs = this.rules.orderTimeoutMs;
     if (sessionTimeoutText !== null && sessionTimeoutText !== "") {
-      if (!/^[1-9]\d{0,8}$/.test(sessionTimeoutText)) return refused(EPG_ERROR.accessDeniedOrWrongValue, "sessionTimeoutSecs is invalid");
+      if (!/^[1-9]\d{0,8}$/.test(sessionTimeoutText))
+        return refused(EPG_ERROR.accessDeniedOrWrongValue, "sessionTimeoutSecs is invalid");
       windowMs = Math.min(windowMs, Number(sessionTimeoutText) * 1000);
     }
 
     const key = `${terminal}\n${orderNumber}`;
     if (this.byOrderNumber.has(key)) {
-      return refused(EPG_ERROR.duplicateOrNoOrder, "Order number is duplicated, order with given order number is processed already");
+      return refused(
+        EPG_ERROR.duplicateOrNoOrder,
+        "Order number is duplicated, order with given order number is processed already",
+      );
     }
 
     const now = this.rules.clock.now();
@@ -157,9 +171,15 @@ export class SimulatorOrderBook {
     const orderNumber = params.get("orderNumber");
     let order: SimulatorOrder | undefined;
     if (orderId) order = this.ownOrder(terminal, orderId);
-    else if (orderNumber) order = this.ownOrder(terminal, this.byOrderNumber.get(`${terminal}\n${orderNumber}`) ?? "");
-    else return { answer: refused(EPG_ERROR.duplicateOrNoOrder, "[orderId] or [orderNumber] is expected"), hangs: false };
-    if (order === undefined) return { answer: refused(EPG_ERROR.unknownOrder, "Order not found"), hangs: false };
+    else if (orderNumber)
+      order = this.ownOrder(terminal, this.byOrderNumber.get(`${terminal}\n${orderNumber}`) ?? "");
+    else
+      return {
+        answer: refused(EPG_ERROR.duplicateOrNoOrder, "[orderId] or [orderNumber] is expected"),
+        hangs: false,
+      };
+    if (order === undefined)
+      return { answer: refused(EPG_ERROR.unknownOrder, "Order not found"), hangs: false };
     return { answer: this.describe(order), hangs: order.statusHangs };
   }
 
@@ -177,7 +197,11 @@ export class SimulatorOrderBook {
       const earlier = order.refunds.find((r) => r.externalRefundId === externalRefundId);
       // Same id, same amount: the refund already happened; answer as the first time did.
       if (earlier !== undefined && earlier.amountMinor === amountMinor) return ok();
-      if (earlier !== undefined) return refused(EPG_ERROR.refusedOrSystemError, "externalRefundId was already used for a different amount");
+      if (earlier !== undefined)
+        return refused(
+          EPG_ERROR.refusedOrSystemError,
+          "externalRefundId was already used for a different amount",
+        );
     }
     if (order.orderStatus !== EPG_ORDER_STATUS.deposited && order.orderStatus !== EPG_ORDER_STATUS.refunded) {
       return refused(EPG_ERROR.refusedOrSystemError, "Payment must be in a deposited state to be refunded");
@@ -198,13 +222,20 @@ export class SimulatorOrderBook {
     const order = this.ownOrder(terminal, params.get("orderId") ?? "");
     if (order === undefined) return refused(EPG_ERROR.unknownOrder, "Order not found");
     const now = this.rules.clock.now();
-    const reversible = order.orderStatus === EPG_ORDER_STATUS.approved || order.orderStatus === EPG_ORDER_STATUS.deposited;
+    const reversible =
+      order.orderStatus === EPG_ORDER_STATUS.approved || order.orderStatus === EPG_ORDER_STATUS.deposited;
     if (!reversible) {
-      const why = order.orderStatus === EPG_ORDER_STATUS.reversed ? "the order is already reversed" : "the order is not paid or has refunds";
+      const why =
+        order.orderStatus === EPG_ORDER_STATUS.reversed
+          ? "the order is already reversed"
+          : "the order is not paid or has refunds";
       return refused(EPG_ERROR.refusedOrSystemError, `Reversal is impossible. Reason: ${why}`);
     }
     if (order.authorizedAt !== undefined && this.rules.settlementCutoff(order.authorizedAt, now)) {
-      return refused(EPG_ERROR.refusedOrSystemError, "Reversal is impossible. Reason: the payment is already settled");
+      return refused(
+        EPG_ERROR.refusedOrSystemError,
+        "Reversal is impossible. Reason: the payment is already settled",
+      );
     }
     order.orderStatus = EPG_ORDER_STATUS.reversed;
     order.approvedMinor = 0n;
@@ -272,7 +303,10 @@ export class SimulatorOrderBook {
       amountMinor: order.amountMinor,
       depositedMinor: order.depositedMinor,
       refundedMinor: order.refundedMinor,
-      refunds: order.refunds.map((r) => ({ externalRefundId: r.externalRefundId ?? "", amountMinor: r.amountMinor })),
+      refunds: order.refunds.map((r) => ({
+        externalRefundId: r.externalRefundId ?? "",
+        amountMinor: r.amountMinor,
+      })),
     }));
   }
 
@@ -288,7 +322,11 @@ export class SimulatorOrderBook {
       order.actionCode = EPG_ACTION.sessionExpired;
       this.notify(order, "declinedByTimeout", 1);
     }
-    if (order.orderStatus === EPG_ORDER_STATUS.acsAuthInitiated && order.lateApprovalAt !== undefined && now >= order.lateApprovalAt) {
+    if (
+      order.orderStatus === EPG_ORDER_STATUS.acsAuthInitiated &&
+      order.lateApprovalAt !== undefined &&
+      now >= order.lateApprovalAt
+    ) {
       this.deposit(order, order.lateApprovalAt);
     }
   }
@@ -310,7 +348,12 @@ export class SimulatorOrderBook {
   }
 
   private notify(order: SimulatorOrder, operation: NotificationOperation, status: 0 | 1): void {
-    this.pending.push({ acquirerOrderId: order.acquirerOrderId, orderNumber: order.orderNumber, operation, status });
+    this.pending.push({
+      acquirerOrderId: order.acquirerOrderId,
+      orderNumber: order.orderNumber,
+      operation,
+      status,
+    });
   }
 
   /** The getOrderStatusExtended answer: protocol field names, amounts as JSON numbers. */

@@ -20,12 +20,42 @@ export interface TestCard {
 /** The documented test cards (docs/api/checkout.md#test-cards). Any future expiry, any 3-digit CVC. */
 export const TEST_CARDS: readonly TestCard[] = [
   { number: "4242424242424242", description: "approved (Visa)", outcome: { kind: "approve" }, country: "US" },
-  { number: "5555555555554444", description: "approved (Mastercard)", outcome: { kind: "approve" }, country: "US" },
-  { number: "4000000000000002", description: "declined: card_declined", outcome: { kind: "decline", actionCode: EPG_ACTION.doNotHonor }, country: "US" },
-  { number: "4000000000009995", description: "declined: insufficient_funds", outcome: { kind: "decline", actionCode: EPG_ACTION.insufficientFunds }, country: "US" },
-  { number: "4000000000000069", description: "declined: expired_card", outcome: { kind: "decline", actionCode: EPG_ACTION.expiredCard }, country: "US" },
-  { number: "4000000000000119", description: "the acquirer does not answer in time", outcome: { kind: "processor_timeout" }, country: "US" },
-  { number: "4000000000003220", description: "approved only after a delay (late payment)", outcome: { kind: "late_approval" }, country: "US" },
+  {
+    number: "5555555555554444",
+    description: "approved (Mastercard)",
+    outcome: { kind: "approve" },
+    country: "US",
+  },
+  {
+    number: "4000000000000002",
+    description: "declined: card_declined",
+    outcome: { kind: "decline", actionCode: EPG_ACTION.doNotHonor },
+    country: "US",
+  },
+  {
+    number: "4000000000009995",
+    description: "declined: insufficient_funds",
+    outcome: { kind: "decline", actionCode: EPG_ACTION.insufficientFunds },
+    country: "US",
+  },
+  {
+    number: "4000000000000069",
+    description: "declined: expired_card",
+    outcome: { kind: "decline", actionCode: EPG_ACTION.expiredCard },
+    country: "US",
+  },
+  {
+    number: "4000000000000119",
+    description: "the acquirer does not answer in time",
+    outcome: { kind: "processor_timeout" },
+    country: "US",
+  },
+  {
+    number: "4000000000003220",
+    description: "approved only after a delay (late payment)",
+    outcome: { kind: "late_approval" },
+    country: "US",
+  },
 ];
 
 const BY_NUMBER: ReadonlyMap<string, TestCard> = new Map(TEST_CARDS.map((card) => [card.number, card]));

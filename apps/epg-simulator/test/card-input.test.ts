@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { TEST_CARDS, passesLuhn } from "../src/index.js";
 import { isExpired, maskCardNumber, parseExpiry, validateCardInput } from "../src/card-input.js";
+import { passesLuhn, TEST_CARDS } from "../src/index.js";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 
 function form(fields: Record<string, string>): URLSearchParams {
-  return new URLSearchParams({ cardholder_name: "Ada Lovelace", card_number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", ...fields });
+  return new URLSearchParams({
+    cardholder_name: "Ada Lovelace",
+    card_number: "4242 4242 4242 4242",
+    expiry: "12/30",
+    cvc: "123",
+    ...fields,
+  });
 }
 
 describe("card input on the simulator's page", () => {
@@ -24,9 +30,12 @@ describe("card input on the simulator's page", () => {
     expect(parseExpiry(text)).toEqual(expected);
   });
 
-  it.each([["13/30"], ["00/30"], ["12-30"], ["december"], [""]])("when the expiry is %s, then it is not a date", (text) => {
-    expect(parseExpiry(text)).toBeUndefined();
-  });
+  it.each([["13/30"], ["00/30"], ["12-30"], ["december"], [""]])(
+    "when the expiry is %s, then it is not a date",
+    (text) => {
+      expect(parseExpiry(text)).toBeUndefined();
+    },
+  );
 
   it("a card is valid through the last day of its expiry month", () => {
     expect(isExpired({ month: 3, year: 2026 }, NOW)).toBe(false);
@@ -35,14 +44,25 @@ describe("card input on the simulator's page", () => {
   });
 
   it("when everything is right, then the digits and the name come out", () => {
-    expect(validateCardInput(form({}), NOW)).toEqual({ ok: true, card: { cardNumber: "4242424242424242", cardholderName: "Ada Lovelace" } });
+    expect(validateCardInput(form({}), NOW)).toEqual({
+      ok: true,
+      card: { cardNumber: "4242424242424242", cardholderName: "Ada Lovelace" },
+    });
   });
 
   it("when several fields are wrong, then each gets its own error", () => {
-    const result = validateCardInput(form({ cardholder_name: " ", card_number: "1234", expiry: "01/20", cvc: "1" }), NOW);
+    const result = validateCardInput(
+      form({ cardholder_name: " ", card_number: "1234", expiry: "01/20", cvc: "1" }),
+      NOW,
+    );
     expect(result).toEqual({
       ok: false,
-      errors: { cardholderName: "name_required", cardNumber: "number_invalid", expiry: "expiry_past", cvc: "cvc_invalid" },
+      errors: {
+        cardholderName: "name_required",
+        cardNumber: "number_invalid",
+        expiry: "expiry_past",
+        cvc: "cvc_invalid",
+      },
       cardholderName: "",
       expiry: "01/20",
     });

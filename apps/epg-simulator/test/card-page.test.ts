@@ -1,7 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEpgAcquirer } from "@gateway/acquirer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { futureExpiry, loadCardForm, submitCard } from "./support/card-page-client.js";
-import { RETURN_URL, registerOrder, startSimulator, type RunningSimulator } from "./support/simulator-fixture.js";
+import {
+  RETURN_URL,
+  type RunningSimulator,
+  registerOrder,
+  startSimulator,
+} from "./support/simulator-fixture.js";
 
 // The simulator's card page: an accessible, script-free form under a strict policy, which
 // refuses bad card input on the page itself and never writes a card number back.
@@ -32,7 +37,10 @@ async function post(formUrl: string, fields: Record<string, string>): Promise<Re
 
 describe("when the buyer opens the card page", () => {
   it("then it is a labelled form with autocomplete tokens, the amount and the order number, and no scripts", async () => {
-    const order = await registerOrder(acquirer, sim.terminal, { orderNumber: "SHOP-42", amountMinor: 34_500n });
+    const order = await registerOrder(acquirer, sim.terminal, {
+      orderNumber: "SHOP-42",
+      amountMinor: 34_500n,
+    });
     const { html, response } = await loadCardForm(order.formUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
@@ -76,28 +84,56 @@ describe("when the buyer opens the card page", () => {
 
 describe("when the card input is wrong", () => {
   it.each([
-    ["a number failing the Luhn check", { number: "4242424242424241" }, "card_number", "Enter a valid card number."],
-    ["a past expiry date", { number: "4242424242424242", expiry: "01/20" }, "expiry", "This card has expired."],
-    ["a malformed expiry date", { number: "4242424242424242", expiry: "13/40" }, "expiry", "Enter the expiry date as MM/YY."],
-    ["a two-digit CVC", { number: "4242424242424242", cvc: "12" }, "cvc", "Enter the card&#39;s security code."],
-  ])("then %s is shown on the page, without redirect and without echoing the card", async (_what, card, field, message) => {
-    const order = await registerOrder(acquirer, sim.terminal);
-    const res = await submitCard(order.formUrl, card);
-    expect(res.status).toBe(422);
-    expect(res.headers.get("location")).toBeNull();
-    const html = await res.text();
-    expect(html).toContain(message);
-    expect(html).toContain('role="alert"');
-    expect(html).toMatch(new RegExp(`<input id="${field}"[^>]*aria-invalid="true"`));
-    expect(html).toMatch(new RegExp(`<input id="${field}"[^>]*aria-describedby="[^"]*${field}-error`));
-    expect(html).not.toContain(card.number);
-    expect(stateOf(order.acquirerOrderId)).toBe("CREATED");
-  });
+    [
+      "a number failing the Luhn check",
+      { number: "4242424242424241" },
+      "card_number",
+      "Enter a valid card number.",
+    ],
+    [
+      "a past expiry date",
+      { number: "4242424242424242", expiry: "01/20" },
+      "expiry",
+      "This card has expired.",
+    ],
+    [
+      "a malformed expiry date",
+      { number: "4242424242424242", expiry: "13/40" },
+      "expiry",
+      "Enter the expiry date as MM/YY.",
+    ],
+    [
+      "a two-digit CVC",
+      { number: "4242424242424242", cvc: "12" },
+      "cvc",
+      "Enter the card&#39;s security code.",
+    ],
+  ])(
+    "then %s is shown on the page, without redirect and without echoing the card",
+    async (_what, card, field, message) => {
+      const order = await registerOrder(acquirer, sim.terminal);
+      const res = await submitCard(order.formUrl, card);
+      expect(res.status).toBe(422);
+      expect(res.headers.get("location")).toBeNull();
+      const html = await res.text();
+      expect(html).toContain(message);
+      expect(html).toContain('role="alert"');
+      expect(html).toMatch(new RegExp(`<input id="${field}"[^>]*aria-invalid="true"`));
+      expect(html).toMatch(new RegExp(`<input id="${field}"[^>]*aria-describedby="[^"]*${field}-error`));
+      expect(html).not.toContain(card.number);
+      expect(stateOf(order.acquirerOrderId)).toBe("CREATED");
+    },
+  );
 
   it("then a missing name is asked for and the name and expiry already typed are kept", async () => {
     const order = await registerOrder(acquirer, sim.terminal);
     const expiry = futureExpiry();
-    const res = await post(order.formUrl, { cardholder_name: "", card_number: "4242424242424242", expiry, cvc: "123" });
+    const res = await post(order.formUrl, {
+      cardholder_name: "",
+      card_number: "4242424242424242",
+      expiry,
+      cvc: "123",
+    });
     expect(res.status).toBe(422);
     const html = await res.text();
     expect(html).toContain("Enter the name shown on the card.");
@@ -124,9 +160,17 @@ describe("when the order is already paid", () => {
     expect(html).toContain(`href="${RETURN_URL}?orderId=${order.acquirerOrderId}"`);
     expect(html).not.toContain("<form");
 
-    const second = await post(order.formUrl, { cardholder_name: "A", card_number: "5555555555554444", expiry: futureExpiry(), cvc: "123" });
+    const second = await post(order.formUrl, {
+      cardholder_name: "A",
+      card_number: "5555555555554444",
+      expiry: futureExpiry(),
+      cvc: "123",
+    });
     expect(second.status).toBe(409);
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status.card?.lastFour).toBe("4242");
   });
 });

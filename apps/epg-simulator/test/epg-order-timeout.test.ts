@@ -1,8 +1,8 @@
+import { createEpgAcquirer } from "@gateway/acquirer";
 import { ManualClock } from "@gateway/platform";
 import { afterEach, describe, expect, it } from "vitest";
-import { createEpgAcquirer } from "@gateway/acquirer";
 import { loadCardForm, submitCard } from "./support/card-page-client.js";
-import { registerOrder, startSimulator, type RunningSimulator } from "./support/simulator-fixture.js";
+import { type RunningSimulator, registerOrder, startSimulator } from "./support/simulator-fixture.js";
 
 // An order nobody pays is declined by the acquirer's timeout: the port reports ABANDONED.
 
@@ -21,12 +21,23 @@ describe("when the buyer never pays", () => {
     const order = await registerOrder(acquirer, sim.terminal, { sessionTimeoutSecs: 3600 });
 
     clock.advance(19 * 60_000);
-    const stillOpen = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const stillOpen = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(stillOpen).toMatchObject({ state: "CREATED", orderStatusCode: 0 });
 
     clock.advance(60_000);
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
-    expect(status).toMatchObject({ state: "ABANDONED", orderStatusCode: 6, actionCode: -2007, failureCode: "session_timeout" });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
+    expect(status).toMatchObject({
+      state: "ABANDONED",
+      orderStatusCode: 6,
+      actionCode: -2007,
+      failureCode: "session_timeout",
+    });
     expect(status.card).toBeUndefined();
 
     const page = await fetch(order.formUrl);
@@ -36,7 +47,12 @@ describe("when the buyer never pays", () => {
     const late = await fetch(order.formUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ cardholder_name: "A", card_number: "4242424242424242", expiry: "12/40", cvc: "123" }),
+      body: new URLSearchParams({
+        cardholder_name: "A",
+        card_number: "4242424242424242",
+        expiry: "12/40",
+        cvc: "123",
+      }),
       redirect: "manual",
     });
     expect(late.status).toBe(409);
@@ -49,7 +65,10 @@ describe("when the buyer never pays", () => {
     const acquirer = createEpgAcquirer({ timeoutMs: 5_000, clock });
     const order = await registerOrder(acquirer, sim.terminal, { sessionTimeoutSecs: 60 });
     clock.advance(61_000);
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status.state).toBe("ABANDONED");
   });
 
@@ -58,7 +77,10 @@ describe("when the buyer never pays", () => {
     const acquirer = createEpgAcquirer({ timeoutMs: 5_000 });
     const order = await registerOrder(acquirer, sim.terminal);
     await new Promise((resolve) => setTimeout(resolve, 80));
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status.state).toBe("ABANDONED");
   });
 
@@ -71,7 +93,10 @@ describe("when the buyer never pays", () => {
     const res = await submitCard(order.formUrl, { number: "4242424242424242" });
     expect(res.status).toBe(303);
     clock.advance(10 * 60_000);
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status.state).toBe("DEPOSITED");
   });
 });

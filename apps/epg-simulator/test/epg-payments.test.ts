@@ -1,15 +1,15 @@
+import { type Acquirer, createEpgAcquirer } from "@gateway/acquirer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEpgAcquirer, type Acquirer } from "@gateway/acquirer";
 import { submitCard } from "./support/card-page-client.js";
 import {
   FAIL_URL,
-  RETURN_URL,
   gatewayErrorOf,
   orderNumber,
+  RETURN_URL,
+  type RunningSimulator,
   registerOrder,
   startSimulator,
   toJson,
-  type RunningSimulator,
 } from "./support/simulator-fixture.js";
 
 // The EPG adapter against the simulator over real HTTP: register, the buyer pays on the card
@@ -57,7 +57,10 @@ describe("when the buyer pays with an approved test card", () => {
     expect(`${location.origin}${location.pathname}`).toBe(RETURN_URL);
     expect(location.searchParams.get("orderId")).toBe(order.acquirerOrderId);
 
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status).toMatchObject({
       acquirerOrderId: order.acquirerOrderId,
       state: "DEPOSITED",
@@ -75,7 +78,10 @@ describe("when the buyer pays with an approved test card", () => {
   it("then a Mastercard payment reports the mastercard brand", async () => {
     const { order, res } = await paidOrder("5555555555554444");
     expect(res.status).toBe(303);
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status.state).toBe("DEPOSITED");
     expect(status.card).toEqual({ brand: "mastercard", lastFour: "4444", country: "US" });
   });
@@ -86,17 +92,29 @@ describe("when the card is declined", () => {
     ["4000000000000002", "card_declined", 100],
     ["4000000000009995", "insufficient_funds", 116],
     ["4000000000000069", "expired_card", 101],
-  ])("then card %s sends the buyer to the fail URL and the status says %s", async (number, failureCode, actionCode) => {
-    const { order, res } = await paidOrder(number);
-    expect(res.status).toBe(303);
-    const location = new URL(res.headers.get("location") ?? "");
-    expect(`${location.origin}${location.pathname}`).toBe(FAIL_URL);
-    expect(location.searchParams.get("orderId")).toBe(order.acquirerOrderId);
+  ])(
+    "then card %s sends the buyer to the fail URL and the status says %s",
+    async (number, failureCode, actionCode) => {
+      const { order, res } = await paidOrder(number);
+      expect(res.status).toBe(303);
+      const location = new URL(res.headers.get("location") ?? "");
+      expect(`${location.origin}${location.pathname}`).toBe(FAIL_URL);
+      expect(location.searchParams.get("orderId")).toBe(order.acquirerOrderId);
 
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
-    expect(status).toMatchObject({ state: "DECLINED", orderStatusCode: 6, actionCode, failureCode, depositedMinor: 0n });
-    expect(status.card?.lastFour).toBe(number.slice(-4));
-  });
+      const status = await acquirer.getOrderStatus({
+        terminal: sim.terminal,
+        acquirerOrderId: order.acquirerOrderId,
+      });
+      expect(status).toMatchObject({
+        state: "DECLINED",
+        orderStatusCode: 6,
+        actionCode,
+        failureCode,
+        depositedMinor: 0n,
+      });
+      expect(status.card?.lastFour).toBe(number.slice(-4));
+    },
+  );
 });
 
 describe("when the payment is approved late", () => {
@@ -105,13 +123,24 @@ describe("when the payment is approved late", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toContain(RETURN_URL);
 
-    const pending = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const pending = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(pending).toMatchObject({ state: "CREATED", orderStatusCode: 5, depositedMinor: 0n });
     expect(pending.failureCode).toBeUndefined();
 
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const later = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
-    expect(later).toMatchObject({ state: "DEPOSITED", orderStatusCode: 2, depositedMinor: 34_000n, card: { brand: "visa", lastFour: "3220" } });
+    const later = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
+    expect(later).toMatchObject({
+      state: "DEPOSITED",
+      orderStatusCode: 2,
+      depositedMinor: 34_000n,
+      card: { brand: "visa", lastFour: "3220" },
+    });
   });
 });
 
@@ -121,7 +150,9 @@ describe("when the acquirer does not answer in time", () => {
     expect(res.status).toBe(303);
     const impatient = createEpgAcquirer({ timeoutMs: 300 });
     const started = Date.now();
-    const err = await gatewayErrorOf(impatient.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId }));
+    const err = await gatewayErrorOf(
+      impatient.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId }),
+    );
     const elapsed = Date.now() - started;
     expect(err.reason).toBe("PROCESSOR_UNAVAILABLE");
     expect(err.message).toBe("The acquirer did not answer in time.");
@@ -131,7 +162,10 @@ describe("when the acquirer does not answer in time", () => {
 
   it("then a patient caller eventually learns the payment was declined by a processing timeout", async () => {
     const { order } = await paidOrder("4000000000000119");
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     expect(status).toMatchObject({ state: "DECLINED", failureCode: "processor_timeout" });
   });
 });
@@ -141,13 +175,24 @@ describe("when the terminal or the order is wrong", () => {
     const wrong = { ...sim.terminal, password: "not-the-password" };
     const register = await gatewayErrorOf(registerOrder(acquirer, wrong));
     expect(register.reason).toBe("TERMINAL_REJECTED");
-    expect(register.metadata).toMatchObject({ acquirer_error_code: "5", acquirer_message: "Access denied", acquirer_operation: "register" });
+    expect(register.metadata).toMatchObject({
+      acquirer_error_code: "5",
+      acquirer_message: "Access denied",
+      acquirer_operation: "register",
+    });
 
     const { order } = await paidOrder("4242424242424242");
-    const status = await gatewayErrorOf(acquirer.getOrderStatus({ terminal: wrong, acquirerOrderId: order.acquirerOrderId }));
+    const status = await gatewayErrorOf(
+      acquirer.getOrderStatus({ terminal: wrong, acquirerOrderId: order.acquirerOrderId }),
+    );
     expect(status.reason).toBe("TERMINAL_REJECTED");
     const refund = await gatewayErrorOf(
-      acquirer.refund({ terminal: wrong, acquirerOrderId: order.acquirerOrderId, amountMinor: 1n, externalRefundId: "re_x" }),
+      acquirer.refund({
+        terminal: wrong,
+        acquirerOrderId: order.acquirerOrderId,
+        amountMinor: 1n,
+        externalRefundId: "re_x",
+      }),
     );
     expect(refund.reason).toBe("TERMINAL_REJECTED");
   });
@@ -160,17 +205,26 @@ describe("when the terminal or the order is wrong", () => {
     expect(err.metadata.acquirer_error_code).toBe("1");
 
     const other = { ...sim.terminal, username: "other-merchant", password: "other-password" };
-    await expect(registerOrder(acquirer, other, { orderNumber: number })).resolves.toMatchObject({ acquirerOrderId: expect.any(String) });
+    await expect(registerOrder(acquirer, other, { orderNumber: number })).resolves.toMatchObject({
+      acquirerOrderId: expect.any(String),
+    });
   });
 
   it("then an unknown order, or another terminal's order, is NOT_FOUND", async () => {
-    const unknown = await gatewayErrorOf(acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: "00000000-0000-0000-0000-000000000000" }));
+    const unknown = await gatewayErrorOf(
+      acquirer.getOrderStatus({
+        terminal: sim.terminal,
+        acquirerOrderId: "00000000-0000-0000-0000-000000000000",
+      }),
+    );
     expect(unknown.reason).toBe("NOT_FOUND");
     expect(unknown.metadata.acquirer_error_code).toBe("6");
 
     const { order } = await paidOrder("4242424242424242");
     const other = { ...sim.terminal, username: "other-merchant", password: "other-password" };
-    const foreign = await gatewayErrorOf(acquirer.getOrderStatus({ terminal: other, acquirerOrderId: order.acquirerOrderId }));
+    const foreign = await gatewayErrorOf(
+      acquirer.getOrderStatus({ terminal: other, acquirerOrderId: order.acquirerOrderId }),
+    );
     expect(foreign.reason).toBe("NOT_FOUND");
   });
 
@@ -184,7 +238,10 @@ describe("when the terminal or the order is wrong", () => {
 describe("card data", () => {
   it("then the full card number never appears in a protocol answer, the ledger or a returned status", async () => {
     const { order } = await paidOrder("4242424242424242");
-    const status = await acquirer.getOrderStatus({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId });
+    const status = await acquirer.getOrderStatus({
+      terminal: sim.terminal,
+      acquirerOrderId: order.acquirerOrderId,
+    });
     const everything = [...answers, toJson(sim.simulator.ledger()), toJson(status)].join("\n");
     expect(answers.length).toBeGreaterThan(0);
     expect(everything).not.toContain("4242424242424242");

@@ -1,8 +1,13 @@
+import { type Acquirer, createEpgAcquirer } from "@gateway/acquirer";
 import { ManualClock } from "@gateway/platform";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createEpgAcquirer, type Acquirer } from "@gateway/acquirer";
 import { submitCard } from "./support/card-page-client.js";
-import { gatewayErrorOf, registerOrder, startSimulator, type RunningSimulator } from "./support/simulator-fixture.js";
+import {
+  gatewayErrorOf,
+  type RunningSimulator,
+  registerOrder,
+  startSimulator,
+} from "./support/simulator-fixture.js";
 
 // Refunds and reversals with the acquirer's rules, over real HTTP.
 
@@ -67,9 +72,19 @@ describe("when a deposited payment is refunded", () => {
 
   it("then reusing a refund id for a different amount is refused", async () => {
     const id = await depositedOrder(sim, acquirer, 10_000n);
-    await acquirer.refund({ terminal: sim.terminal, acquirerOrderId: id, amountMinor: 1_000n, externalRefundId: "re_same" });
+    await acquirer.refund({
+      terminal: sim.terminal,
+      acquirerOrderId: id,
+      amountMinor: 1_000n,
+      externalRefundId: "re_same",
+    });
     const err = await gatewayErrorOf(
-      acquirer.refund({ terminal: sim.terminal, acquirerOrderId: id, amountMinor: 2_000n, externalRefundId: "re_same" }),
+      acquirer.refund({
+        terminal: sim.terminal,
+        acquirerOrderId: id,
+        amountMinor: 2_000n,
+        externalRefundId: "re_same",
+      }),
     );
     expect(err.reason).toBe("REFUND_FAILED");
     expect(ledgerOf(sim, id).refundedMinor).toBe(1_000n);
@@ -78,7 +93,12 @@ describe("when a deposited payment is refunded", () => {
   it("then an unpaid order cannot be refunded", async () => {
     const order = await registerOrder(acquirer, sim.terminal);
     const err = await gatewayErrorOf(
-      acquirer.refund({ terminal: sim.terminal, acquirerOrderId: order.acquirerOrderId, amountMinor: 1n, externalRefundId: "re_unpaid" }),
+      acquirer.refund({
+        terminal: sim.terminal,
+        acquirerOrderId: order.acquirerOrderId,
+        amountMinor: 1n,
+        externalRefundId: "re_unpaid",
+      }),
     );
     expect(err.reason).toBe("REFUND_FAILED");
     expect(err.metadata.acquirer_message).toMatch(/deposited/i);
@@ -97,13 +117,22 @@ describe("when a payment is reversed", () => {
     expect(again.reason).toBe("INVALID_STATE");
     expect(again.metadata.acquirer_message).toMatch(/Reversal is impossible/);
 
-    const refund = await gatewayErrorOf(acquirer.refund({ terminal: sim.terminal, acquirerOrderId: id, amountMinor: 1n, externalRefundId: "re_after_reverse" }));
+    const refund = await gatewayErrorOf(
+      acquirer.refund({
+        terminal: sim.terminal,
+        acquirerOrderId: id,
+        amountMinor: 1n,
+        externalRefundId: "re_after_reverse",
+      }),
+    );
     expect(refund.reason).toBe("REFUND_FAILED");
     expect(ledgerOf(sim, id)).toMatchObject({ state: "REVERSED", depositedMinor: 0n, refundedMinor: 0n });
   });
 
   it("then an unknown order cannot be reversed", async () => {
-    const err = await gatewayErrorOf(acquirer.reverse({ terminal: sim.terminal, acquirerOrderId: "no-such-order" }));
+    const err = await gatewayErrorOf(
+      acquirer.reverse({ terminal: sim.terminal, acquirerOrderId: "no-such-order" }),
+    );
     expect(err.reason).toBe("NOT_FOUND");
   });
 });
@@ -129,11 +158,18 @@ describe("when the payment has been settled", () => {
     const nextDay = await clocked.getOrderStatus({ terminal: settledSim.terminal, acquirerOrderId: id });
     expect(nextDay.settled).toBe(true);
 
-    const reverse = await gatewayErrorOf(clocked.reverse({ terminal: settledSim.terminal, acquirerOrderId: id }));
+    const reverse = await gatewayErrorOf(
+      clocked.reverse({ terminal: settledSim.terminal, acquirerOrderId: id }),
+    );
     expect(reverse.reason).toBe("INVALID_STATE");
     expect(reverse.metadata.acquirer_message).toMatch(/Reversal is impossible/);
 
-    await clocked.refund({ terminal: settledSim.terminal, acquirerOrderId: id, amountMinor: 20_000n, externalRefundId: "re_settled" });
+    await clocked.refund({
+      terminal: settledSim.terminal,
+      acquirerOrderId: id,
+      amountMinor: 20_000n,
+      externalRefundId: "re_settled",
+    });
     expect(ledgerOf(settledSim, id)).toMatchObject({ state: "REFUNDED", refundedMinor: 20_000n });
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEpgAcquirer, type Terminal } from "@gateway/acquirer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayErrorOf, registerOrder } from "./support/simulator-fixture.js";
 
 // What the adapter makes of an acquirer that is down, broken or not an acquirer at all.
@@ -32,13 +32,19 @@ beforeAll(async () => {
     } else if (path.startsWith("/odd-code/")) {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ errorCode: "E12" }));
     } else if (path.startsWith("/system-error/")) {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ errorCode: "7", errorMessage: "System error" }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ errorCode: "7", errorMessage: "System error" }));
     } else if (path.startsWith("/no-form-url/")) {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ orderId: "abc" }));
     } else if (path.startsWith("/bad-status/")) {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ errorCode: "0", orderStatus: 42 }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ errorCode: "0", orderStatus: 42 }));
     } else if (path.startsWith("/float-amount/")) {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ errorCode: "0", orderStatus: 2, amount: 10.5 }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ errorCode: "0", orderStatus: 2, amount: 10.5 }));
     } else if (path.startsWith("/reset/")) {
       req.socket.destroy();
     } else {
@@ -68,13 +74,22 @@ describe("when the acquirer cannot be reached", () => {
     expect(register.reason).toBe("PROCESSOR_UNAVAILABLE");
     expect(register.message).toBe("The acquirer could not be reached.");
 
-    const refund = await gatewayErrorOf(acquirer.refund({ terminal, acquirerOrderId: "o", amountMinor: 1n, externalRefundId: "re_1" }));
+    const refund = await gatewayErrorOf(
+      acquirer.refund({ terminal, acquirerOrderId: "o", amountMinor: 1n, externalRefundId: "re_1" }),
+    );
     expect(refund.reason).toBe("PROCESSOR_UNAVAILABLE");
     expect(refund.metadata.outcome).toBe("not_performed");
   });
 
   it("then a connection dropped mid-call leaves the refund's outcome unknown", async () => {
-    const err = await gatewayErrorOf(acquirer.refund({ terminal: terminalAt("/reset"), acquirerOrderId: "o", amountMinor: 1n, externalRefundId: "re_1" }));
+    const err = await gatewayErrorOf(
+      acquirer.refund({
+        terminal: terminalAt("/reset"),
+        acquirerOrderId: "o",
+        amountMinor: 1n,
+        externalRefundId: "re_1",
+      }),
+    );
     expect(err.reason).toBe("PROCESSOR_UNAVAILABLE");
     expect(err.metadata.outcome).toBe("unknown");
   });
@@ -82,26 +97,38 @@ describe("when the acquirer cannot be reached", () => {
 
 describe("when the acquirer answers badly", () => {
   it("then a 5xx is PROCESSOR_UNAVAILABLE and a reversal's outcome is unknown", async () => {
-    const status = await gatewayErrorOf(acquirer.getOrderStatus({ terminal: terminalAt("/unavailable"), acquirerOrderId: "o" }));
+    const status = await gatewayErrorOf(
+      acquirer.getOrderStatus({ terminal: terminalAt("/unavailable"), acquirerOrderId: "o" }),
+    );
     expect(status.reason).toBe("PROCESSOR_UNAVAILABLE");
     expect(status.metadata).toMatchObject({ http_status: "503", acquirer_operation: "status" });
     expect(status.metadata.outcome).toBeUndefined();
 
-    const reverse = await gatewayErrorOf(acquirer.reverse({ terminal: terminalAt("/unavailable"), acquirerOrderId: "o" }));
+    const reverse = await gatewayErrorOf(
+      acquirer.reverse({ terminal: terminalAt("/unavailable"), acquirerOrderId: "o" }),
+    );
     expect(reverse.reason).toBe("PROCESSOR_UNAVAILABLE");
     expect(reverse.metadata.outcome).toBe("unknown");
   });
 
-  it.each([["/html"], ["/array"], ["/odd-code"], ["/no-form-url"]])("then an answer that is not a protocol answer (%s) is PROCESSOR_UNAVAILABLE", async (path) => {
-    const err = await gatewayErrorOf(registerOrder(acquirer, terminalAt(path)));
-    expect(err.reason).toBe("PROCESSOR_UNAVAILABLE");
-    expect(err.message).toBe("The acquirer's answer could not be read.");
-  });
+  it.each([["/html"], ["/array"], ["/odd-code"], ["/no-form-url"]])(
+    "then an answer that is not a protocol answer (%s) is PROCESSOR_UNAVAILABLE",
+    async (path) => {
+      const err = await gatewayErrorOf(registerOrder(acquirer, terminalAt(path)));
+      expect(err.reason).toBe("PROCESSOR_UNAVAILABLE");
+      expect(err.message).toBe("The acquirer's answer could not be read.");
+    },
+  );
 
-  it.each([["/bad-status"], ["/float-amount"]])("then a status answer with impossible values (%s) is PROCESSOR_UNAVAILABLE", async (path) => {
-    const err = await gatewayErrorOf(acquirer.getOrderStatus({ terminal: terminalAt(path), acquirerOrderId: "o" }));
-    expect(err.reason).toBe("PROCESSOR_UNAVAILABLE");
-  });
+  it.each([["/bad-status"], ["/float-amount"]])(
+    "then a status answer with impossible values (%s) is PROCESSOR_UNAVAILABLE",
+    async (path) => {
+      const err = await gatewayErrorOf(
+        acquirer.getOrderStatus({ terminal: terminalAt(path), acquirerOrderId: "o" }),
+      );
+      expect(err.reason).toBe("PROCESSOR_UNAVAILABLE");
+    },
+  );
 
   it("then an acquirer system error on register is retryable", async () => {
     const err = await gatewayErrorOf(registerOrder(acquirer, terminalAt("/system-error")));
@@ -109,7 +136,10 @@ describe("when the acquirer answers badly", () => {
     expect(err.metadata).toMatchObject({ acquirer_error_code: "7", acquirer_message: "System error" });
   });
 
-  it.each([["/unauthorized", "401"], ["/forbidden", "403"]])("then HTTP %s is TERMINAL_REJECTED", async (path, httpStatus) => {
+  it.each([
+    ["/unauthorized", "401"],
+    ["/forbidden", "403"],
+  ])("then HTTP %s is TERMINAL_REJECTED", async (path, httpStatus) => {
     const err = await gatewayErrorOf(registerOrder(acquirer, terminalAt(path)));
     expect(err.reason).toBe("TERMINAL_REJECTED");
     expect(err.metadata.http_status).toBe(httpStatus);
@@ -122,13 +152,17 @@ describe("when the acquirer answers badly", () => {
   });
 
   it("then a terminal base URL that is not http(s) is TERMINAL_REJECTED without a call", async () => {
-    const err = await gatewayErrorOf(registerOrder(acquirer, { baseUrl: "ftp://acquirer.example", username: "u", password: "p" }));
+    const err = await gatewayErrorOf(
+      registerOrder(acquirer, { baseUrl: "ftp://acquirer.example", username: "u", password: "p" }),
+    );
     expect(err.reason).toBe("TERMINAL_REJECTED");
   });
 
   it("then the terminal password never appears in an error", async () => {
     const terminal = { ...terminalAt("/unavailable"), password: "s3cret-terminal-password" };
     const err = await gatewayErrorOf(registerOrder(acquirer, terminal));
-    expect(JSON.stringify({ message: err.message, metadata: err.metadata })).not.toContain("s3cret-terminal-password");
+    expect(JSON.stringify({ message: err.message, metadata: err.metadata })).not.toContain(
+      "s3cret-terminal-password",
+    );
   });
 });

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
 import { createEpgAcquirer, simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { afterEach, describe, expect, it } from "vitest";
 import { createEpgSimulator, type EpgSimulator } from "../src/index.js";
 import { submitCard } from "./support/card-page-client.js";
-import { registerOrder, startSimulator, type RunningSimulator } from "./support/simulator-fixture.js";
+import { type RunningSimulator, registerOrder, startSimulator } from "./support/simulator-fixture.js";
 
 // BPC-style callbacks, and the simulator mounted inside another HTTP server.
 
@@ -42,7 +42,11 @@ async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void>
 describe("when a callback URL is configured", () => {
   it("then payments, declines, refunds and timeouts are announced with mdOrder, operation and status", async () => {
     const receiver = await callbackReceiver();
-    const sim: RunningSimulator = await startSimulator({ callbackUrl: receiver.url, orderTimeoutMs: 500, callbackSweepMs: 20 });
+    const sim: RunningSimulator = await startSimulator({
+      callbackUrl: receiver.url,
+      orderTimeoutMs: 500,
+      callbackSweepMs: 20,
+    });
     closers.push(async () => {
       sim.simulator.stop();
       await sim.server.close();
@@ -56,13 +60,20 @@ describe("when a callback URL is configured", () => {
     expect(deposited?.get("operation")).toBe("deposited");
     expect(deposited?.get("status")).toBe("1");
 
-    await acquirer.refund({ terminal: sim.terminal, acquirerOrderId: paid.acquirerOrderId, amountMinor: 1_000n, externalRefundId: "re_cb" });
+    await acquirer.refund({
+      terminal: sim.terminal,
+      acquirerOrderId: paid.acquirerOrderId,
+      amountMinor: 1_000n,
+      externalRefundId: "re_cb",
+    });
     await until(() => receiver.received.some((q) => q.get("operation") === "refunded"));
 
     const declined = await registerOrder(acquirer, sim.terminal);
     await submitCard(declined.formUrl, { number: "4000000000000002" });
     await until(() => receiver.received.some((q) => q.get("mdOrder") === declined.acquirerOrderId));
-    expect(receiver.received.find((q) => q.get("mdOrder") === declined.acquirerOrderId)?.get("status")).toBe("0");
+    expect(receiver.received.find((q) => q.get("mdOrder") === declined.acquirerOrderId)?.get("status")).toBe(
+      "0",
+    );
 
     // Nobody asks about this one: the sweeper notices the timeout on its own.
     const forgotten = await registerOrder(acquirer, sim.terminal);
@@ -82,7 +93,11 @@ describe("when the simulator is mounted in another server", () => {
     });
     const url = await listen(host);
     simulator = createEpgSimulator({ publicUrl: url });
-    const terminal = { baseUrl: simulatorTerminalBaseUrl(url), username: "sim-merchant", password: "sim-password" };
+    const terminal = {
+      baseUrl: simulatorTerminalBaseUrl(url),
+      username: "sim-merchant",
+      password: "sim-password",
+    };
     const acquirer = createEpgAcquirer({ timeoutMs: 5_000 });
 
     const order = await registerOrder(acquirer, terminal);

@@ -2,15 +2,15 @@ import { randomBytes } from "node:crypto";
 import { generateServiceAuthKeys } from "@gateway/platform";
 import {
   freePorts,
+  type LocalServer,
+  type ManagedProcess,
+  type ProcessRuntime,
   startFerretDb,
   startNatsServer,
   startProcess,
   waitFor,
-  type LocalServer,
-  type ManagedProcess,
-  type ProcessRuntime,
 } from "@gateway/testkit";
-import { compiledEntry, serviceEntries, type ServiceName } from "./service-entries.js";
+import { compiledEntry, type ServiceName, serviceEntries } from "./service-entries.js";
 
 export interface DistributedGatewayOptions {
   /** Edge port; 0 picks a free one. */
@@ -89,9 +89,12 @@ const DEMO_KEY_LINE = /^GATEWAY_DEMO_TEST_KEY=(\S+)$/m;
  * NATS JetStream (started locally when no URL is given). Used by `npm run stack` and by the
  * end-to-end suites, so what the tests exercise is what an operator runs.
  */
-export async function startDistributedGateway(options: DistributedGatewayOptions = {}): Promise<DistributedGateway> {
+export async function startDistributedGateway(
+  options: DistributedGatewayOptions = {},
+): Promise<DistributedGateway> {
   const edgeReplicas = options.edgeReplicas ?? 1;
-  if (!Number.isInteger(edgeReplicas) || edgeReplicas < 1) throw new Error(`edgeReplicas must be a whole number >= 1, got ${edgeReplicas}`);
+  if (!Number.isInteger(edgeReplicas) || edgeReplicas < 1)
+    throw new Error(`edgeReplicas must be a whole number >= 1, got ${edgeReplicas}`);
   const sessionsReplicas = options.sessionsReplicas ?? 1;
   if (!Number.isInteger(sessionsReplicas) || sessionsReplicas < 1) {
     throw new Error(`sessionsReplicas must be a whole number >= 1, got ${sessionsReplicas}`);
@@ -104,7 +107,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     for (const edge of edgeProcesses) await edge.stop();
     // The first replica is processes.sessions, stopped with the other services below.
     for (const replica of sessionsProcesses.slice(1)) await replica.stop();
-    for (const name of ["webhooks", "refunds", "sessions", "accounts", "epg-simulator"] as const) await processes[name]?.stop();
+    for (const name of ["webhooks", "refunds", "sessions", "accounts", "epg-simulator"] as const)
+      await processes[name]?.stop();
     for (const server of owned.reverse()) await server.stop();
   };
   try {
@@ -112,7 +116,9 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     const natsUrl = options.natsUrl ?? (await own(owned, startNatsServer())).url;
     // All at once, so no two processes are ever given the same port.
     // Per gateway process: its RPC/public port and its management port (MANAGEMENT_PORT).
-    const free = await freePorts(5 + edgeReplicas + sessionsReplicas - 1 + 4 + edgeReplicas + sessionsReplicas - 1);
+    const free = await freePorts(
+      5 + edgeReplicas + sessionsReplicas - 1 + 4 + edgeReplicas + sessionsReplicas - 1,
+    );
     const take = () => free.pop()!;
     const ports: Record<ServiceName, number> = {
       accounts: take(),
@@ -129,7 +135,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
     while (sessionsPorts.length < sessionsReplicas) sessionsPorts.push(take());
     // Keyed by the process's own port, so a restart keeps each process's management port.
     const managementPorts = new Map<number, number>();
-    for (const port of [ports.accounts, ports.refunds, ports.webhooks, ...edgePorts, ...sessionsPorts]) managementPorts.set(port, take());
+    for (const port of [ports.accounts, ports.refunds, ports.webhooks, ...edgePorts, ...sessionsPorts])
+      managementPorts.set(port, take());
     const managementUrl = (port: number) => `http://127.0.0.1:${managementPorts.get(port)}`;
     const secretsKey = randomBytes(32).toString("base64");
     // Fresh keys of every caller>target pair per stack run (restarts keep them); each process gets only its own pairs.
@@ -173,7 +180,13 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
         SESSIONS_URL: local("sessions"),
         ...options.serviceEnv?.refunds,
       },
-      webhooks: { GATEWAY_SECRETS_KEY: secretsKey, GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.webhooks, ...common, MONGODB_DATABASE: db("webhooks"), ...options.serviceEnv?.webhooks },
+      webhooks: {
+        GATEWAY_SECRETS_KEY: secretsKey,
+        GATEWAY_SERVICE_AUTH_KEYS: serviceAuthKeys.webhooks,
+        ...common,
+        MONGODB_DATABASE: db("webhooks"),
+        ...options.serviceEnv?.webhooks,
+      },
       "epg-simulator": {
         ...common,
         EPG_SIM_PUBLIC_URL: local("epg-simulator"),
@@ -209,7 +222,8 @@ export async function startDistributedGateway(options: DistributedGatewayOptions
       });
     const launchEdges = async () => {
       edgeProcesses.length = 0;
-      for (const [i, port] of edgePorts.entries()) edgeProcesses.push(await launch("edge", port, i === 0 ? "edge" : `edge-${i + 1}`));
+      for (const [i, port] of edgePorts.entries())
+        edgeProcesses.push(await launch("edge", port, i === 0 ? "edge" : `edge-${i + 1}`));
       processes.edge = edgeProcesses[0];
     };
     const launchSessions = async () => {

@@ -1,24 +1,40 @@
 import { createClient } from "@connectrpc/connect";
 import { createAccountsInterceptors, createAccountsRoutes, seedDemoMerchant } from "@gateway/accounts";
-import { createEpgAcquirer, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { createEpgSimulator } from "@gateway/epg-simulator";
 import { createAccountsTerminalProvider } from "@gateway/accounts-client";
-import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
 import {
+  createEpgAcquirer,
+  DEFAULT_SIMULATOR_CREDENTIALS,
+  simulatorTerminalBaseUrl,
+} from "@gateway/acquirer";
+import { createEdgeApp, createEdgeRateLimiting } from "@gateway/edge";
+import { createEpgSimulator } from "@gateway/epg-simulator";
+import {
+  type Clock,
+  type ConfigOf,
   createInProcessTransport,
   defaultPublicUrl,
   initTelemetry,
-  startMemoryRetention,
+  type Logger,
   newId,
   startManagementServer,
+  startMemoryRetention,
   systemClock,
   tracingClientInterceptor,
-  type Clock,
-  type ConfigOf,
-  type Logger,
 } from "@gateway/platform";
-import { AccountsService, DashboardUsersService, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import {
+  AccountsService,
+  DashboardUsersService,
+  RefundService,
+  SessionService,
+  WebhookService,
+} from "@gateway/proto";
 import { createRefundsRoutes, createRefundsRuntime, createSessionsPaidSessionLookup } from "@gateway/refunds";
+import {
+  createAccountsFeePlanProvider,
+  createAccountsMerchantDirectory,
+  createAccountsRateProvider,
+  createSessionsModule,
+} from "@gateway/sessions";
 import {
   addressPolicyFromConfig,
   createHttpDeliverer,
@@ -27,14 +43,8 @@ import {
   createWebhooksRuntime,
   webhooksSettingsFromConfig,
 } from "@gateway/webhooks";
-import {
-  createAccountsFeePlanProvider,
-  createAccountsMerchantDirectory,
-  createAccountsRateProvider,
-  createSessionsModule,
-} from "@gateway/sessions";
 import type { embeddedConfigSpec } from "./embedded-config.js";
-import { openEmbeddedStores, type EmbeddedStores } from "./embedded-stores.js";
+import { type EmbeddedStores, openEmbeddedStores } from "./embedded-stores.js";
 
 export interface EmbeddedGateway {
   url: string;
@@ -115,7 +125,12 @@ export async function startEmbeddedGateway(
   });
   const sessions = createClient(
     SessionService,
-    createInProcessTransport({ name: "sessions", routes: sessionsModule.routes, logger: sessionsLogger, clientInterceptors }),
+    createInProcessTransport({
+      name: "sessions",
+      routes: sessionsModule.routes,
+      logger: sessionsLogger,
+      clientInterceptors,
+    }),
   );
 
   const webhooksLogger = logger.child({ service: "webhooks" });
@@ -134,7 +149,13 @@ export async function startEmbeddedGateway(
     WebhookService,
     createInProcessTransport({
       name: "webhooks",
-      routes: createWebhooksRoutes({ stores: webhookStores, clock, logger: webhooksLogger, settings: webhookSettings, wake: () => webhooksRuntime.wake() }),
+      routes: createWebhooksRoutes({
+        stores: webhookStores,
+        clock,
+        logger: webhooksLogger,
+        settings: webhookSettings,
+        wake: () => webhooksRuntime.wake(),
+      }),
       logger: webhooksLogger,
       clientInterceptors,
     }),
@@ -144,7 +165,13 @@ export async function startEmbeddedGateway(
   const refundStore = stores.refunds;
   const paidSessions = stores.paidSessions;
   // Publishes refund events on the shared bus and learns paid sessions from it.
-  const refundsRuntime = createRefundsRuntime({ refunds: refundStore, paidSessions, bus: eventBus, clock, logger: refundsLogger });
+  const refundsRuntime = createRefundsRuntime({
+    refunds: refundStore,
+    paidSessions,
+    bus: eventBus,
+    clock,
+    logger: refundsLogger,
+  });
   const refunds = createClient(
     RefundService,
     createInProcessTransport({
@@ -175,7 +202,12 @@ export async function startEmbeddedGateway(
   });
   const demoTerminal = { baseUrl: simulatorTerminalBaseUrl(publicUrl), ...DEFAULT_SIMULATOR_CREDENTIALS[0]! };
 
-  const demo = config.demo ? await seedDemoMerchant(accountsRepos, clock, { testKey: config.demoTestKey, testTerminal: demoTerminal }) : undefined;
+  const demo = config.demo
+    ? await seedDemoMerchant(accountsRepos, clock, {
+        testKey: config.demoTestKey,
+        testTerminal: demoTerminal,
+      })
+    : undefined;
 
   const edgeLogger = logger.child({ service: "edge" });
   // In-memory budgets: one process is one replica.
@@ -199,7 +231,12 @@ export async function startEmbeddedGateway(
     },
   });
   await app.listen({ port: config.port, host: config.host });
-  const management = await startManagementServer({ name: "gateway", host: config.host, port: config.managementPort, logger });
+  const management = await startManagementServer({
+    name: "gateway",
+    host: config.host,
+    port: config.managementPort,
+    logger,
+  });
   await webhooksRuntime.start();
   await refundsRuntime.start();
   sessionsModule.relay.start();
@@ -215,11 +252,18 @@ export async function startEmbeddedGateway(
         logger,
         stores: [
           { name: "sessions", forgetOlderThan: (cutoff) => memory.sessions.forgetOlderThan(cutoff) },
-          { name: "webhook deliveries", forgetOlderThan: (cutoff) => memory.deliveries.forgetOlderThan(cutoff) },
+          {
+            name: "webhook deliveries",
+            forgetOlderThan: (cutoff) => memory.deliveries.forgetOlderThan(cutoff),
+          },
           { name: "webhook events", forgetOlderThan: (cutoff) => memory.events.forgetOlderThan(cutoff) },
           { name: "refunds", forgetOlderThan: (cutoff) => memory.refunds.forgetOlderThan(cutoff) },
           // A paid session's ledger goes with its record: its session is gone, so no refund can follow.
-          { name: "paid sessions", forgetOlderThan: (cutoff) => memory.ledger.forgetSessions(memory.paidSessions.forgetOlderThan(cutoff)) },
+          {
+            name: "paid sessions",
+            forgetOlderThan: (cutoff) =>
+              memory.ledger.forgetSessions(memory.paidSessions.forgetOlderThan(cutoff)),
+          },
         ],
       })
     : undefined;
@@ -256,7 +300,10 @@ const RETENTION_INTERVAL_MS = 60_000;
  */
 function assertRetentionCoversLifetimes(config: ConfigOf<typeof embeddedConfigSpec>): void {
   const retries = config.retryScheduleMs;
-  const minimumMs = config.sessionLifetimeMs + retries.reduce((sum, wait) => sum + wait, 0) + (retries.length + 1) * config.timeoutMs;
+  const minimumMs =
+    config.sessionLifetimeMs +
+    retries.reduce((sum, wait) => sum + wait, 0) +
+    (retries.length + 1) * config.timeoutMs;
   if (config.memoryRetentionMs < minimumMs) {
     throw new Error(
       `GATEWAY_MEMORY_RETENTION (${config.memoryRetentionMs} ms) must be at least GATEWAY_SESSION_LIFETIME plus the whole ` +

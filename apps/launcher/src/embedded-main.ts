@@ -1,7 +1,7 @@
 // `npm start`: the whole gateway in one process; in memory, or durable with MONGODB_URL (and NATS_URL).
 import { readConfigOrExit, runService } from "@gateway/platform";
 import { embeddedConfigSpec } from "./embedded-config.js";
-import { startEmbeddedGateway, type EmbeddedGateway } from "./embedded-gateway.js";
+import { type EmbeddedGateway, startEmbeddedGateway } from "./embedded-gateway.js";
 
 runService({
   name: "gateway",
@@ -16,8 +16,12 @@ runService({
     process.stdout.write(`Prometheus metrics: ${gateway.managementUrl}/metrics\n`);
     process.stdout.write(`${storageBanner(gateway.storage, config.memoryRetentionMs)}\n`);
     if (gateway.demo) {
-      process.stdout.write(`Demo merchant ${gateway.demo.merchantId}, test key:\nGATEWAY_DEMO_TEST_KEY=${gateway.demo.testKey}\n`);
-      process.stdout.write(`Try: curl -s -H "Authorization: Bearer ${gateway.demo.testKey}" ${gateway.url}/api/v1/gateway/sessions/list/\n\n`);
+      process.stdout.write(
+        `Demo merchant ${gateway.demo.merchantId}, test key:\nGATEWAY_DEMO_TEST_KEY=${gateway.demo.testKey}\n`,
+      );
+      process.stdout.write(
+        `Try: curl -s -H "Authorization: Bearer ${gateway.demo.testKey}" ${gateway.url}/api/v1/gateway/sessions/list/\n\n`,
+      );
     }
   },
 });

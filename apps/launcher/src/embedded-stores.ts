@@ -1,15 +1,20 @@
-import { createMemoryAccountsRepositories, createMongoAccountsRepositories, secretBoxFromConfig, type AccountsRepositories } from "@gateway/accounts";
 import {
+  type AccountsRepositories,
+  createMemoryAccountsRepositories,
+  createMongoAccountsRepositories,
+  secretBoxFromConfig,
+} from "@gateway/accounts";
+import {
+  type Clock,
   connectMongo,
   connectNats,
   createJetStreamEventBus,
+  type EventBus,
   ensureEventsStream,
   InMemoryEventBus,
+  type Logger,
   pingMongo,
   pingNats,
-  type Clock,
-  type EventBus,
-  type Logger,
   type ReadinessCheck,
 } from "@gateway/platform";
 import {
@@ -20,8 +25,13 @@ import {
   InMemoryPaidSessionStore,
   InMemoryRefundRepository,
 } from "@gateway/refunds";
-import { createMemorySessionRepository, createMongoSessionRepository, createMongoSweepLocks, InMemorySweepLocks } from "@gateway/sessions";
 import type { InMemorySessionRepository } from "@gateway/sessions";
+import {
+  createMemorySessionRepository,
+  createMongoSessionRepository,
+  createMongoSweepLocks,
+  InMemorySweepLocks,
+} from "@gateway/sessions";
 import {
   createMemoryWebhooksStores,
   createMongoWebhooksStores,
@@ -78,7 +88,11 @@ export interface EmbeddedStoresConfig {
  * the bus is in memory in hand-off mode: every outbox (sessions, refunds) lives in MongoDB and is
  * marked published only once the consumers have stored the event, so a restart loses nothing.
  */
-export async function openEmbeddedStores(config: EmbeddedStoresConfig, clock: Clock, logger: Logger): Promise<EmbeddedStores> {
+export async function openEmbeddedStores(
+  config: EmbeddedStoresConfig,
+  clock: Clock,
+  logger: Logger,
+): Promise<EmbeddedStores> {
   if (!config.mongodbUrl) {
     const memory: MemoryStores = {
       sessions: createMemorySessionRepository(),
@@ -105,13 +119,18 @@ export async function openEmbeddedStores(config: EmbeddedStoresConfig, clock: Cl
   }
   if (!config.secretsKey) {
     // A random key per start would make every stored terminal password and webhook secret unreadable after a restart.
-    throw new Error("GATEWAY_SECRETS_KEY is required with MONGODB_URL: it encrypts the stored terminal passwords and webhook secrets. Generate one with: openssl rand -base64 32");
+    throw new Error(
+      "GATEWAY_SECRETS_KEY is required with MONGODB_URL: it encrypts the stored terminal passwords and webhook secrets. Generate one with: openssl rand -base64 32",
+    );
   }
   const mongo = await connectMongo(config.mongodbUrl, "gateway");
   const closers: Array<() => Promise<void>> = [() => mongo.close()];
   try {
     const db = (service: string) => mongo.db(`${config.mongodbDatabasePrefix}_${service}`);
-    const accountsBox = secretBoxFromConfig({ secretsKey: config.secretsKey, secretsPreviousKeys: undefined, demo: config.demo }, logger);
+    const accountsBox = secretBoxFromConfig(
+      { secretsKey: config.secretsKey, secretsPreviousKeys: undefined, demo: config.demo },
+      logger,
+    );
     const readiness: ReadinessCheck[] = [{ name: "mongo", check: () => pingMongo(db("sessions")) }];
     let bus: EventBus;
     if (config.natsUrl) {
@@ -132,7 +151,10 @@ export async function openEmbeddedStores(config: EmbeddedStoresConfig, clock: Cl
       refunds: await createMongoRefundRepository(db("refunds")),
       paidSessions: await createMongoPaidSessionStore(db("refunds")),
       ledger: await createMongoBalanceLedger(db("refunds")),
-      webhooks: await createMongoWebhooksStores(db("webhooks"), createSecretBox(parseSecretsKey(config.secretsKey), [])),
+      webhooks: await createMongoWebhooksStores(
+        db("webhooks"),
+        createSecretBox(parseSecretsKey(config.secretsKey), []),
+      ),
       bus,
       readiness,
       async close() {

@@ -1,9 +1,9 @@
-export { embeddedConfigSpec } from "./embedded-config.js";
-export { startEmbeddedGateway, type EmbeddedGateway } from "./embedded-gateway.js";
 export {
-  startDistributedGateway,
   type DistributedGateway,
   type DistributedGatewayOptions,
   type GatewayProcessName,
+  startDistributedGateway,
 } from "./distributed-gateway.js";
-export { compiledEntry, launcherEntries, serviceEntries, type ServiceName } from "./service-entries.js";
+export { embeddedConfigSpec } from "./embedded-config.js";
+export { type EmbeddedGateway, startEmbeddedGateway } from "./embedded-gateway.js";
+export { compiledEntry, launcherEntries, type ServiceName, serviceEntries } from "./service-entries.js";

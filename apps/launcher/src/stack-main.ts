@@ -11,7 +11,11 @@ const stackConfigSpec = {
   natsUrl: { env: "NATS_URL", description: "NATS server", optional: true, parse: parse.string },
   logLevel: { env: "LOG_LEVEL", description: "pino log level", default: "info", parse: parse.string },
   // The launcher waits for its children, which have this long each: give it more.
-  shutdownTimeoutMs: { ...shutdownConfigSpec.shutdownTimeoutMs, env: "GATEWAY_STACK_SHUTDOWN_TIMEOUT", default: "60s" },
+  shutdownTimeoutMs: {
+    ...shutdownConfigSpec.shutdownTimeoutMs,
+    env: "GATEWAY_STACK_SHUTDOWN_TIMEOUT",
+    default: "60s",
+  },
 } as const;
 
 runService({
@@ -21,7 +25,9 @@ runService({
   async start({ config, onStop }) {
     // Every GATEWAY_*, LOG_LEVEL and OTEL_* variable reaches every service.
     const passThrough = Object.fromEntries(
-      Object.entries(process.env).filter(([k, v]) => v !== undefined && /^(GATEWAY_|LOG_LEVEL$|OTEL_)/.test(k)),
+      Object.entries(process.env).filter(
+        ([k, v]) => v !== undefined && /^(GATEWAY_|LOG_LEVEL$|OTEL_)/.test(k),
+      ),
     ) as Record<string, string>;
     const gateway = await startDistributedGateway({
       edgePort: config.port,
@@ -34,7 +40,8 @@ runService({
     onStop("stack", () => gateway.stop());
     process.stdout.write(`\nPayment gateway (distributed mode) listening on ${gateway.edgeUrl}\n`);
     process.stdout.write(`MongoDB: ${gateway.mongodbUrl}  NATS: ${gateway.natsUrl}\n`);
-    for (const [name, url] of Object.entries(gateway.managementUrls)) process.stdout.write(`${name} metrics: ${url}/metrics\n`);
+    for (const [name, url] of Object.entries(gateway.managementUrls))
+      process.stdout.write(`${name} metrics: ${url}/metrics\n`);
     if (gateway.demoTestKey) process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${gateway.demoTestKey}\n\n`);
   },
 });

@@ -13,7 +13,13 @@ describe("README configuration table", () => {
   it("marks required variables and shows each variable once", () => {
     const table = renderConfigTable([
       ["a", { x: { env: "X_URL", description: "where", parse: String } }],
-      ["b", { x: { env: "X_URL", description: "where", parse: String }, y: { env: "Y", description: "why", default: "1", parse: String } }],
+      [
+        "b",
+        {
+          x: { env: "X_URL", description: "where", parse: String },
+          y: { env: "Y", description: "why", default: "1", parse: String },
+        },
+      ],
     ]);
     expect(table).toContain("| `X_URL` | **required** | a, b | where |");
     expect(table).toContain("| `Y` | `1` | b | why |");

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { connectMongo } from "@gateway/platform";
-import { freePort, startProcess, uniqueDbName, waitFor, type ManagedProcess } from "@gateway/testkit";
+import { freePort, type ManagedProcess, startProcess, uniqueDbName, waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launcherEntries } from "../src/index.js";
 
@@ -59,25 +59,41 @@ describe("embedded mode on MongoDB (npm start with MONGODB_URL)", () => {
   const api = (path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
     fetch(`${base()}${path}`, {
       method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${init.token ?? DEMO_KEY}`, ...(init.body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        authorization: `Bearer ${init.token ?? DEMO_KEY}`,
+        ...(init.body ? { "content-type": "application/json" } : {}),
+      },
       ...(init.body ? { body: JSON.stringify(init.body) } : {}),
     });
   const createSession = async (reference: string) => {
-    const res = await api("/api/v1/gateway/sessions/", { method: "POST", body: { merchant_reference: reference, amount: "5.000" } });
+    const res = await api("/api/v1/gateway/sessions/", {
+      method: "POST",
+      body: { merchant_reference: reference, amount: "5.000" },
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
   const hookFor = (sessionId: string, event: string, status?: number) =>
-    hooks.find((h) => h.sessionId === sessionId && h.event === event && (status === undefined || h.status === status));
+    hooks.find(
+      (h) => h.sessionId === sessionId && h.event === event && (status === undefined || h.status === status),
+    );
 
   beforeAll(async () => {
     receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { event: string; data: { id: string } };
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          event: string;
+          data: { id: string };
+        };
         const status = receiverFails ? 500 : 200;
-        hooks.push({ event: body.event, sessionId: body.data.id, webhookId: String(req.headers["x-service-webhook-id"]), status });
+        hooks.push({
+          event: body.event,
+          sessionId: body.data.id,
+          webhookId: String(req.headers["x-service-webhook-id"]),
+          status,
+        });
         res.writeHead(status).end();
       });
     });
@@ -91,7 +107,8 @@ describe("embedded mode on MongoDB (npm start with MONGODB_URL)", () => {
     await new Promise((resolve) => receiver.close(resolve));
     const client = await connectMongo(process.env.MONGODB_URL!, "embedded-durable-test");
     try {
-      for (const service of ["accounts", "sessions", "refunds", "webhooks"]) await client.db(`${prefix}_${service}`).dropDatabase();
+      for (const service of ["accounts", "sessions", "refunds", "webhooks"])
+        await client.db(`${prefix}_${service}`).dropDatabase();
     } finally {
       await client.close();
     }
@@ -100,12 +117,19 @@ describe("embedded mode on MongoDB (npm start with MONGODB_URL)", () => {
   it("when restarted, then sessions are kept, a pending webhook retry is sent, and an expiry due while it was down is swept", async () => {
     const first = await start();
     expect(first.logs()).toContain("Data is kept in MongoDB");
-    const endpoint = await api("/admin/v1/merchants/mer_demo/webhook-endpoints/test", { method: "PUT", body: { url: receiverUrl }, token: ADMIN_TOKEN });
+    const endpoint = await api("/admin/v1/merchants/mer_demo/webhook-endpoints/test", {
+      method: "PUT",
+      body: { url: receiverUrl },
+      token: ADMIN_TOKEN,
+    });
     expect(endpoint.status).toBeLessThan(300);
 
     // A expires while running; its session.expired webhook fails once and waits for a retry.
     const a = await createSession("durable-a");
-    await waitFor(() => hookFor(a, "session.expired", 500), { timeoutMs: 30_000, message: "the first, failing session.expired delivery of A" });
+    await waitFor(() => hookFor(a, "session.expired", 500), {
+      timeoutMs: 30_000,
+      message: "the first, failing session.expired delivery of A",
+    });
     // B falls due only after the process has stopped.
     const b = await createSession("durable-b");
     await first.stop();
@@ -120,10 +144,16 @@ describe("embedded mode on MongoDB (npm start with MONGODB_URL)", () => {
     // The created sessions survived.
     for (const id of [a, b]) expect((await api(`/api/v1/gateway/sessions/${id}/`)).status).toBe(200);
     // The retry of A's webhook, same event id, now answered 200.
-    const retried = await waitFor(() => hookFor(a, "session.expired", 200), { timeoutMs: 60_000, message: "the retried delivery of A's session.expired" });
+    const retried = await waitFor(() => hookFor(a, "session.expired", 200), {
+      timeoutMs: 60_000,
+      message: "the retried delivery of A's session.expired",
+    });
     expect(retried.webhookId).toBe(failedAttempt.webhookId);
     // B's expiry, due while the process was down, swept after the restart and relayed from the outbox.
-    await waitFor(() => hookFor(b, "session.expired", 200), { timeoutMs: 60_000, message: "B's session.expired after the restart" });
+    await waitFor(() => hookFor(b, "session.expired", 200), {
+      timeoutMs: 60_000,
+      message: "B's session.expired after the restart",
+    });
     const bNow = (await (await api(`/api/v1/gateway/sessions/${b}/`)).json()) as { status: string };
     expect(bNow.status).toBe("EXPIRED");
   });

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createLogger, readConfig } from "@gateway/platform";
 import { waitFor } from "@gateway/testkit";
+import { afterEach, describe, expect, it } from "vitest";
 import { embeddedConfigSpec } from "../src/embedded-config.js";
-import { startEmbeddedGateway, type EmbeddedGateway } from "../src/embedded-gateway.js";
+import { type EmbeddedGateway, startEmbeddedGateway } from "../src/embedded-gateway.js";
 
 const DEMO_KEY = "sk_test_RetentionDemo01AbcdefghijklmnopqrstuvwxyzABC";
 // Sessions live 2 s, webhooks have no retries and 1 s POSTs: 3 s is the shortest valid window.
@@ -51,12 +51,17 @@ describe("embedded mode's bounded memory", () => {
     expect(mostKept).toBeLessThan(created);
     // ...and once the window has passed for every one of them, none is kept.
     const kept = gateway;
-    await waitFor(() => kept.sessionsInMemory() === 0, { timeoutMs: 30_000, message: "every session to leave memory" });
+    await waitFor(() => kept.sessionsInMemory() === 0, {
+      timeoutMs: 30_000,
+      message: "every session to leave memory",
+    });
   }, 90_000);
 
   it("when the retention is shorter than the session lifetime plus the webhook retries, then the gateway refuses to start and says why", async () => {
     const config = readConfig(embeddedConfigSpec, { ...SHORT_WINDOWS, GATEWAY_MEMORY_RETENTION: "2s" });
-    await expect(startEmbeddedGateway(config, createLogger({ service: "gateway", level: "silent" }))).rejects.toThrow(
+    await expect(
+      startEmbeddedGateway(config, createLogger({ service: "gateway", level: "silent" })),
+    ).rejects.toThrow(
       /GATEWAY_MEMORY_RETENTION .* must be at least GATEWAY_SESSION_LIFETIME plus the whole GATEWAY_WEBHOOK_RETRY_SCHEDULE/,
     );
   });

@@ -1,6 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { TerminalProvider } from "@gateway/acquirer";
-import { GatewayError, fromConnectError } from "@gateway/platform";
+import { fromConnectError, GatewayError } from "@gateway/platform";
 import type { AccountsService } from "@gateway/proto";
 
 /**
@@ -14,12 +14,16 @@ export function createAccountsTerminalProvider(client: Client<typeof AccountsSer
     async terminalFor(scope) {
       let answer: { baseUrl: string; username: string; password: string };
       try {
-        answer = await client.resolveTerminalCredentials({ scope: { merchantId: scope.merchantId, livemode: scope.livemode } });
+        answer = await client.resolveTerminalCredentials({
+          scope: { merchantId: scope.merchantId, livemode: scope.livemode },
+        });
       } catch (err) {
         throw fromConnectError(err);
       }
       if (!/^https?:\/\//i.test(answer.baseUrl) || answer.username === "") {
-        throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error("accounts returned an incomplete terminal") });
+        throw new GatewayError("INTERNAL", "Internal error.", {
+          cause: new Error("accounts returned an incomplete terminal"),
+        });
       }
       return { baseUrl: answer.baseUrl, username: answer.username, password: answer.password };
     },

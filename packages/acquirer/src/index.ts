@@ -12,15 +12,14 @@ export type {
   TerminalProvider,
 } from "./acquirer-port.js";
 export { type CardBrand, cardBrandFromBin, summarizeMaskedPan } from "./card-brand.js";
-export { DEFAULT_SETTLEMENT_TIME_ZONE, settledAfterLocalMidnight } from "./settlement-day.js";
-export { createEpgAcquirer, DEFAULT_EPG_TIMEOUT_MS, type EpgAcquirerOptions } from "./epg/epg-adapter.js";
 export {
+  describeActionCode,
   EPG_ACTION,
   EPG_ACTION_CODES,
   type FailureCode,
-  describeActionCode,
   failureCodeForActionCode,
 } from "./epg/action-codes.js";
+export { createEpgAcquirer, DEFAULT_EPG_TIMEOUT_MS, type EpgAcquirerOptions } from "./epg/epg-adapter.js";
 export { isCredentialsRefusal, protocolError } from "./epg/epg-errors.js";
 export {
   EPG_ERROR,
@@ -35,3 +34,4 @@ export {
   simulatorTerminalBaseUrl,
   type TerminalCredential,
 } from "./epg/test-terminal.js";
+export { DEFAULT_SETTLEMENT_TIME_ZONE, settledAfterLocalMidnight } from "./settlement-day.js";

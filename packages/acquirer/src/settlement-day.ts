@@ -7,7 +7,12 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function calendarDay(at: Date, timeZone: string): string {
   let formatter = formatters.get(timeZone);
   if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
     formatters.set(timeZone, formatter);
   }
   return formatter.format(at);

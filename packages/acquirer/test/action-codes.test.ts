@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EPG_ACTION_CODES, describeActionCode, failureCodeForActionCode } from "../src/index.js";
+import { describeActionCode, EPG_ACTION_CODES, failureCodeForActionCode } from "../src/index.js";
 
 describe("actionCode to failure code", () => {
   it.each([

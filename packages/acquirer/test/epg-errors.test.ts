@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCredentialsRefusal, protocolError, type EpgOperation } from "../src/index.js";
+import { type EpgOperation, isCredentialsRefusal, protocolError } from "../src/index.js";
 
 // The protocol errorCode table (epg-errors.ts), operation by operation.
 
@@ -25,14 +25,21 @@ describe("protocol errorCode to gateway reason", () => {
   ])("when %s answers errorCode %i (%s), then the reason is %s", (operation, code, message, reason) => {
     const err = protocolError(operation, code, message);
     expect(err.reason).toBe(reason);
-    expect(err.metadata).toEqual({ acquirer_operation: operation, acquirer_error_code: String(code), acquirer_message: message });
+    expect(err.metadata).toEqual({
+      acquirer_operation: operation,
+      acquirer_error_code: String(code),
+      acquirer_message: message,
+    });
     // Our message is ours: the acquirer's text stays in metadata.
     expect(err.message).not.toContain(message);
   });
 
-  it.each<EpgOperation>(["register", "status", "refund", "reverse"])("when %s is answered 'Access denied', then the terminal is rejected", (operation) => {
-    expect(protocolError(operation, 5, "Access denied").reason).toBe("TERMINAL_REJECTED");
-  });
+  it.each<EpgOperation>(["register", "status", "refund", "reverse"])(
+    "when %s is answered 'Access denied', then the terminal is rejected",
+    (operation) => {
+      expect(protocolError(operation, 5, "Access denied").reason).toBe("TERMINAL_REJECTED");
+    },
+  );
 
   it("only errorCode 5 with a credentials message is a credentials refusal", () => {
     expect(isCredentialsRefusal(5, "Access denied")).toBe(true);

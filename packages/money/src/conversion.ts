@@ -1,5 +1,5 @@
 import type { Decimal } from "decimal.js";
-import { SETTLEMENT_CURRENCY, requireCurrency } from "./currencies.js";
+import { requireCurrency, SETTLEMENT_CURRENCY } from "./currencies.js";
 import { D, exactTimes } from "./decimal.js";
 
 /** Largest amount a session may carry, in TND, before or after conversion (docs/api/limits.md#sizes). */
@@ -24,8 +24,5 @@ export function exceedsMaximum(amountTnd: Decimal): boolean {
 export function percentOf(amount: Decimal, percent: Decimal, currency: string): Decimal {
   const { minorUnits } = requireCurrency(currency);
   // Multiplying by 0.01 rather than dividing by 100 keeps the whole computation exact.
-  return exactTimes(exactTimes(amount, percent), ONE_PERCENT).toDecimalPlaces(
-    minorUnits,
-    D.ROUND_HALF_UP,
-  );
+  return exactTimes(exactTimes(amount, percent), ONE_PERCENT).toDecimalPlaces(minorUnits, D.ROUND_HALF_UP);
 }

@@ -14,9 +14,7 @@ export function toMinorUnits(value: Decimal, currency: string): bigint {
     throw new Error(`cannot express ${exact.toString()} in ${code} minor units`);
   }
   if (exact.decimalPlaces() > minorUnits) {
-    throw new Error(
-      `${exact.toString()} has more than the ${minorUnits} decimal places ${code} allows`,
-    );
+    throw new Error(`${exact.toString()} has more than the ${minorUnits} decimal places ${code} allows`);
   }
   // toFixed is exact here (no digit is dropped); removing the point scales by 10^minorUnits.
   return BigInt(exact.toFixed(minorUnits).replace(".", ""));

@@ -1,6 +1,6 @@
 import type { Decimal } from "decimal.js";
 import { requireCurrency } from "./currencies.js";
-import { D, STRICT_DECIMAL, fractionDigits } from "./decimal.js";
+import { D, fractionDigits, STRICT_DECIMAL } from "./decimal.js";
 
 /** The amount violation codes (docs/api/errors.md#validation-errors); the API layer puts them in `violations`. */
 export type AmountErrorCode = "invalid_format" | "invalid_precision" | "invalid_value";

@@ -1,5 +1,5 @@
 import type { Decimal } from "decimal.js";
-import { D, STRICT_DECIMAL, fractionDigits, integerDigits, toFixedHalfUp } from "./decimal.js";
+import { D, fractionDigits, integerDigits, STRICT_DECIMAL, toFixedHalfUp } from "./decimal.js";
 
 /** Rates are quoted with six decimals everywhere (spec: `original.rate`). */
 const RATE_DECIMALS = 6;

@@ -8,7 +8,11 @@
 export function minorFromStored(value: unknown): bigint {
   if (typeof value === "bigint") return value;
   if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
-  if (typeof value === "object" && value !== null && typeof (value as { toBigInt?: unknown }).toBigInt === "function") {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { toBigInt?: unknown }).toBigInt === "function"
+  ) {
     return (value as { toBigInt(): bigint }).toBigInt();
   }
   throw new Error(`stored amount is not an integer: ${String(value)}`);

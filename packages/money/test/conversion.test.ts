@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
-  D,
-  MAX_AMOUNT_TND,
   convertToSettlement,
+  D,
   exceedsMaximum,
   formatAmount,
   formatRate,
+  MAX_AMOUNT_TND,
   parseAmount,
   parseRate,
   percentOf,
@@ -88,9 +88,12 @@ describe("percentOf", () => {
     ["19.99", "2.9", "EUR", "0.58"],
     ["1000", "3.33", "JPY", "33"],
     ["1000", "3.35", "JPY", "34"],
-  ])("when taking a fee on %s at %s percent in %s, then it is %s (half-up)", (value, percent, currency, fee) => {
-    const result = percentOf(amount(value, currency), new D(percent), currency);
-    expect(formatAmount(result, currency)).toBe(fee);
-    expect(result.decimalPlaces()).toBeLessThanOrEqual(3);
-  });
+  ])(
+    "when taking a fee on %s at %s percent in %s, then it is %s (half-up)",
+    (value, percent, currency, fee) => {
+      const result = percentOf(amount(value, currency), new D(percent), currency);
+      expect(formatAmount(result, currency)).toBe(fee);
+      expect(result.decimalPlaces()).toBeLessThanOrEqual(3);
+    },
+  );
 });

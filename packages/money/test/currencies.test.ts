@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SETTLEMENT_CURRENCY, currencyInfo, isCurrencyCode } from "../src/index.js";
 import { currencyCodes } from "../src/currencies.js";
+import { currencyInfo, isCurrencyCode, SETTLEMENT_CURRENCY } from "../src/index.js";
 
 describe("ISO 4217 table", () => {
   it.each([
@@ -45,13 +45,23 @@ describe("ISO 4217 table", () => {
     },
   );
 
-  it.each(["eur", "Eur", " EUR", "EUR ", "EU", "EURO", "", "HRK", "ZZZ", "constructor", "__proto__", "toString"])(
-    "when the code is %j, then it is not recognised",
-    (code) => {
-      expect(currencyInfo(code)).toBeUndefined();
-      expect(isCurrencyCode(code)).toBe(false);
-    },
-  );
+  it.each([
+    "eur",
+    "Eur",
+    " EUR",
+    "EUR ",
+    "EU",
+    "EURO",
+    "",
+    "HRK",
+    "ZZZ",
+    "constructor",
+    "__proto__",
+    "toString",
+  ])("when the code is %j, then it is not recognised", (code) => {
+    expect(currencyInfo(code)).toBeUndefined();
+    expect(isCurrencyCode(code)).toBe(false);
+  });
 
   it("when the table is listed, then every entry is well-formed and numeric codes are unique", () => {
     const codes = currencyCodes();

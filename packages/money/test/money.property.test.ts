@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { currencyCodes } from "../src/currencies.js";
 import {
-  D,
   convertToSettlement,
   currencyInfo,
+  D,
   formatAmount,
   formatRate,
   fromMinorUnits,
@@ -12,7 +13,6 @@ import {
   percentOf,
   toMinorUnits,
 } from "../src/index.js";
-import { currencyCodes } from "../src/currencies.js";
 
 const STRICT_DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 const currency = fc.constantFrom(...currencyCodes());
@@ -35,7 +35,11 @@ function divideHalfUp(n: bigint, d: bigint): bigint {
 /** Any decimal value: mantissa * 10^-scale, built from integers so no float is involved. */
 const anyDecimal = fc
   .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 12 }))
-  .map(([mantissa, scale]) => ({ mantissa, scale, value: new D(mantissa.toString()).dividedBy(new D(10).pow(scale)) }));
+  .map(([mantissa, scale]) => ({
+    mantissa,
+    scale,
+    value: new D(mantissa.toString()).dividedBy(new D(10).pow(scale)),
+  }));
 
 /** Strings made of the characters that near-valid amounts are made of. */
 const nearlyAmount = fc.string({
@@ -120,15 +124,20 @@ describe("money properties", () => {
 
   it("when any fee percentage is taken, then the result is the exact value rounded half-up once", () => {
     fc.assert(
-      fc.property(positiveMinor, currency, fc.bigInt({ min: 0n, max: 10000n }), (minor, code, basisPoints) => {
-        const decimals = minorUnitsOf(code);
-        const value = new D(fromMinorUnits(minor, code));
-        const percent = new D(basisPoints.toString()).dividedBy(100);
-        const fee = percentOf(value, percent, code);
-        // minor * basisPoints / 10^4 minor units
-        expect(toMinorUnits(fee, code)).toBe(divideHalfUp(minor * basisPoints, 10000n));
-        expect(fee.decimalPlaces()).toBeLessThanOrEqual(decimals);
-      }),
+      fc.property(
+        positiveMinor,
+        currency,
+        fc.bigInt({ min: 0n, max: 10000n }),
+        (minor, code, basisPoints) => {
+          const decimals = minorUnitsOf(code);
+          const value = new D(fromMinorUnits(minor, code));
+          const percent = new D(basisPoints.toString()).dividedBy(100);
+          const fee = percentOf(value, percent, code);
+          // minor * basisPoints / 10^4 minor units
+          expect(toMinorUnits(fee, code)).toBe(divideHalfUp(minor * basisPoints, 10000n));
+          expect(fee.decimalPlaces()).toBeLessThanOrEqual(decimals);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -144,7 +153,8 @@ describe("money properties", () => {
       fc.property(anyText, currency, (text, code) => {
         const result = parseAmount(text, code);
         expect(typeof result.ok).toBe("boolean");
-        if (!result.ok) expect(["invalid_format", "invalid_precision", "invalid_value"]).toContain(result.code);
+        if (!result.ok)
+          expect(["invalid_format", "invalid_precision", "invalid_value"]).toContain(result.code);
       }),
       { numRuns: 3000 },
     );

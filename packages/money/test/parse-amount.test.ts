@@ -69,15 +69,18 @@ describe("parseAmount", () => {
       ["JPY", "10", ["10.0", "10.00"]],
       ["KWD", "10.000", ["10.00", "10", "10.0000"]],
       ["CLF", "10.0000", ["10.000", "10", "10.00000"]],
-    ] as const)("when the currency is %s, then %s is accepted and other precisions are not", (currency, good, bad) => {
-      const ok = parseAmount(good, currency);
-      expect(ok.ok && ok.value.toFixed()).toBe("10");
-      for (const text of bad) {
-        const result = failure(text, currency);
-        expect(result.code).toBe("invalid_precision");
-        expect(result.message).toContain(currency);
-      }
-    });
+    ] as const)(
+      "when the currency is %s, then %s is accepted and other precisions are not",
+      (currency, good, bad) => {
+        const ok = parseAmount(good, currency);
+        expect(ok.ok && ok.value.toFixed()).toBe("10");
+        for (const text of bad) {
+          const result = failure(text, currency);
+          expect(result.code).toBe("invalid_precision");
+          expect(result.message).toContain(currency);
+        }
+      },
+    );
 
     it("when the precision is wrong on a negative amount, then precision is reported first", () => {
       expect(failure("-1.00", "TND").code).toBe("invalid_precision");
@@ -103,7 +106,11 @@ describe("parseAmount", () => {
       ["34.000", "TND", "34"],
       ["999999.999", "TND", "999999.999"],
       ["0.01", "EUR", "0.01"],
-      ["123456789012345678901234567890123456789012345.67", "EUR", "123456789012345678901234567890123456789012345.67"],
+      [
+        "123456789012345678901234567890123456789012345.67",
+        "EUR",
+        "123456789012345678901234567890123456789012345.67",
+      ],
       ["12", "JPY", "12"],
     ])("when the amount is %s %s, then its exact value is returned", (text, currency, expected) => {
       const result = parseAmount(text, currency);

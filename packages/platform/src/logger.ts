@@ -1,5 +1,5 @@
 import { isSpanContextValid, trace } from "@opentelemetry/api";
-import { pino, type DestinationStream, type Logger } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger } from "pino";
 
@@ -53,7 +53,11 @@ export function traceContextMixin(): Record<string, string> {
   if (!span) return {};
   const context = span.spanContext();
   if (!isSpanContextValid(context)) return {};
-  return { trace_id: context.traceId, span_id: context.spanId, trace_flags: `0${context.traceFlags.toString(16)}`.slice(-2) };
+  return {
+    trace_id: context.traceId,
+    span_id: context.spanId,
+    trace_flags: `0${context.traceFlags.toString(16)}`.slice(-2),
+  };
 }
 
 export interface LoggerOptions {
@@ -83,7 +87,14 @@ export function createLogger(options: LoggerOptions): Logger {
         log(object) {
           const err = (object as { err?: unknown }).err;
           if (err instanceof Error) {
-            return { ...object, err: { type: err.name, message: scrubSecrets(err.message), stack: err.stack ? scrubSecrets(err.stack) : undefined } };
+            return {
+              ...object,
+              err: {
+                type: err.name,
+                message: scrubSecrets(err.message),
+                stack: err.stack ? scrubSecrets(err.stack) : undefined,
+              },
+            };
           }
           return object;
         },

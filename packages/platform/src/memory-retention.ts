@@ -34,7 +34,11 @@ export function startMemoryRetention(o: {
       if (n > 0) dropped[store.name] = n;
       total += n;
     }
-    if (total > 0) o.logger.info({ retentionMs: o.retentionMs, olderThan: cutoff.toISOString(), dropped }, "in-memory data older than the retention window dropped");
+    if (total > 0)
+      o.logger.info(
+        { retentionMs: o.retentionMs, olderThan: cutoff.toISOString(), dropped },
+        "in-memory data older than the retention window dropped",
+      );
     return total;
   };
   const timer = setInterval(runOnce, o.intervalMs);

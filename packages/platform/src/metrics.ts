@@ -1,10 +1,11 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
-import { Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 // For services and packages that record metrics without a prom-client dependency of their own:
 // one prom-client (and so one registry class) in the process.
 export { Counter, Gauge, Histogram } from "prom-client";
+
 import { observeStream } from "./observe-stream.js";
 
 /**

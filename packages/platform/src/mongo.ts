@@ -45,7 +45,11 @@ const UNAVAILABLE_ERROR_CLASSES = new Set([
  */
 function classNamesOf(err: object): Set<string> {
   const names = new Set<string>();
-  for (let proto = Object.getPrototypeOf(err) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = Object.getPrototypeOf(err) as object | null;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
     if (typeof name === "string") names.add(name);
   }
@@ -76,7 +80,9 @@ export function mongoOperationRunner(service: string): <T>(operation: () => Prom
       return await operation();
     } catch (err) {
       if (isMongoUnavailable(err)) {
-        throw new GatewayError("SERVICE_UNAVAILABLE", `The ${service} database is temporarily unavailable.`, { cause: err });
+        throw new GatewayError("SERVICE_UNAVAILABLE", `The ${service} database is temporarily unavailable.`, {
+          cause: err,
+        });
       }
       throw err;
     }

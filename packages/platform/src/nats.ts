@@ -1,5 +1,5 @@
-import { jetstreamManager, JetStreamApiError, StorageType, type StreamConfig } from "@nats-io/jetstream";
-import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
+import { JetStreamApiError, jetstreamManager, StorageType, type StreamConfig } from "@nats-io/jetstream";
+import { connect, type NatsConnection, nanos } from "@nats-io/transport-node";
 import type { Logger } from "./logger.js";
 
 export type { NatsConnection } from "@nats-io/transport-node";
@@ -13,7 +13,12 @@ export const DEFAULT_EVENT_SUBJECTS = ["gateway.events.>"];
  * With a logger, disconnects and reconnects are logged.
  */
 export async function connectNats(url: string, name: string, logger?: Logger): Promise<NatsConnection> {
-  const nc = await connect({ servers: url.split(","), name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000 });
+  const nc = await connect({
+    servers: url.split(","),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1_000,
+  });
   if (logger) void logConnectionStatus(nc, logger);
   return nc;
 }
@@ -44,7 +49,11 @@ export async function ensureEventsStream(
 ): Promise<void> {
   const name = o.name ?? DEFAULT_EVENTS_STREAM;
   // Replicas (GATEWAY_JETSTREAM_REPLICAS): 3 in a clustered NATS keeps the stream through a node loss.
-  const wanted = { subjects: o.subjects ?? DEFAULT_EVENT_SUBJECTS, duplicate_window: nanos(o.duplicateWindowMs ?? 120_000), num_replicas: o.replicas ?? 1 };
+  const wanted = {
+    subjects: o.subjects ?? DEFAULT_EVENT_SUBJECTS,
+    duplicate_window: nanos(o.duplicateWindowMs ?? 120_000),
+    num_replicas: o.replicas ?? 1,
+  };
   const jsm = await jetstreamManager(nc);
   const exists = await jsm.streams.info(name).then(
     () => true,

@@ -53,7 +53,9 @@ export function parseSecretsKey(text: string, variable = "GATEWAY_SECRETS_KEY"):
   const trimmed = text.trim();
   const key = KEY_TEXT_PATTERN.test(trimmed) ? Buffer.from(trimmed, "base64") : undefined;
   if (!key || key.length !== SECRETS_KEY_BYTES) {
-    throw new Error(`${variable} must be the base64 encoding of exactly ${SECRETS_KEY_BYTES} random bytes (generate one with: openssl rand -base64 32).`);
+    throw new Error(
+      `${variable} must be the base64 encoding of exactly ${SECRETS_KEY_BYTES} random bytes (generate one with: openssl rand -base64 32).`,
+    );
   }
   return key;
 }
@@ -76,7 +78,8 @@ export function secretsKeyId(key: Uint8Array): string {
 }
 
 function requireKeyLength(key: Uint8Array): void {
-  if (key.length !== SECRETS_KEY_BYTES) throw new Error(`a secret box key must be ${SECRETS_KEY_BYTES} bytes, got ${key.length}`);
+  if (key.length !== SECRETS_KEY_BYTES)
+    throw new Error(`a secret box key must be ${SECRETS_KEY_BYTES} bytes, got ${key.length}`);
 }
 
 /** A box that seals with `current` and opens with `current` or any of `previous`. */
@@ -123,12 +126,18 @@ export function createSecretBox(current: Uint8Array, previous: readonly Uint8Arr
         const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
         decipher.setAAD(Buffer.from(context, "utf8"));
         decipher.setAuthTag(tag);
-        return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, "base64")), decipher.final()]).toString("utf8");
+        return Buffer.concat([
+          decipher.update(Buffer.from(sealed.ciphertext, "base64")),
+          decipher.final(),
+        ]).toString("utf8");
       } catch (err) {
         // GCM refuses anything altered (ciphertext, IV, tag or context): never a wrong plaintext.
-        throw new SecretUnreadableError(`sealed secret (key ${sealed.keyId}) failed authentication: altered, or sealed for another record`, {
-          cause: err,
-        });
+        throw new SecretUnreadableError(
+          `sealed secret (key ${sealed.keyId}) failed authentication: altered, or sealed for another record`,
+          {
+            cause: err,
+          },
+        );
       }
     },
   };

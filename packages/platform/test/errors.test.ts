@@ -17,7 +17,9 @@ describe("errors across the wire", () => {
     expect(back.reason).toBe("VALIDATION_ERROR");
     expect(back.message).toBe("One or more fields failed validation.");
     expect(back.metadata).toEqual({ session_id: "ps_1" });
-    expect(back.violations).toEqual([{ field: "amount", code: "invalid_amount", message: "must be positive" }]);
+    expect(back.violations).toEqual([
+      { field: "amount", code: "invalid_amount", message: "must be positive" },
+    ]);
   });
 
   it("when an unknown error is converted, then it is INTERNAL with a generic message and the cause stays out of it", () => {
@@ -38,7 +40,9 @@ describe("errors across the wire", () => {
   });
 
   it("when a call times out, then the caller gets SERVICE_UNAVAILABLE too", () => {
-    expect(fromConnectError(new ConnectError("deadline", Code.DeadlineExceeded)).reason).toBe("SERVICE_UNAVAILABLE");
+    expect(fromConnectError(new ConnectError("deadline", Code.DeadlineExceeded)).reason).toBe(
+      "SERVICE_UNAVAILABLE",
+    );
   });
 
   it("when a ConnectError without detail has another code, then the caller gets INTERNAL", () => {

@@ -54,7 +54,9 @@ describe("JetStream setup", () => {
   });
 
   it("when the stream was never declared, then creating the bus says so", async () => {
-    await expect(createJetStreamEventBus({ nc, stream: "NO_SUCH_STREAM_X" })).rejects.toThrow(/ensureEventsStream/);
+    await expect(createJetStreamEventBus({ nc, stream: "NO_SUCH_STREAM_X" })).rejects.toThrow(
+      /ensureEventsStream/,
+    );
   });
 
   it("when NATS answers, then the readiness ping passes", async () => {
@@ -65,7 +67,9 @@ describe("JetStream setup", () => {
     const { stream, prefix } = uniqueNames();
     await ensureEventsStream(nc, { name: stream, subjects: [`${prefix}.>`] });
     const bus = await createJetStreamEventBus({ nc, stream, publishTimeoutMs: 1_000 });
-    await expect(bus.publish({ id: "x", subject: `nowhere.${prefix}`, data: new Uint8Array() })).rejects.toMatchObject({
+    await expect(
+      bus.publish({ id: "x", subject: `nowhere.${prefix}`, data: new Uint8Array() }),
+    ).rejects.toMatchObject({
       reason: "SERVICE_UNAVAILABLE",
     });
     await bus.close();

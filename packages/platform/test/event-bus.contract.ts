@@ -1,7 +1,7 @@
 import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { EventBus, EventHandler, ReceivedEvent, EventSubscription } from "../src/events/event-bus.js";
+import type { EventBus, EventHandler, EventSubscription, ReceivedEvent } from "../src/events/event-bus.js";
 import { initTelemetry, type Telemetry } from "../src/telemetry/tracing.js";
 
 export interface EventBusFixture {
@@ -54,7 +54,12 @@ export function describeEventBusContract(name: string, factory: () => Promise<Ev
       f = await factory();
       return f;
     }
-    async function subscribe(durable: string, subjects: string[], handler: EventHandler, concurrency?: number) {
+    async function subscribe(
+      durable: string,
+      subjects: string[],
+      handler: EventHandler,
+      concurrency?: number,
+    ) {
       const sub = await f.bus.subscribe({ durable, subjects, handler, concurrency });
       subs.push(sub);
       return sub;
@@ -79,7 +84,12 @@ export function describeEventBusContract(name: string, factory: () => Promise<Ev
       const { bus, subject, durable } = await fixture();
       const r = recorder();
       await subscribe(durable("d"), [subject("orders.*")], r.handler);
-      await bus.publish({ id: "evt_1", subject: subject("orders.created"), data: text("hello"), headers: { "x-merchant": "mer_1" } });
+      await bus.publish({
+        id: "evt_1",
+        subject: subject("orders.created"),
+        data: text("hello"),
+        headers: { "x-merchant": "mer_1" },
+      });
       await eventually(() => expect(r.seen).toHaveLength(1));
       const e = r.seen[0]!;
       expect(e.id).toBe("evt_1");
@@ -155,11 +165,13 @@ export function describeEventBusContract(name: string, factory: () => Promise<Ev
     it("when two subscribers share a durable name, then each event is handled once between them", async () => {
       const { bus, subject, durable } = await fixture();
       const handledBy: Record<string, string[]> = {};
-      const worker = (name: string): EventHandler => async (e) => {
-        (handledBy[e.id] ??= []).push(name);
-        await pause(20);
-        return "ack";
-      };
+      const worker =
+        (name: string): EventHandler =>
+        async (e) => {
+          (handledBy[e.id] ??= []).push(name);
+          await pause(20);
+          return "ack";
+        };
       await subscribe(durable("shared"), [subject(">")], worker("a"));
       await subscribe(durable("shared"), [subject(">")], worker("b"));
       const ids = Array.from({ length: 20 }, (_, i) => `evt_${i}`);

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectNats, ensureEventsStream, jetstreamReplicasField, readConfig, type NatsConnection } from "../src/index.js";
+import {
+  connectNats,
+  ensureEventsStream,
+  jetstreamReplicasField,
+  type NatsConnection,
+  readConfig,
+} from "../src/index.js";
 
 // GATEWAY_JETSTREAM_REPLICAS reaches the stream's configuration, at creation and when an
 // existing stream is brought to the configured count.

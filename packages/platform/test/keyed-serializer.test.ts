@@ -7,14 +7,20 @@ describe("KeyedSerializer", () => {
   it("when tasks share a key, then they run one at a time in call order, and a failure does not stop the next", async () => {
     const serializer = new KeyedSerializer();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      await tick();
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
-    const results = await Promise.allSettled([serializer.run("k", task("a")), serializer.run("k", task("b", true)), serializer.run("k", task("c"))]);
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await tick();
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      serializer.run("k", task("a")),
+      serializer.run("k", task("b", true)),
+      serializer.run("k", task("c")),
+    ]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(serializer.size).toBe(0);

@@ -1,5 +1,10 @@
 import { spawn } from "node:child_process";
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNetworkTimeoutError } from "mongodb";
+import {
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+} from "mongodb";
 import { describe, expect, it } from "vitest";
 import { isMongoUnavailable } from "../src/mongo.js";
 
@@ -37,7 +42,10 @@ function loadedAfter(body: string, packages: string[], env: Record<string, strin
 
 describe("dependencies loaded on first use", () => {
   it("importing @gateway/platform and starting telemetry without an OTLP endpoint loads neither the MongoDB driver nor the OTLP exporter", async () => {
-    const loaded = await loadedAfter(`platform.initTelemetry({ serviceName: "lazy-test" });`, ["mongodb", "@opentelemetry/exporter-trace-otlp-http"]);
+    const loaded = await loadedAfter(`platform.initTelemetry({ serviceName: "lazy-test" });`, [
+      "mongodb",
+      "@opentelemetry/exporter-trace-otlp-http",
+    ]);
     expect(loaded).toEqual([]);
   });
 
@@ -64,12 +72,23 @@ describe("isMongoUnavailable, without importing the driver's classes", () => {
   it("recognises the driver's connectivity errors, subclasses included", () => {
     expect(isMongoUnavailable(new MongoNetworkError("socket closed"))).toBe(true);
     expect(isMongoUnavailable(new MongoNetworkTimeoutError("timed out"))).toBe(true);
-    const selection = new MongoServerSelectionError("no server", { type: "Unknown", servers: new Map(), stale: false, compatible: true, heartbeatFrequencyMS: 10_000, localThresholdMS: 15 } as never);
+    const selection = new MongoServerSelectionError("no server", {
+      type: "Unknown",
+      servers: new Map(),
+      stale: false,
+      compatible: true,
+      heartbeatFrequencyMS: 10_000,
+      localThresholdMS: 15,
+    } as never);
     expect(isMongoUnavailable(selection)).toBe(true);
   });
 
   it("recognises server errors labelled retryable, and nothing else", () => {
-    const retryable = new MongoServerError({ message: "primary stepped down", code: 189, errorLabels: ["RetryableWriteError"] });
+    const retryable = new MongoServerError({
+      message: "primary stepped down",
+      code: 189,
+      errorLabels: ["RetryableWriteError"],
+    });
     expect(isMongoUnavailable(retryable)).toBe(true);
     expect(isMongoUnavailable(new MongoServerError({ message: "duplicate key", code: 11000 }))).toBe(false);
     expect(isMongoUnavailable(new Error("MongoNetworkError"))).toBe(false);

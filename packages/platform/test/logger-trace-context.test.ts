@@ -34,8 +34,17 @@ describe("log lines and traces", () => {
     logger.info("outside any span");
 
     const [inParent, inChild, outside] = lines();
-    expect(inParent).toMatchObject({ msg: "in the parent", trace_id: parentIds!.traceId, span_id: parentIds!.spanId, trace_flags: "01" });
-    expect(inChild).toMatchObject({ msg: "in the child", trace_id: parentIds!.traceId, span_id: childIds!.spanId });
+    expect(inParent).toMatchObject({
+      msg: "in the parent",
+      trace_id: parentIds!.traceId,
+      span_id: parentIds!.spanId,
+      trace_flags: "01",
+    });
+    expect(inChild).toMatchObject({
+      msg: "in the child",
+      trace_id: parentIds!.traceId,
+      span_id: childIds!.spanId,
+    });
     expect(childIds!.spanId).not.toBe(parentIds!.spanId);
     expect(outside).not.toHaveProperty("trace_id");
     expect(outside).not.toHaveProperty("span_id");
@@ -51,7 +60,11 @@ describe("log lines and traces", () => {
       return { ok: true };
     });
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    const res = await app.inject({ method: "GET", url: "/ping", headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    const res = await app.inject({
+      method: "GET",
+      url: "/ping",
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
     expect(res.statusCode).toBe(200);
     await app.close();
     const handled = lines().find((l) => l.msg === "handling ping");

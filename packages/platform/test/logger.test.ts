@@ -16,7 +16,16 @@ describe("logger", () => {
       "authenticated with sk_test_abc123XYZ, signing with whsec_abc",
     );
     const out = text();
-    for (const value of ["sk_live_fieldValue1", "apiKeyField2", "whsec_fieldSecret3", "hunter2-password", "nestedHeaderValue4", "sk_test_abc123XYZ", "abc123XYZ", "whsec_abc"]) {
+    for (const value of [
+      "sk_live_fieldValue1",
+      "apiKeyField2",
+      "whsec_fieldSecret3",
+      "hunter2-password",
+      "nestedHeaderValue4",
+      "sk_test_abc123XYZ",
+      "abc123XYZ",
+      "whsec_abc",
+    ]) {
       expect(out).not.toContain(value);
     }
     expect(lines()[0]).toMatchObject({ merchant: "mer_123", service: "test", authorization: "[REDACTED]" });

@@ -1,10 +1,14 @@
 import { Counter } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { metricsRegistry } from "../src/metrics.js";
-import { startManagementServer, type RunningManagementServer } from "../src/server/management-server.js";
+import { type RunningManagementServer, startManagementServer } from "../src/server/management-server.js";
 import { captureLogger } from "./capture-logger.js";
 
-const probe = new Counter({ name: "gateway_management_test_probe_total", help: "test only", registers: [metricsRegistry] });
+const probe = new Counter({
+  name: "gateway_management_test_probe_total",
+  help: "test only",
+  registers: [metricsRegistry],
+});
 
 describe("management listener", () => {
   let server: RunningManagementServer | undefined;
@@ -39,6 +43,8 @@ describe("management listener", () => {
 
   it("fails to start when its port is taken, instead of serving nothing", async () => {
     server = await startManagementServer({ name: "test", port: 0, logger: captureLogger("test").logger });
-    await expect(startManagementServer({ name: "other", port: server.port, logger: captureLogger("test").logger })).rejects.toThrow(/EADDRINUSE/);
+    await expect(
+      startManagementServer({ name: "other", port: server.port, logger: captureLogger("test").logger }),
+    ).rejects.toThrow(/EADDRINUSE/);
   });
 });

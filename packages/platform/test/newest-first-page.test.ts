@@ -50,7 +50,10 @@ describe("readNewestFirstPage", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await readNewestFirstPage({ limit: 1, ...(cursor ? { startingAfter: cursor } : {}) }, sourceFor("A"));
+      const page = await readNewestFirstPage(
+        { limit: 1, ...(cursor ? { startingAfter: cursor } : {}) },
+        sourceFor("A"),
+      );
       seen.push(...page.items.map((r) => r.id));
       cursor = page.nextCursor;
       expect(page.hasMore).toBe(cursor !== undefined);
@@ -64,11 +67,16 @@ describe("readNewestFirstPage", () => {
     expect(page).not.toHaveProperty("nextCursor");
   });
 
-  it.each([-1, 1.5, MAX_PAGE_SIZE + 1])("when the limit is %s, then it is a validation error on limit", async (limit) => {
-    expect(await validationFieldOf(readNewestFirstPage({ limit }, sourceFor("A")))).toBe("limit");
-  });
+  it.each([-1, 1.5, MAX_PAGE_SIZE + 1])(
+    "when the limit is %s, then it is a validation error on limit",
+    async (limit) => {
+      expect(await validationFieldOf(readNewestFirstPage({ limit }, sourceFor("A")))).toBe("limit");
+    },
+  );
 
   it("when the cursor belongs to another scope, then it is a validation error on starting_after", async () => {
-    expect(await validationFieldOf(readNewestFirstPage({ startingAfter: "b1" }, sourceFor("A")))).toBe("starting_after");
+    expect(await validationFieldOf(readNewestFirstPage({ startingAfter: "b1" }, sourceFor("A")))).toBe(
+      "starting_after",
+    );
   });
 });

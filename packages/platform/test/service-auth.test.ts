@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { callerTargetPairs, generateServiceAuthKeys, mayCall, mintServiceToken, parseServiceAuthKeys, verifyServiceToken } from "../src/index.js";
+import {
+  callerTargetPairs,
+  generateServiceAuthKeys,
+  mayCall,
+  mintServiceToken,
+  parseServiceAuthKeys,
+  verifyServiceToken,
+} from "../src/index.js";
 
 const key = () => randomBytes(32);
 const b64 = (k: Buffer) => k.toString("base64url");
@@ -42,23 +49,38 @@ describe("service tokens", () => {
 
   it("when a token is minted for an audience, then that audience accepts it within its lifetime", () => {
     const token = mintServiceToken({ caller: "edge", audience: "sessions", key: edgeKey, nowMs: now });
-    expect(verifyServiceToken(token, { audience: "sessions", keyOf, nowMs: now + 59_000 })).toEqual({ ok: true, caller: "edge" });
+    expect(verifyServiceToken(token, { audience: "sessions", keyOf, nowMs: now + 59_000 })).toEqual({
+      ok: true,
+      caller: "edge",
+    });
   });
 
   it("when the audience, key, signature, time or shape is wrong, then the token is refused with the reason", () => {
     const token = mintServiceToken({ caller: "edge", audience: "sessions", key: edgeKey, nowMs: now });
     const check = (t: string, o: { audience?: string; nowMs?: number } = {}) =>
       verifyServiceToken(t, { audience: o.audience ?? "sessions", keyOf, nowMs: o.nowMs ?? now });
-    expect(check(token, { audience: "accounts" })).toMatchObject({ ok: false, why: "token for another service" });
+    expect(check(token, { audience: "accounts" })).toMatchObject({
+      ok: false,
+      why: "token for another service",
+    });
     expect(check(token, { nowMs: now + 120_000 })).toMatchObject({ ok: false, why: "expired token" });
     expect(check(token, { nowMs: now - 120_000 })).toMatchObject({ ok: false, why: "token not valid now" });
-    expect(check(mintServiceToken({ caller: "edge", audience: "sessions", key: key(), nowMs: now }))).toMatchObject({ ok: false, why: "bad signature" });
-    expect(check(mintServiceToken({ caller: "refunds", audience: "sessions", key: edgeKey, nowMs: now }))).toMatchObject({ ok: false, why: "unknown caller" });
+    expect(
+      check(mintServiceToken({ caller: "edge", audience: "sessions", key: key(), nowMs: now })),
+    ).toMatchObject({ ok: false, why: "bad signature" });
+    expect(
+      check(mintServiceToken({ caller: "refunds", audience: "sessions", key: edgeKey, nowMs: now })),
+    ).toMatchObject({ ok: false, why: "unknown caller" });
     const [header, payload, signature] = token.split(".") as [string, string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), exp: 4_000_000_000 })).toString("base64url");
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), exp: 4_000_000_000 }),
+    ).toString("base64url");
     expect(check(`${header}.${forged}.${signature}`)).toMatchObject({ ok: false, why: "bad signature" });
     expect(check("a.b")).toMatchObject({ ok: false, why: "malformed token" });
-    expect(check(`${Buffer.from('{"alg":"none"}').toString("base64url")}.${payload}.`)).toMatchObject({ ok: false, why: "unsupported token header" });
+    expect(check(`${Buffer.from('{"alg":"none"}').toString("base64url")}.${payload}.`)).toMatchObject({
+      ok: false,
+      why: "unsupported token header",
+    });
   });
 });
 

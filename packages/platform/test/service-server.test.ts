@@ -1,17 +1,21 @@
-import { createRequire } from "node:module";
 import http2 from "node:http2";
 import net from "node:net";
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import {
+  AccountsService,
+  AuthenticateResponseSchema,
+  Health,
+  HealthCheckResponse_ServingStatus as Status,
+} from "@gateway/proto";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import { AccountsService, AuthenticateResponseSchema, Health, HealthCheckResponse_ServingStatus as Status } from "@gateway/proto";
 import { afterEach, describe, expect, it } from "vitest";
-import { GatewayError } from "../src/errors/gateway-error.js";
 import { readErrorDetail } from "../src/errors/connect-errors.js";
+import { GatewayError } from "../src/errors/gateway-error.js";
 import { startManagementServer } from "../src/server/management-server.js";
-import { startServiceServer, type RunningServer } from "../src/server/service-server.js";
+import { type RunningServer, startServiceServer } from "../src/server/service-server.js";
 import { captureLogger } from "./capture-logger.js";
 
 const HEALTH_PROTO = new URL("../../../proto/grpc/health/v1/health.proto", import.meta.url).pathname;
@@ -36,7 +40,8 @@ async function start(): Promise<Started> {
   const routes = (router: ConnectRouter) =>
     router.service(AccountsService, {
       async authenticate(req) {
-        if (req.apiKey === "missing") throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
+        if (req.apiKey === "missing")
+          throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
         if (req.apiKey === "boom") throw new Error("database password=hunter2 leaked in a stack");
         if (req.apiKey === "slow") await new Promise<void>((resolve) => (release = resolve));
         return create(AuthenticateResponseSchema, { keyId: `key_for_${req.apiKey}` });
@@ -63,7 +68,16 @@ async function start(): Promise<Started> {
 function grpcJsHealthCheck(port: number, service: string): Promise<{ status: string }> {
   const def = protoLoader.loadSync(HEALTH_PROTO, { enums: String });
   const pkg = grpc.loadPackageDefinition(def) as unknown as {
-    grpc: { health: { v1: { Health: new (addr: string, creds: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> } } };
+    grpc: {
+      health: {
+        v1: {
+          Health: new (
+            addr: string,
+            creds: grpc.ChannelCredentials,
+          ) => grpc.Client & Record<string, Function>;
+        };
+      };
+    };
   };
   const client = new pkg.grpc.health.v1.Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return new Promise((resolve, reject) => {
@@ -97,7 +111,10 @@ function h2Get(url: string, path: string): Promise<{ status: number; body: strin
 describe("service server", () => {
   it("when a Connect client calls over HTTP/1.1, then the handler answers", async () => {
     const { server } = await start();
-    const client = createClient(AccountsService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
+    const client = createClient(
+      AccountsService,
+      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
+    );
     const res = await client.authenticate({ apiKey: "abc" });
     expect(res.keyId).toBe("key_for_abc");
   });
@@ -113,7 +130,9 @@ describe("service server", () => {
     const { server, setReady } = await start();
     expect(await grpcJsHealthCheck(server.port, "")).toEqual({ status: "SERVING" });
     expect(await grpcJsHealthCheck(server.port, "accounts")).toEqual({ status: "SERVING" });
-    expect(await grpcJsHealthCheck(server.port, "gateway.accounts.v1.AccountsService")).toEqual({ status: "SERVING" });
+    expect(await grpcJsHealthCheck(server.port, "gateway.accounts.v1.AccountsService")).toEqual({
+      status: "SERVING",
+    });
     expect(await grpcJsHealthCheck(server.port, "payments")).toEqual({ status: "SERVICE_UNKNOWN" });
     setReady(false);
     expect(await grpcJsHealthCheck(server.port, "")).toEqual({ status: "NOT_SERVING" });
@@ -175,7 +194,10 @@ describe("service server", () => {
     const { server, logs } = await start();
     const management = await startManagementServer({ name: "accounts", port: 0, logger: logs.logger });
     running.push(management);
-    const client = createClient(AccountsService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
+    const client = createClient(
+      AccountsService,
+      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
+    );
     await client.authenticate({ apiKey: "m" });
     await expect(client.authenticate({ apiKey: "missing" })).rejects.toThrow();
     // The RPC port does not serve metrics (issue 15: metrics live on the management port only).
@@ -184,8 +206,12 @@ describe("service server", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();
-    expect(text).toMatch(/gateway_rpc_duration_seconds_count\{service="gateway.accounts.v1.AccountsService",method="Authenticate",code="ok"\} [1-9]/);
-    expect(text).toMatch(/gateway_rpc_duration_seconds_count\{service="gateway.accounts.v1.AccountsService",method="Authenticate",code="not_found"\} [1-9]/);
+    expect(text).toMatch(
+      /gateway_rpc_duration_seconds_count\{service="gateway.accounts.v1.AccountsService",method="Authenticate",code="ok"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /gateway_rpc_duration_seconds_count\{service="gateway.accounts.v1.AccountsService",method="Authenticate",code="not_found"\} [1-9]/,
+    );
     expect(text).toContain("process_cpu_user_seconds_total");
   });
 
@@ -197,7 +223,10 @@ describe("service server", () => {
     ]) {
       const err = await createClient(AccountsService, transport)
         .authenticate({ apiKey: "missing" })
-        .then(() => undefined, (e: unknown) => ConnectError.from(e));
+        .then(
+          () => undefined,
+          (e: unknown) => ConnectError.from(e),
+        );
       expect(err?.code).toBe(Code.NotFound);
       const detail = readErrorDetail(err!);
       expect(detail?.reason).toBe("NOT_FOUND");
@@ -208,8 +237,14 @@ describe("service server", () => {
 
   it("when a handler fails unexpectedly, then the client gets INTERNAL without the cause and the error is logged", async () => {
     const { server, logs } = await start();
-    const client = createClient(AccountsService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
-    const err = await client.authenticate({ apiKey: "boom" }).then(() => undefined, (e: unknown) => ConnectError.from(e));
+    const client = createClient(
+      AccountsService,
+      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
+    );
+    const err = await client.authenticate({ apiKey: "boom" }).then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
     expect(err?.code).toBe(Code.Internal);
     expect(err?.rawMessage).toBe("Internal error.");
     expect(err?.message).not.toContain("hunter2");
@@ -229,8 +264,13 @@ describe("service server", () => {
 
   it("when clients keep idle connections open, then close() still finishes promptly", async () => {
     const { server } = await start();
-    await createClient(AccountsService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" })).authenticate({ apiKey: "a" });
-    await createClient(AccountsService, createGrpcTransport({ baseUrl: server.url })).authenticate({ apiKey: "b" });
+    await createClient(
+      AccountsService,
+      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }),
+    ).authenticate({ apiKey: "a" });
+    await createClient(AccountsService, createGrpcTransport({ baseUrl: server.url })).authenticate({
+      apiKey: "b",
+    });
     await grpcJsHealthCheck(server.port, "");
     const started = Date.now();
     await server.close();
@@ -240,26 +280,29 @@ describe("service server", () => {
   it.each([
     ["Connect over HTTP/1.1", (url: string) => createConnectTransport({ baseUrl: url, httpVersion: "1.1" })],
     ["gRPC over HTTP/2", (url: string) => createGrpcTransport({ baseUrl: url })],
-  ])("when closed while a request is in flight (%s), then the request finishes and the port stops accepting", async (_, transport) => {
-    const { server, release } = await start();
-    const client = createClient(AccountsService, transport(server.url));
-    const inFlight = client.authenticate({ apiKey: "slow" });
-    await new Promise((r) => setTimeout(r, 100)); // let the request reach the handler
-    let closed = false;
-    const closing = server.close().then(() => (closed = true));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(closed).toBe(false);
-    release();
-    expect((await inFlight).keyId).toBe("key_for_slow");
-    await closing;
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(server.port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(false);
+  ])(
+    "when closed while a request is in flight (%s), then the request finishes and the port stops accepting",
+    async (_, transport) => {
+      const { server, release } = await start();
+      const client = createClient(AccountsService, transport(server.url));
+      const inFlight = client.authenticate({ apiKey: "slow" });
+      await new Promise((r) => setTimeout(r, 100)); // let the request reach the handler
+      let closed = false;
+      const closing = server.close().then(() => (closed = true));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(closed).toBe(false);
+      release();
+      expect((await inFlight).keyId).toBe("key_for_slow");
+      await closing;
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(server.port, "127.0.0.1");
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve(false);
+        });
+        socket.once("error", () => resolve(true));
       });
-      socket.once("error", () => resolve(true));
-    });
-    expect(refused).toBe(true);
-  });
+      expect(refused).toBe(true);
+    },
+  );
 });

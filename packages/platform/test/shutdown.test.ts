@@ -6,7 +6,10 @@ const LOGGER_MODULE = new URL("../src/logger.ts", import.meta.url).href;
 const PARENT_PIPE_MODULE = new URL("../src/lifecycle/parent-pipe.ts", import.meta.url).href;
 
 /** Runs a child process that installs graceful shutdown with the given steps source. */
-function runChild(stepsSource: string, signals: NodeJS.Signals[]): Promise<{ code: number | null; stdout: string }> {
+function runChild(
+  stepsSource: string,
+  signals: NodeJS.Signals[],
+): Promise<{ code: number | null; stdout: string }> {
   const script = `
     import { installGracefulShutdown } from ${JSON.stringify(SHUTDOWN_MODULE)};
     import { createLogger } from ${JSON.stringify(LOGGER_MODULE)};
@@ -15,7 +18,9 @@ function runChild(stepsSource: string, signals: NodeJS.Signals[]): Promise<{ cod
     console.log("ready");
     setInterval(() => {}, 1000);
   `;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let stdout = "";
   return new Promise((resolve) => {
     child.stdout.on("data", (chunk: Buffer) => {
@@ -47,7 +52,10 @@ describe("graceful shutdown", () => {
 
   it("when a second signal arrives during shutdown, then the process exits at once with 1", async () => {
     const started = Date.now();
-    const { code, stdout } = await runChild(`[{ name: "stuck", run: () => { console.log("step stuck"); return new Promise(() => {}); } }]`, ["SIGINT", "SIGINT"]);
+    const { code, stdout } = await runChild(
+      `[{ name: "stuck", run: () => { console.log("step stuck"); return new Promise(() => {}); } }]`,
+      ["SIGINT", "SIGINT"],
+    );
     expect(code).toBe(1);
     expect(stdout).toContain("step stuck");
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -55,7 +63,10 @@ describe("graceful shutdown", () => {
 });
 
 /** A child with our shutdown under a 300 ms deadline, its log lines on stdout, and a pipe from us as fd 3. */
-function runDeadlineChild(stepsSource: string, trigger: "SIGTERM" | "close-pipe"): Promise<{ code: number | null; stdout: string }> {
+function runDeadlineChild(
+  stepsSource: string,
+  trigger: "SIGTERM" | "close-pipe",
+): Promise<{ code: number | null; stdout: string }> {
   const script = `
     import { installGracefulShutdown } from ${JSON.stringify(SHUTDOWN_MODULE)};
     import { watchParentPipe } from ${JSON.stringify(PARENT_PIPE_MODULE)};
@@ -102,7 +113,10 @@ describe("bounded shutdown", () => {
   });
 
   it("when the launcher's pipe closes, then the shutdown runs as on SIGTERM and, every step done in time, the process exits 0", async () => {
-    const { code, stdout } = await runDeadlineChild(`[{ name: "server", run: async () => { console.log("server closed"); } }]`, "close-pipe");
+    const { code, stdout } = await runDeadlineChild(
+      `[{ name: "server", run: async () => { console.log("server closed"); } }]`,
+      "close-pipe",
+    );
     expect(code).toBe(0);
     expect(stdout).toContain("server closed");
     expect(stdout).toContain('"reason":"launcher gone"');

@@ -1,13 +1,13 @@
 import { create } from "@bufbuild/protobuf";
-import { createClient, type ConnectRouter } from "@connectrpc/connect";
+import { type ConnectRouter, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { AccountsService, AuthenticateResponseSchema } from "@gateway/proto";
 import { SpanKind, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
-import { AccountsService, AuthenticateResponseSchema } from "@gateway/proto";
 import Fastify from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/logger.js";
-import { startServiceServer, type RunningServer } from "../src/server/service-server.js";
+import { type RunningServer, startServiceServer } from "../src/server/service-server.js";
 import { registerFastifyTracing } from "../src/telemetry/fastify-tracing.js";
 import { tracingClientInterceptor } from "../src/telemetry/rpc-tracing.js";
 import { initTelemetry, type Telemetry } from "../src/telemetry/tracing.js";
@@ -27,7 +27,12 @@ beforeAll(async () => {
         return create(AuthenticateResponseSchema, { keyId: req.apiKey });
       },
     });
-  server = await startServiceServer({ name: "accounts", port: 0, routes, logger: createLogger({ service: "t", level: "silent" }) });
+  server = await startServiceServer({
+    name: "accounts",
+    port: 0,
+    routes,
+    logger: createLogger({ service: "t", level: "silent" }),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -42,24 +47,41 @@ const byKind = (spans: ReadableSpan[], kind: SpanKind) => spans.filter((s) => s.
 
 describe("tracing", () => {
   it.each([
-    ["Connect over HTTP/1.1", () => createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", interceptors: [tracingClientInterceptor()] })],
-    ["gRPC over HTTP/2", () => createGrpcTransport({ baseUrl: server.url, interceptors: [tracingClientInterceptor()] })],
-  ])("when a traced client calls a service (%s), then client and server spans share one trace and the server's parent is the client", async (_, transport) => {
-    await createClient(AccountsService, transport()).authenticate({ apiKey: "k" });
-    const spans = exporter.getFinishedSpans();
-    const [client] = byKind(spans, SpanKind.CLIENT);
-    const [srv] = byKind(spans, SpanKind.SERVER);
-    expect(client?.name).toBe("rpc gateway.accounts.v1.AccountsService/Authenticate");
-    expect(srv?.name).toBe("rpc gateway.accounts.v1.AccountsService/Authenticate");
-    expect(srv!.spanContext().traceId).toBe(client!.spanContext().traceId);
-    expect(srv!.parentSpanContext?.spanId).toBe(client!.spanContext().spanId);
-    expect(handlerTraceId).toBe(client!.spanContext().traceId);
-  });
+    [
+      "Connect over HTTP/1.1",
+      () =>
+        createConnectTransport({
+          baseUrl: server.url,
+          httpVersion: "1.1",
+          interceptors: [tracingClientInterceptor()],
+        }),
+    ],
+    [
+      "gRPC over HTTP/2",
+      () => createGrpcTransport({ baseUrl: server.url, interceptors: [tracingClientInterceptor()] }),
+    ],
+  ])(
+    "when a traced client calls a service (%s), then client and server spans share one trace and the server's parent is the client",
+    async (_, transport) => {
+      await createClient(AccountsService, transport()).authenticate({ apiKey: "k" });
+      const spans = exporter.getFinishedSpans();
+      const [client] = byKind(spans, SpanKind.CLIENT);
+      const [srv] = byKind(spans, SpanKind.SERVER);
+      expect(client?.name).toBe("rpc gateway.accounts.v1.AccountsService/Authenticate");
+      expect(srv?.name).toBe("rpc gateway.accounts.v1.AccountsService/Authenticate");
+      expect(srv!.spanContext().traceId).toBe(client!.spanContext().traceId);
+      expect(srv!.parentSpanContext?.spanId).toBe(client!.spanContext().spanId);
+      expect(handlerTraceId).toBe(client!.spanContext().traceId);
+    },
+  );
 
   it("when a fastify route calls a service, then HTTP span → client span → server span form one trace", async () => {
     const app = Fastify();
     registerFastifyTracing(app);
-    const client = createClient(AccountsService, createGrpcTransport({ baseUrl: server.url, interceptors: [tracingClientInterceptor()] }));
+    const client = createClient(
+      AccountsService,
+      createGrpcTransport({ baseUrl: server.url, interceptors: [tracingClientInterceptor()] }),
+    );
     app.post("/api/things/:id", async (req) => {
       const res = await client.authenticate({ apiKey: (req.params as { id: string }).id });
       return { keyId: res.keyId };
@@ -91,7 +113,11 @@ describe("tracing", () => {
     app.get("/ping", async () => ({ ok: true }));
     await app.ready();
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    await app.inject({ method: "GET", url: "/ping", headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    await app.inject({
+      method: "GET",
+      url: "/ping",
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
     await app.close();
     const http = exporter.getFinishedSpans().find((s) => s.name === "HTTP GET /ping");
     expect(http?.spanContext().traceId).toBe(traceId);

@@ -1,5 +1,5 @@
 import type { GcraOutcome } from "./gcra.js";
-import { burstWindowMs, type BudgetName, type RateLimit } from "./rate-limit-policy.js";
+import { type BudgetName, burstWindowMs, type RateLimit } from "./rate-limit-policy.js";
 
 /** The answer for one request, reported against the budget that decided it. */
 export interface Decision {
@@ -35,7 +35,11 @@ export interface ResolvedBudget {
  * longest wait (so Retry-After covers every denying budget); otherwise reported against the
  * budget with the fewest remaining requests (ties: the one taking longest to refill).
  */
-export function combineOutcomes(budgets: readonly ResolvedBudget[], outcomes: readonly GcraOutcome[], degraded: boolean): Decision {
+export function combineOutcomes(
+  budgets: readonly ResolvedBudget[],
+  outcomes: readonly GcraOutcome[],
+  degraded: boolean,
+): Decision {
   let pick = -1;
   const anyDenied = outcomes.some((o) => !o.allowed);
   outcomes.forEach((outcome, i) => {
@@ -46,13 +50,16 @@ export function combineOutcomes(budgets: readonly ResolvedBudget[], outcomes: re
     }
     const best = outcomes[pick] as GcraOutcome;
     const better = anyDenied
-      ? outcome.retryAfterMs > best.retryAfterMs || (outcome.retryAfterMs === best.retryAfterMs && outcome.resetMs > best.resetMs)
-      : outcome.remaining < best.remaining || (outcome.remaining === best.remaining && outcome.resetMs > best.resetMs);
+      ? outcome.retryAfterMs > best.retryAfterMs ||
+        (outcome.retryAfterMs === best.retryAfterMs && outcome.resetMs > best.resetMs)
+      : outcome.remaining < best.remaining ||
+        (outcome.remaining === best.remaining && outcome.resetMs > best.resetMs);
     if (better) pick = i;
   });
   const budget = budgets[pick];
   const outcome = outcomes[pick];
-  if (budget === undefined || outcome === undefined) throw new Error("combineOutcomes needs at least one budget");
+  if (budget === undefined || outcome === undefined)
+    throw new Error("combineOutcomes needs at least one budget");
   return {
     allowed: !anyDenied,
     limit: budget.limit.burst,

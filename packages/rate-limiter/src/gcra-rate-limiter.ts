@@ -1,11 +1,16 @@
-import { GatewayError, type Clock, type Logger } from "@gateway/platform";
+import { type Clock, GatewayError, type Logger } from "@gateway/platform";
 import { combineOutcomes, type Decision, type ResolvedBudget } from "./decision.js";
 import { evaluateGcra } from "./gcra.js";
 import type { GcraStore } from "./gcra-store.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { LocalGcraLimiter } from "./local-gcra-limiter.js";
 import { rateLimitKey } from "./rate-limit-key.js";
-import { BUDGET_NAMES, validateRateLimitPolicy, type BudgetName, type RateLimitPolicy } from "./rate-limit-policy.js";
+import {
+  BUDGET_NAMES,
+  type BudgetName,
+  type RateLimitPolicy,
+  validateRateLimitPolicy,
+} from "./rate-limit-policy.js";
 import { CheckAbandonedError, SharedBudgetConsumer } from "./shared-budget-consumer.js";
 import { StoreHealth, type StoreRoute } from "./store-health.js";
 import { TatTable } from "./tat-table.js";
@@ -92,7 +97,10 @@ class GcraRateLimiter implements RateLimiter {
     this.localFallback = o.localFallback ?? true;
     this.storeTimeoutMs = positive(o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS, "storeTimeoutMs");
     this.health = new StoreHealth({
-      retryIntervalMs: positive(o.storeRetryIntervalMs ?? DEFAULT_STORE_RETRY_INTERVAL_MS, "storeRetryIntervalMs"),
+      retryIntervalMs: positive(
+        o.storeRetryIntervalMs ?? DEFAULT_STORE_RETRY_INTERVAL_MS,
+        "storeRetryIntervalMs",
+      ),
       warnIntervalMs: WARN_INTERVAL_MS,
       logger: o.logger,
     });
@@ -102,9 +110,17 @@ class GcraRateLimiter implements RateLimiter {
       seen: this.seen,
       maxAttempts: positive(o.maxConflictAttempts ?? DEFAULT_MAX_CONFLICT_ATTEMPTS, "maxConflictAttempts"),
       onContention: (key, attempts) =>
-        this.health.warn(this.now(), undefined, `rate limit: ${attempts} compare-and-set conflicts in a row on ${key}; request denied as contended`),
+        this.health.warn(
+          this.now(),
+          undefined,
+          `rate limit: ${attempts} compare-and-set conflicts in a row on ${key}; request denied as contended`,
+        ),
       onGiveBackFailure: (key, err) =>
-        this.health.warn(this.now(), err, `rate limit: could not give back a request on ${key}; that budget stays charged for it`),
+        this.health.warn(
+          this.now(),
+          err,
+          `rate limit: could not give back a request on ${key}; that budget stays charged for it`,
+        ),
     });
   }
 
@@ -145,9 +161,17 @@ class GcraRateLimiter implements RateLimiter {
       work.catch(() => undefined);
       if (attempt.route === undefined) {
         // Still queued behind this merchant's earlier checks: the store is slow, not known to be down.
-        return this.decideLocally(budgets, new Error(`queued longer than ${this.storeTimeoutMs} ms behind earlier checks`), "busy");
+        return this.decideLocally(
+          budgets,
+          new Error(`queued longer than ${this.storeTimeoutMs} ms behind earlier checks`),
+          "busy",
+        );
       }
-      return this.storeFailed(budgets, attempt.route, new Error(`rate limit store did not answer within ${this.storeTimeoutMs} ms`));
+      return this.storeFailed(
+        budgets,
+        attempt.route,
+        new Error(`rate limit store did not answer within ${this.storeTimeoutMs} ms`),
+      );
     } catch (err) {
       if (err instanceof StoreBypassed) return this.decideLocally(budgets, undefined, "bypass");
       return this.storeFailed(budgets, attempt.route ?? "store", err);
@@ -157,7 +181,11 @@ class GcraRateLimiter implements RateLimiter {
   }
 
   /** Runs under the merchant's lock. */
-  private async decideShared(budgets: ResolvedBudget[], signal: AbortSignal, attempt: { route?: StoreRoute }): Promise<Decision> {
+  private async decideShared(
+    budgets: ResolvedBudget[],
+    signal: AbortSignal,
+    attempt: { route?: StoreRoute },
+  ): Promise<Decision> {
     if (signal.aborted) throw new CheckAbandonedError("check abandoned while queued");
     const now = this.now();
     const cachedDenial = this.denialFromSeenState(budgets, now);
@@ -186,27 +214,48 @@ class GcraRateLimiter implements RateLimiter {
     return this.decideLocally(budgets, err, "store failure");
   }
 
-  private decideLocally(budgets: ResolvedBudget[], err: unknown, why: "bypass" | "busy" | "store failure"): Decision {
+  private decideLocally(
+    budgets: ResolvedBudget[],
+    err: unknown,
+    why: "bypass" | "busy" | "store failure",
+  ): Decision {
     const now = this.now();
     if (this.failClosed) {
-      throw new GatewayError("SERVICE_UNAVAILABLE", "Rate limiting is temporarily unavailable; retry shortly.", { cause: err ?? why });
+      throw new GatewayError(
+        "SERVICE_UNAVAILABLE",
+        "Rate limiting is temporarily unavailable; retry shortly.",
+        { cause: err ?? why },
+      );
     }
     this.health.countLocalDecision();
-    if (why === "busy") this.health.warn(now, err, "rate limit: checks of one merchant queued too long; decided on this replica's local limiter");
+    if (why === "busy")
+      this.health.warn(
+        now,
+        err,
+        "rate limit: checks of one merchant queued too long; decided on this replica's local limiter",
+      );
     if (!this.localFallback) {
       // Every budget evaluated as idle: admitted, reporting the full burst.
-      return combineOutcomes(budgets, budgets.map((b) => evaluateGcra(b.limit, undefined, now)), true);
+      return combineOutcomes(
+        budgets,
+        budgets.map((b) => evaluateGcra(b.limit, undefined, now)),
+        true,
+      );
     }
     return this.local.decide(budgets, now);
   }
 
   private resolve(o: RateLimitCheck): ResolvedBudget[] {
-    if (o === null || typeof o !== "object") throw new TypeError("rate limiter: check() needs { merchantId, livemode, budgets }");
+    if (o === null || typeof o !== "object")
+      throw new TypeError("rate limiter: check() needs { merchantId, livemode, budgets }");
     if (typeof o.livemode !== "boolean") throw new TypeError("rate limiter: livemode must be a boolean");
-    if (!Array.isArray(o.budgets) || o.budgets.length === 0) throw new TypeError("rate limiter: budgets must name at least one budget");
+    if (!Array.isArray(o.budgets) || o.budgets.length === 0)
+      throw new TypeError("rate limiter: budgets must name at least one budget");
     for (const name of o.budgets) {
       if (!BUDGET_NAMES.includes(name)) {
-        throw new TypeError(`rate limiter: unknown budget "${String(name)}" (budgets: ${BUDGET_NAMES.join(", ")})`);
+        throw new TypeError(
+          `rate limiter: unknown budget "${String(name)}" (budgets: ${BUDGET_NAMES.join(", ")})`,
+        );
       }
     }
     const mode = o.livemode ? "live" : "test";
@@ -229,6 +278,7 @@ class StoreBypassed extends Error {
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`rate limiter: ${name} must be a positive number, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TypeError(`rate limiter: ${name} must be a positive number, got ${value}`);
   return value;
 }

@@ -19,11 +19,14 @@ const VALID_KEY = /^[-/_=.A-Za-z0-9]+$/;
 
 export function assertValidStoreKey(key: string): void {
   if (!VALID_KEY.test(key) || key.startsWith(".") || key.endsWith(".")) {
-    throw new TypeError(`invalid GCRA store key "${key}": allowed are [-/_=.a-zA-Z0-9], not starting or ending with "."`);
+    throw new TypeError(
+      `invalid GCRA store key "${key}": allowed are [-/_=.a-zA-Z0-9], not starting or ending with "."`,
+    );
   }
 }
 
 export function assertValidTat(tat: number, ttlMs: number): void {
   if (!Number.isFinite(tat)) throw new TypeError(`GCRA store: TAT must be a finite number, got ${tat}`);
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new TypeError(`GCRA store: ttlMs must be a positive number, got ${ttlMs}`);
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0)
+    throw new TypeError(`GCRA store: ttlMs must be a positive number, got ${ttlMs}`);
 }

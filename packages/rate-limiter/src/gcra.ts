@@ -28,7 +28,13 @@ export function evaluateGcra(limit: RateLimit, storedTat: number | undefined, no
   const tat = Math.max(storedTat ?? now, now);
   const allowAt = tat - tolerance;
   if (now < allowAt) {
-    return { allowed: false, newTat: tat, remaining: 0, resetMs: Math.ceil(tat - now), retryAfterMs: Math.ceil(allowAt - now) };
+    return {
+      allowed: false,
+      newTat: tat,
+      remaining: 0,
+      resetMs: Math.ceil(tat - now),
+      retryAfterMs: Math.ceil(allowAt - now),
+    };
   }
   const newTat = tat + emission;
   const remaining = Math.max(0, Math.floor((now + tolerance - tat) / emission + EPSILON));

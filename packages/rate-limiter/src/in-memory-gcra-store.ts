@@ -30,7 +30,12 @@ export class InMemoryGcraStore implements GcraStore {
     return entry === undefined ? undefined : { tat: entry.tat, revision: entry.revision };
   }
 
-  async compareAndSet(key: string, tat: number, revision: number | undefined, ttlMs: number): Promise<boolean> {
+  async compareAndSet(
+    key: string,
+    tat: number,
+    revision: number | undefined,
+    ttlMs: number,
+  ): Promise<boolean> {
     assertValidStoreKey(key);
     assertValidTat(tat, ttlMs);
     const current = this.live(key);

@@ -1,5 +1,5 @@
-import { jetstream, JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
-import { Kvm, type KV } from "@nats-io/kv";
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from "@nats-io/jetstream";
+import { type KV, Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { assertValidStoreKey, assertValidTat, type GcraStore } from "./gcra-store.js";
 import { MAX_BURST_WINDOW_MS } from "./rate-limit-policy.js";
@@ -42,14 +42,16 @@ const WRONG_LAST_SEQUENCE: readonly number[] = [
 export async function createNatsKvGcraStore(o: NatsKvGcraStoreOptions): Promise<GcraStore> {
   const bucket = o.bucket ?? DEFAULT_RATE_LIMIT_BUCKET;
   const ttlMs = o.ttlMs ?? DEFAULT_TTL_MS;
-  if (!Number.isInteger(ttlMs) || ttlMs < 1000) throw new TypeError(`NATS KV GCRA store: ttlMs must be a whole number >= 1000, got ${ttlMs}`);
+  if (!Number.isInteger(ttlMs) || ttlMs < 1000)
+    throw new TypeError(`NATS KV GCRA store: ttlMs must be a whole number >= 1000, got ${ttlMs}`);
 
   // Creation may take longer than one request should wait, hence a separate client for setup.
   const admin = await new Kvm(jetstream(o.nc, { timeout: SETUP_TIMEOUT_MS })).create(bucket, {
     history: 1,
     ttl: ttlMs,
     replicas: o.replicas ?? 1,
-    description: "Edge rate limits: GCRA theoretical arrival time per merchant budget (packages/rate-limiter)",
+    description:
+      "Edge rate limits: GCRA theoretical arrival time per merchant budget (packages/rate-limiter)",
   });
   const status = await admin.status();
   const kv = await new Kvm(jetstream(o.nc, { timeout: o.timeoutMs ?? DEFAULT_OP_TIMEOUT_MS })).open(bucket, {
@@ -77,7 +79,12 @@ class NatsKvGcraStore implements GcraStore {
     return { tat, revision: entry.revision };
   }
 
-  async compareAndSet(key: string, tat: number, revision: number | undefined, ttlMs: number): Promise<boolean> {
+  async compareAndSet(
+    key: string,
+    tat: number,
+    revision: number | undefined,
+    ttlMs: number,
+  ): Promise<boolean> {
     assertValidStoreKey(key);
     assertValidTat(tat, ttlMs);
     if (this.bucketTtlMs > 0 && ttlMs > this.bucketTtlMs) {

@@ -1,9 +1,9 @@
 import {
   BUDGET_NAMES,
-  defaultRateLimitPolicy,
-  validateRateLimitPolicy,
   type BudgetName,
+  defaultRateLimitPolicy,
   type RateLimitPolicy,
+  validateRateLimitPolicy,
 } from "./rate-limit-policy.js";
 
 const VARIABLE = "GATEWAY_RATE_LIMITS";
@@ -38,7 +38,9 @@ export function parseRateLimitConfig(raw: string | undefined): RateLimitPolicy |
       throw configError(`"${name}" is not <live|test>.<budget>`);
     }
     if (!isBudgetName(budget)) {
-      throw configError(`unknown budget "${budget ?? ""}" in "${name}" (budgets: ${BUDGET_NAMES.join(", ")})`);
+      throw configError(
+        `unknown budget "${budget ?? ""}" in "${name}" (budgets: ${BUDGET_NAMES.join(", ")})`,
+      );
     }
     if (seen.has(name)) throw configError(`"${name}" is set twice`);
     seen.add(name);

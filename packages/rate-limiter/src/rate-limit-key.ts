@@ -20,6 +20,9 @@ export function rateLimitKey(budget: BudgetName, merchantId: string, livemode: b
 
 export function escapeKeyToken(value: string): string {
   return value.replace(/[^A-Za-z0-9_-]/gu, (ch) =>
-    Array.from(Buffer.from(ch, "utf8"), (byte) => `=${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+    Array.from(
+      Buffer.from(ch, "utf8"),
+      (byte) => `=${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    ).join(""),
   );
 }

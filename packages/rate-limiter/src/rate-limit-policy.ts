@@ -57,10 +57,14 @@ export function validateRateLimitPolicy(policy: RateLimitPolicy, source = "rate 
       const name = `${mode}.${budget}`;
       if (limit === undefined) throw new Error(`${source}: ${name} is missing`);
       if (!Number.isFinite(limit.ratePerSec) || limit.ratePerSec <= 0) {
-        throw new Error(`${source}: ${name} rate must be a positive number of requests per second, got ${limit.ratePerSec}`);
+        throw new Error(
+          `${source}: ${name} rate must be a positive number of requests per second, got ${limit.ratePerSec}`,
+        );
       }
       if (!Number.isInteger(limit.burst) || limit.burst < 1) {
-        throw new Error(`${source}: ${name} burst must be a whole number of requests >= 1, got ${limit.burst}`);
+        throw new Error(
+          `${source}: ${name} burst must be a whole number of requests >= 1, got ${limit.burst}`,
+        );
       }
       if (burstWindowMs(limit) > MAX_BURST_WINDOW_MS) {
         throw new Error(

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "@gateway/platform";
 import { combineOutcomes, type Decision, type ResolvedBudget } from "./decision.js";
-import { evaluateGcra, refundGcra, type GcraOutcome } from "./gcra.js";
+import { evaluateGcra, type GcraOutcome, refundGcra } from "./gcra.js";
 import type { GcraStore } from "./gcra-store.js";
 import type { TatTable } from "./tat-table.js";
 
@@ -96,7 +96,14 @@ export class SharedBudgetConsumer {
     let outcome = outcomes[index] as GcraOutcome;
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw new CheckAbandonedError("check abandoned while writing");
-      if (await this.o.store.compareAndSet(budget.key, outcome.newTat, state?.revision, ttlFor(outcome.newTat, at))) {
+      if (
+        await this.o.store.compareAndSet(
+          budget.key,
+          outcome.newTat,
+          state?.revision,
+          ttlFor(outcome.newTat, at),
+        )
+      ) {
         this.remember(budget.key, outcome.newTat, at);
         outcomes[index] = outcome;
         return undefined;
@@ -107,7 +114,13 @@ export class SharedBudgetConsumer {
         // Retry-After is one emission interval, when the next request could fit at the earliest.
         this.o.onContention(budget.key, attempt);
         const emission = Math.ceil(1000 / budget.limit.ratePerSec);
-        const denied: GcraOutcome = { allowed: false, newTat: outcome.newTat, remaining: 0, resetMs: outcome.resetMs, retryAfterMs: emission };
+        const denied: GcraOutcome = {
+          allowed: false,
+          newTat: outcome.newTat,
+          remaining: 0,
+          resetMs: outcome.resetMs,
+          retryAfterMs: emission,
+        };
         return combineOutcomes([budget], [denied], false);
       }
       await sleep(Math.random() * attempt);
@@ -131,7 +144,9 @@ export class SharedBudgetConsumer {
         return;
       }
     }
-    throw new Error(`could not give back one request on ${budget.key}: ${this.o.maxAttempts} conflicts in a row`);
+    throw new Error(
+      `could not give back one request on ${budget.key}: ${this.o.maxAttempts} conflicts in a row`,
+    );
   }
 
   private remember(key: string, tat: number | undefined, now: number): void {

@@ -56,7 +56,11 @@ export class StoreHealth {
     if (route === "probe") this.probing = false;
     this.failingSince ??= now;
     this.retryAt = now + this.options.retryIntervalMs;
-    this.warn(now, err, "rate limit store unavailable; deciding on this replica's local limiter (limits hold per replica)");
+    this.warn(
+      now,
+      err,
+      "rate limit store unavailable; deciding on this replica's local limiter (limits hold per replica)",
+    );
   }
 
   /** Counts a decision made without the store. */

@@ -13,7 +13,12 @@ export class SwitchableStore implements GcraStore {
     return this.inner.get(key);
   }
 
-  async compareAndSet(key: string, tat: number, revision: number | undefined, ttlMs: number): Promise<boolean> {
+  async compareAndSet(
+    key: string,
+    tat: number,
+    revision: number | undefined,
+    ttlMs: number,
+  ): Promise<boolean> {
     this.calls++;
     if (this.broken) throw new Error("connect ECONNREFUSED 127.0.0.1:4222");
     return this.inner.compareAndSet(key, tat, revision, ttlMs);
@@ -56,7 +61,12 @@ export class InterferingStore implements GcraStore {
     return this.inner.get(key);
   }
 
-  async compareAndSet(key: string, tat: number, revision: number | undefined, ttlMs: number): Promise<boolean> {
+  async compareAndSet(
+    key: string,
+    tat: number,
+    revision: number | undefined,
+    ttlMs: number,
+  ): Promise<boolean> {
     this.casCalls++;
     if (key === this.key && this.interferencesLeft > 0) {
       this.interferencesLeft--;

@@ -1,17 +1,22 @@
 import { ManualClock } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { InMemoryGcraStore, rateLimitKey, type GcraStore } from "../src/index.js";
+import { type GcraStore, InMemoryGcraStore, rateLimitKey } from "../src/index.js";
 import { InterferingStore } from "./fault-injecting-stores.js";
 import { LIVE_ACCOUNT, limiterOverMemory } from "./limiter-test-support.js";
 import { capturingLogger, WARN } from "./log-capture.js";
 
 const MERCHANT = "mer_Contended01";
-const CREATE = { merchantId: MERCHANT, livemode: true, budgets: ["account", "create"] as ["account", "create"] };
+const CREATE = {
+  merchantId: MERCHANT,
+  livemode: true,
+  budgets: ["account", "create"] as ["account", "create"],
+};
 
 /** What another replica does: write the key at `tat`, whatever is there. */
 async function overwrite(store: GcraStore, key: string, tat: number): Promise<void> {
   const current = await store.get(key);
-  if (!(await store.compareAndSet(key, tat, current?.revision, 60_000))) throw new Error("test interference lost its own race");
+  if (!(await store.compareAndSet(key, tat, current?.revision, 60_000)))
+    throw new Error("test interference lost its own race");
 }
 
 describe("GCRA rate limiter under compare-and-set conflicts", () => {
@@ -36,10 +41,17 @@ describe("GCRA rate limiter under compare-and-set conflicts", () => {
     // Meanwhile other replicas spent the whole create budget (TAT a full window ahead).
     const store = new InterferingStore(inner, createKey, (s) => overwrite(s, createKey, now + 1_000));
     const { limiter } = limiterOverMemory({ clock, store });
-    expect(await limiter.check(CREATE)).toMatchObject({ allowed: false, budget: "create", retryAfterMs: 100 });
+    expect(await limiter.check(CREATE)).toMatchObject({
+      allowed: false,
+      budget: "create",
+      retryAfterMs: 100,
+    });
     const account = await inner.get(rateLimitKey("account", MERCHANT, true));
     expect(account === undefined || account.tat <= now).toBe(true);
-    expect(await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).toMatchObject({ allowed: true, remaining: 24 });
+    expect(await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).toMatchObject({
+      allowed: true,
+      remaining: 24,
+    });
   });
 
   it("when a key keeps conflicting, then after the bounded attempts the request is denied, nothing is kept, and it is logged", async () => {

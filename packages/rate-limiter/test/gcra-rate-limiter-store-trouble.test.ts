@@ -22,7 +22,10 @@ describe("GCRA rate limiter when the store is unreachable", () => {
     expect(decisions.every((d) => d.degraded === true)).toBe(true);
     expect(decisions[25]).toMatchObject({ allowed: false, retryAfterMs: 40, budget: "account" });
     clock.advance(40);
-    expect(await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).toMatchObject({ allowed: true, degraded: true });
+    expect(await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).toMatchObject({
+      allowed: true,
+      degraded: true,
+    });
   });
 
   it("when the store keeps failing, then it warns at most once per 10 s, counting the local decisions", async () => {
@@ -38,7 +41,10 @@ describe("GCRA rate limiter when the store is unreachable", () => {
     await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT });
     const warnings = lines.filter((l) => l.level === WARN);
     expect(warnings).toHaveLength(2);
-    expect(warnings[1]).toMatchObject({ localDecisionsSinceLastWarning: 9, err: { message: expect.stringContaining("ECONNREFUSED") } });
+    expect(warnings[1]).toMatchObject({
+      localDecisionsSinceLastWarning: 9,
+      err: { message: expect.stringContaining("ECONNREFUSED") },
+    });
     expect(warnings[1]?.msg).toMatch(/deciding on this replica's local limiter/);
   });
 
@@ -62,7 +68,9 @@ describe("GCRA rate limiter when the store is unreachable", () => {
     const callsAfterFailure = store.calls;
 
     const started = performance.now();
-    const bypassed = await Promise.all(Array.from({ length: 10 }, (_, i) => limiter.check({ merchantId: `mer_other${i}`, ...LIVE_ACCOUNT })));
+    const bypassed = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => limiter.check({ merchantId: `mer_other${i}`, ...LIVE_ACCOUNT })),
+    );
     // Far below the 200 ms timeout: nobody waited for the store.
     expect(performance.now() - started).toBeLessThan(100);
     expect(bypassed.every((d) => d.degraded === true && d.allowed)).toBe(true);
@@ -87,7 +95,10 @@ describe("GCRA rate limiter when the store is unreachable", () => {
     store.broken = false;
     expect((await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).degraded).toBe(true);
     clock.advance(1_000);
-    expect(await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).toMatchObject({ allowed: true, degraded: false });
+    expect(await limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).toMatchObject({
+      allowed: true,
+      degraded: false,
+    });
     expect(lines.find((l) => l.level === INFO)?.msg).toMatch(/reachable again/);
   });
 
@@ -108,7 +119,9 @@ describe("GCRA rate limiter when the store is unreachable", () => {
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).reason).toBe("SERVICE_UNAVAILABLE");
     // The breaker is open now: still an error, not a silent admission.
-    await expect(limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).rejects.toBeInstanceOf(GatewayError);
+    await expect(limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })).rejects.toBeInstanceOf(
+      GatewayError,
+    );
   });
 
   it("when the local fallback is turned off, then every request is admitted while degraded", async () => {
@@ -124,7 +137,9 @@ describe("GCRA rate limiter when the store is unreachable", () => {
     const store = new HangingStore();
     const { limiter } = limiterOverMemory({ clock, store, storeTimeoutMs: 40 });
     const started = performance.now();
-    const decisions = await Promise.all(Array.from({ length: 5 }, () => limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })));
+    const decisions = await Promise.all(
+      Array.from({ length: 5 }, () => limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT })),
+    );
     expect(performance.now() - started).toBeLessThan(200);
     expect(decisions.every((d) => d.degraded === true)).toBe(true);
     expect(admitted(decisions)).toBe(5);

@@ -1,10 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { systemClock } from "@gateway/platform";
-import { startNatsServer, waitFor, type LocalServer } from "@gateway/testkit";
+import { type LocalServer, startNatsServer, waitFor } from "@gateway/testkit";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createGcraRateLimiter, createNatsKvGcraStore, defaultRateLimitPolicy, type Decision, type RateLimiter } from "../src/index.js";
+import {
+  createGcraRateLimiter,
+  createNatsKvGcraStore,
+  type Decision,
+  defaultRateLimitPolicy,
+  type RateLimiter,
+} from "../src/index.js";
 import { connectNats, destroyBucket, uniqueBucketName } from "./nats-test-support.js";
 
 const LIVE_ACCOUNT = { livemode: true, budgets: ["account" as const] };
@@ -19,7 +25,10 @@ function uniqueMerchant(): string {
 async function replica(bucket: string, url?: string): Promise<{ nc: NatsConnection; limiter: RateLimiter }> {
   const nc = await connectNats(url);
   const store = await createNatsKvGcraStore({ nc, bucket });
-  return { nc, limiter: createGcraRateLimiter({ store, policy: defaultRateLimitPolicy, clock: systemClock }) };
+  return {
+    nc,
+    limiter: createGcraRateLimiter({ store, policy: defaultRateLimitPolicy, clock: systemClock }),
+  };
 }
 
 describe("GCRA rate limiter over NATS JetStream KV, two replicas", () => {
@@ -40,7 +49,9 @@ describe("GCRA rate limiter over NATS JetStream KV, two replicas", () => {
     const merchantId = uniqueMerchant();
     const started = Date.now();
     const decisions = await Promise.all(
-      replicas.flatMap((r) => Array.from({ length: 100 }, () => r.limiter.check({ merchantId, ...LIVE_ACCOUNT }))),
+      replicas.flatMap((r) =>
+        Array.from({ length: 100 }, () => r.limiter.check({ merchantId, ...LIVE_ACCOUNT })),
+      ),
     );
     const elapsedMs = Date.now() - started;
     const admittedCount = decisions.filter((d) => d.allowed).length;
@@ -120,7 +131,12 @@ describe("GCRA rate limiter when NATS is unreachable", () => {
       server = await startNatsServer();
       nc = await connectNats(server.url);
       const store = await createNatsKvGcraStore({ nc, bucket: uniqueBucketName() });
-      limiter = createGcraRateLimiter({ store, policy: defaultRateLimitPolicy, clock: systemClock, storeRetryIntervalMs: 500 });
+      limiter = createGcraRateLimiter({
+        store,
+        policy: defaultRateLimitPolicy,
+        clock: systemClock,
+        storeRetryIntervalMs: 500,
+      });
     });
     afterEach(async () => {
       await limiter.close();

@@ -1,7 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createGcraRateLimiter, defaultRateLimitPolicy, InMemoryGcraStore, type RateLimitPolicy } from "../src/index.js";
 import { ManualClock } from "@gateway/platform";
-import { admitted, checkTimes, LIVE_ACCOUNT, limiterOverMemory, type LimiterUnderTest } from "./limiter-test-support.js";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createGcraRateLimiter,
+  defaultRateLimitPolicy,
+  InMemoryGcraStore,
+  type RateLimitPolicy,
+} from "../src/index.js";
+import {
+  admitted,
+  checkTimes,
+  LIVE_ACCOUNT,
+  type LimiterUnderTest,
+  limiterOverMemory,
+} from "./limiter-test-support.js";
 
 const MERCHANT = "mer_3kTQbV9xLm2P";
 const OTHER = "mer_9zYwq1Nn0aBc";
@@ -45,7 +56,13 @@ describe("GCRA rate limiter (in-memory store, manual clock)", () => {
     const start = sut.clock.now().getTime();
     expect(admitted(await checkTimes(sut.limiter, 25, { merchantId: MERCHANT, ...LIVE_ACCOUNT }))).toBe(25);
     const denied = await sut.limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT });
-    expect(denied).toMatchObject({ allowed: false, retryAfterMs: 40, remaining: 0, budget: "account", limit: 25 });
+    expect(denied).toMatchObject({
+      allowed: false,
+      retryAfterMs: 40,
+      remaining: 0,
+      budget: "account",
+      limit: 25,
+    });
     const admittedAt: number[] = [];
     for (let at = 1; at <= 200; at++) {
       sut.clock.set(start + at);
@@ -58,19 +75,22 @@ describe("GCRA rate limiter (in-memory store, manual clock)", () => {
     { name: "live account (25/s)", livemode: true, budgets: ["account"] as const, burst: 25 },
     { name: "test refund (2/s)", livemode: false, budgets: ["refund"] as const, burst: 2 },
     { name: "live create (10/s)", livemode: true, budgets: ["create"] as const, burst: 10 },
-  ])("when $name is denied, then retrying after retryAfterMs is admitted and 1 ms earlier is not", async ({ livemode, budgets, burst }) => {
-    sut = limiterOverMemory();
-    const request = { merchantId: MERCHANT, livemode, budgets: [...budgets] };
-    expect(admitted(await checkTimes(sut.limiter, burst, request))).toBe(burst);
-    const denied = await sut.limiter.check(request);
-    expect(denied.allowed).toBe(false);
-    expect(denied.retryAfterMs).toBeGreaterThan(0);
-    sut.clock.advance(denied.retryAfterMs - 1);
-    const early = await sut.limiter.check(request);
-    expect(early).toMatchObject({ allowed: false, retryAfterMs: 1 });
-    sut.clock.advance(1);
-    expect((await sut.limiter.check(request)).allowed).toBe(true);
-  });
+  ])(
+    "when $name is denied, then retrying after retryAfterMs is admitted and 1 ms earlier is not",
+    async ({ livemode, budgets, burst }) => {
+      sut = limiterOverMemory();
+      const request = { merchantId: MERCHANT, livemode, budgets: [...budgets] };
+      expect(admitted(await checkTimes(sut.limiter, burst, request))).toBe(burst);
+      const denied = await sut.limiter.check(request);
+      expect(denied.allowed).toBe(false);
+      expect(denied.retryAfterMs).toBeGreaterThan(0);
+      sut.clock.advance(denied.retryAfterMs - 1);
+      const early = await sut.limiter.check(request);
+      expect(early).toMatchObject({ allowed: false, retryAfterMs: 1 });
+      sut.clock.advance(1);
+      expect((await sut.limiter.check(request)).allowed).toBe(true);
+    },
+  );
 
   it("when the emission interval is not a whole number of ms, then retryAfterMs still lands exactly on the first admitted ms", async () => {
     const policy: RateLimitPolicy = structuredClone(defaultRateLimitPolicy);
@@ -89,55 +109,102 @@ describe("GCRA rate limiter (in-memory store, manual clock)", () => {
 
   it("when live keys spend their budget, then the same account's test keys keep theirs, and the other way round", async () => {
     sut = limiterOverMemory();
-    expect(admitted(await checkTimes(sut.limiter, 30, { merchantId: MERCHANT, livemode: true, budgets: ["account"] }))).toBe(25);
+    expect(
+      admitted(
+        await checkTimes(sut.limiter, 30, { merchantId: MERCHANT, livemode: true, budgets: ["account"] }),
+      ),
+    ).toBe(25);
     const test = await sut.limiter.check({ merchantId: MERCHANT, livemode: false, budgets: ["account"] });
     expect(test).toMatchObject({ allowed: true, limit: 10, remaining: 9 });
 
-    expect(admitted(await checkTimes(sut.limiter, 20, { merchantId: OTHER, livemode: false, budgets: ["account"] }))).toBe(10);
-    expect(await sut.limiter.check({ merchantId: OTHER, livemode: true, budgets: ["account"] })).toMatchObject({ allowed: true, remaining: 24 });
+    expect(
+      admitted(
+        await checkTimes(sut.limiter, 20, { merchantId: OTHER, livemode: false, budgets: ["account"] }),
+      ),
+    ).toBe(10);
+    expect(
+      await sut.limiter.check({ merchantId: OTHER, livemode: true, budgets: ["account"] }),
+    ).toMatchObject({ allowed: true, remaining: 24 });
   });
 
   it("when one merchant spends its budget, then another merchant is unaffected", async () => {
     sut = limiterOverMemory();
     expect(admitted(await checkTimes(sut.limiter, 40, { merchantId: MERCHANT, ...LIVE_ACCOUNT }))).toBe(25);
-    expect(await sut.limiter.check({ merchantId: OTHER, ...LIVE_ACCOUNT })).toMatchObject({ allowed: true, remaining: 24 });
+    expect(await sut.limiter.check({ merchantId: OTHER, ...LIVE_ACCOUNT })).toMatchObject({
+      allowed: true,
+      remaining: 24,
+    });
   });
 
   it("when create calls are made, then they draw on both the create and the account budget", async () => {
     sut = limiterOverMemory();
-    const creates = await checkTimes(sut.limiter, 4, { merchantId: MERCHANT, livemode: true, budgets: ["account", "create"] });
+    const creates = await checkTimes(sut.limiter, 4, {
+      merchantId: MERCHANT,
+      livemode: true,
+      budgets: ["account", "create"],
+    });
     expect(admitted(creates)).toBe(4);
     // Reported against the tighter budget: create has 10 - 4 = 6 left, account 25 - 4 = 21.
     expect(creates[3]).toMatchObject({ budget: "create", limit: 10, remaining: 6 });
-    expect(await sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["account"] })).toMatchObject({ remaining: 20 });
+    expect(
+      await sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["account"] }),
+    ).toMatchObject({ remaining: 20 });
   });
 
   it("when the create budget denies a create call, then the account budget is not charged for it", async () => {
     sut = limiterOverMemory();
-    const create = { merchantId: MERCHANT, livemode: true, budgets: ["account", "create"] as ["account", "create"] };
+    const create = {
+      merchantId: MERCHANT,
+      livemode: true,
+      budgets: ["account", "create"] as ["account", "create"],
+    };
     expect(admitted(await checkTimes(sut.limiter, 10, create))).toBe(10);
     const denied = await sut.limiter.check(create);
     expect(denied).toMatchObject({ allowed: false, budget: "create", retryAfterMs: 100 });
     // Account: 25 - 10 creates = 15 left before this check, 14 after it.
-    expect(await sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["account"] })).toMatchObject({ allowed: true, remaining: 14 });
+    expect(
+      await sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["account"] }),
+    ).toMatchObject({ allowed: true, remaining: 14 });
   });
 
   it("when the account budget denies a create call, then the create budget is not charged for it", async () => {
     sut = limiterOverMemory();
-    expect(admitted(await checkTimes(sut.limiter, 25, { merchantId: MERCHANT, livemode: true, budgets: ["account"] }))).toBe(25);
-    const create = { merchantId: MERCHANT, livemode: true, budgets: ["create", "account"] as ["create", "account"] };
-    expect(await sut.limiter.check(create)).toMatchObject({ allowed: false, budget: "account", retryAfterMs: 40 });
+    expect(
+      admitted(
+        await checkTimes(sut.limiter, 25, { merchantId: MERCHANT, livemode: true, budgets: ["account"] }),
+      ),
+    ).toBe(25);
+    const create = {
+      merchantId: MERCHANT,
+      livemode: true,
+      budgets: ["create", "account"] as ["create", "account"],
+    };
+    expect(await sut.limiter.check(create)).toMatchObject({
+      allowed: false,
+      budget: "account",
+      retryAfterMs: 40,
+    });
     sut.clock.advance(40);
     expect((await sut.limiter.check(create)).allowed).toBe(true);
     // Create: only the admitted call counted (10 - 1), so this create-only check leaves 8.
-    expect(await sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["create"] })).toMatchObject({ allowed: true, remaining: 8 });
+    expect(
+      await sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["create"] }),
+    ).toMatchObject({ allowed: true, remaining: 8 });
   });
 
   it("when both budgets deny, then Retry-After covers the longer wait", async () => {
     sut = limiterOverMemory();
-    const refund = { merchantId: MERCHANT, livemode: false, budgets: ["account", "refund"] as ["account", "refund"] };
+    const refund = {
+      merchantId: MERCHANT,
+      livemode: false,
+      budgets: ["account", "refund"] as ["account", "refund"],
+    };
     expect(admitted(await checkTimes(sut.limiter, 2, refund))).toBe(2);
-    expect(admitted(await checkTimes(sut.limiter, 8, { merchantId: MERCHANT, livemode: false, budgets: ["account"] }))).toBe(8);
+    expect(
+      admitted(
+        await checkTimes(sut.limiter, 8, { merchantId: MERCHANT, livemode: false, budgets: ["account"] }),
+      ),
+    ).toBe(8);
     // Test account: T = 100 ms; test refund: T = 500 ms. Both are empty now.
     const denied = await sut.limiter.check(refund);
     expect(denied).toMatchObject({ allowed: false, budget: "refund", retryAfterMs: 500 });
@@ -159,7 +226,16 @@ describe("GCRA rate limiter (in-memory store, manual clock)", () => {
   it("when an allowed decision is made, then it reports the remaining burst and the time until the bucket is full", async () => {
     sut = limiterOverMemory();
     const first = await sut.limiter.check({ merchantId: MERCHANT, ...LIVE_ACCOUNT });
-    expect(first).toEqual({ allowed: true, limit: 25, remaining: 24, resetMs: 40, retryAfterMs: 0, budget: "account", windowMs: 1000, degraded: false });
+    expect(first).toEqual({
+      allowed: true,
+      limit: 25,
+      remaining: 24,
+      resetMs: 40,
+      retryAfterMs: 0,
+      budget: "account",
+      windowMs: 1000,
+      degraded: false,
+    });
   });
 
   it("when two limiters share one store, then they share the budget", async () => {
@@ -180,9 +256,19 @@ describe("GCRA rate limiter (in-memory store, manual clock)", () => {
   it("when the request is malformed, then check rejects with a clear error", async () => {
     sut = limiterOverMemory();
     await expect(sut.limiter.check({ merchantId: "", ...LIVE_ACCOUNT })).rejects.toThrow(/merchantId/);
-    await expect(sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: [] })).rejects.toThrow(/at least one budget/);
-    await expect(sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["payout" as "account"] })).rejects.toThrow(/unknown budget "payout"/);
-    await expect(sut.limiter.check({ merchantId: MERCHANT, livemode: "yes" as unknown as boolean, budgets: ["account"] })).rejects.toThrow(/livemode/);
+    await expect(sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: [] })).rejects.toThrow(
+      /at least one budget/,
+    );
+    await expect(
+      sut.limiter.check({ merchantId: MERCHANT, livemode: true, budgets: ["payout" as "account"] }),
+    ).rejects.toThrow(/unknown budget "payout"/);
+    await expect(
+      sut.limiter.check({
+        merchantId: MERCHANT,
+        livemode: "yes" as unknown as boolean,
+        budgets: ["account"],
+      }),
+    ).rejects.toThrow(/livemode/);
   });
 
   it("when the limiter is closed, then later checks are refused", async () => {
@@ -195,6 +281,8 @@ describe("GCRA rate limiter (in-memory store, manual clock)", () => {
     const policy: RateLimitPolicy = structuredClone(defaultRateLimitPolicy);
     policy.test.refund = { ratePerSec: 0, burst: 1 };
     sut = limiterOverMemory();
-    expect(() => createGcraRateLimiter({ store: sut.store, clock: sut.clock, policy })).toThrow(/test\.refund rate/);
+    expect(() => createGcraRateLimiter({ store: sut.store, clock: sut.clock, policy })).toThrow(
+      /test\.refund rate/,
+    );
   });
 });

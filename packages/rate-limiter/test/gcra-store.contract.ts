@@ -46,14 +46,18 @@ export function describeGcraStoreContract(adapter: string, options: GcraStoreCon
 
     it("when the key exists, then a create conflicts and the stored TAT stays", async () => {
       await store.compareAndSet("rl.account.mer_a.live", T0 + 40, undefined, LONG_TTL_MS);
-      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 999, undefined, LONG_TTL_MS)).toBe(false);
+      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 999, undefined, LONG_TTL_MS)).toBe(
+        false,
+      );
       expect((await store.get("rl.account.mer_a.live"))?.tat).toBe(T0 + 40);
     });
 
     it("when the revision read is still current, then compare-and-set replaces the TAT under a new revision", async () => {
       await store.compareAndSet("rl.account.mer_a.live", T0 + 40, undefined, LONG_TTL_MS);
       const read = await store.get("rl.account.mer_a.live");
-      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 80, read?.revision, LONG_TTL_MS)).toBe(true);
+      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 80, read?.revision, LONG_TTL_MS)).toBe(
+        true,
+      );
       const after = await store.get("rl.account.mer_a.live");
       expect(after?.tat).toBe(T0 + 80);
       expect(after?.revision).not.toBe(read?.revision);
@@ -62,8 +66,12 @@ export function describeGcraStoreContract(adapter: string, options: GcraStoreCon
     it("when someone wrote since the read, then compare-and-set with the old revision conflicts", async () => {
       await store.compareAndSet("rl.account.mer_a.live", T0 + 40, undefined, LONG_TTL_MS);
       const stale = await store.get("rl.account.mer_a.live");
-      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 80, stale?.revision, LONG_TTL_MS)).toBe(true);
-      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 120, stale?.revision, LONG_TTL_MS)).toBe(false);
+      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 80, stale?.revision, LONG_TTL_MS)).toBe(
+        true,
+      );
+      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 120, stale?.revision, LONG_TTL_MS)).toBe(
+        false,
+      );
       expect((await store.get("rl.account.mer_a.live"))?.tat).toBe(T0 + 80);
     });
 
@@ -76,7 +84,9 @@ export function describeGcraStoreContract(adapter: string, options: GcraStoreCon
       await store.compareAndSet("rl.account.mer_a.live", T0, undefined, LONG_TTL_MS);
       const read = await store.get("rl.account.mer_a.live");
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => store.compareAndSet("rl.account.mer_a.live", T0 + i + 1, read?.revision, LONG_TTL_MS)),
+        Array.from({ length: 10 }, (_, i) =>
+          store.compareAndSet("rl.account.mer_a.live", T0 + i + 1, read?.revision, LONG_TTL_MS),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = results.indexOf(true);
@@ -85,7 +95,9 @@ export function describeGcraStoreContract(adapter: string, options: GcraStoreCon
 
     it("when many writers race to create the same key, then exactly one wins", async () => {
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => store.compareAndSet("rl.create.mer_a.test", T0 + i, undefined, LONG_TTL_MS)),
+        Array.from({ length: 10 }, (_, i) =>
+          store.compareAndSet("rl.create.mer_a.test", T0 + i, undefined, LONG_TTL_MS),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
     });
@@ -103,16 +115,22 @@ export function describeGcraStoreContract(adapter: string, options: GcraStoreCon
       const test = await store.get("rl.account.mer_a.test");
       expect([live?.tat, test?.tat]).toEqual([T0 + 1, T0 + 2]);
       // A revision of one key is no licence to write another.
-      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 3, test?.revision, LONG_TTL_MS)).toBe(false);
+      expect(await store.compareAndSet("rl.account.mer_a.live", T0 + 3, test?.revision, LONG_TTL_MS)).toBe(
+        false,
+      );
     });
 
     it("when a key is not a valid store key, then the store rejects it", async () => {
       await expect(store.get("rl.account.mer a.live")).rejects.toThrow(/invalid GCRA store key/);
-      await expect(store.compareAndSet(".rl.account", T0, undefined, LONG_TTL_MS)).rejects.toThrow(/invalid GCRA store key/);
+      await expect(store.compareAndSet(".rl.account", T0, undefined, LONG_TTL_MS)).rejects.toThrow(
+        /invalid GCRA store key/,
+      );
     });
 
     it("when the TAT is not a finite number, then the write is rejected", async () => {
-      await expect(store.compareAndSet("rl.account.mer_a.live", Number.NaN, undefined, LONG_TTL_MS)).rejects.toThrow(/finite/);
+      await expect(
+        store.compareAndSet("rl.account.mer_a.live", Number.NaN, undefined, LONG_TTL_MS),
+      ).rejects.toThrow(/finite/);
     });
   });
 
@@ -131,7 +149,9 @@ export function describeGcraStoreContract(adapter: string, options: GcraStoreCon
       await store.compareAndSet("rl.account.mer_idle.live", T0, undefined, options.shortTtlMs);
       await harness.passTime(options.shortTtlMs * 2);
       expect(await store.get("rl.account.mer_idle.live")).toBeUndefined();
-      expect(await store.compareAndSet("rl.account.mer_idle.live", T0 + 1, undefined, options.shortTtlMs)).toBe(true);
+      expect(
+        await store.compareAndSet("rl.account.mer_idle.live", T0 + 1, undefined, options.shortTtlMs),
+      ).toBe(true);
     });
   });
 }

@@ -1,11 +1,11 @@
 import { ManualClock } from "@gateway/platform";
 import {
-  InMemoryGcraStore,
   createGcraRateLimiter,
-  defaultRateLimitPolicy,
   type Decision,
+  defaultRateLimitPolicy,
   type GcraRateLimiterOptions,
   type GcraStore,
+  InMemoryGcraStore,
   type RateLimitCheck,
   type RateLimiter,
 } from "../src/index.js";
@@ -27,7 +27,11 @@ export function limiterOverMemory(options: Partial<GcraRateLimiterOptions> = {})
 }
 
 /** Sends `count` checks one after another (same instant unless the caller moves the clock). */
-export async function checkTimes(limiter: RateLimiter, count: number, request: RateLimitCheck): Promise<Decision[]> {
+export async function checkTimes(
+  limiter: RateLimiter,
+  count: number,
+  request: RateLimitCheck,
+): Promise<Decision[]> {
   const decisions: Decision[] = [];
   for (let i = 0; i < count; i++) decisions.push(await limiter.check(request));
   return decisions;

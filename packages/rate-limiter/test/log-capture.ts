@@ -12,7 +12,8 @@ export function capturingLogger(): { logger: Logger; lines: CapturedLog[] } {
   const lines: CapturedLog[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") lines.push(JSON.parse(line) as CapturedLog);
+      for (const line of chunk.toString("utf8").split("\n"))
+        if (line.trim() !== "") lines.push(JSON.parse(line) as CapturedLog);
       callback();
     },
   });

@@ -52,7 +52,9 @@ describe("NATS KV GCRA store", () => {
 
   it("when a write asks to live longer than the bucket TTL, then it is refused (the key would vanish mid-window)", async () => {
     const store = await createNatsKvGcraStore({ nc, bucket, ttlMs: 5_000 });
-    await expect(store.compareAndSet("rl.account.mer_a.live", 1, undefined, 5_001)).rejects.toThrow(/bucket TTL/);
+    await expect(store.compareAndSet("rl.account.mer_a.live", 1, undefined, 5_001)).rejects.toThrow(
+      /bucket TTL/,
+    );
   });
 
   it("when a key holds something that is not a TAT, then reading it fails loudly", async () => {

@@ -4,7 +4,8 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 
 export function natsUrl(): string {
   const url = process.env.NATS_URL;
-  if (!url) throw new Error("NATS_URL is not set: run integration tests through vitest's `integration` project");
+  if (!url)
+    throw new Error("NATS_URL is not set: run integration tests through vitest's `integration` project");
   return url;
 }
 

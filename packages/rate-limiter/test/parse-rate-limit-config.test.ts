@@ -9,8 +9,16 @@ describe("parseRateLimitConfig (GATEWAY_RATE_LIMITS)", () => {
 
   it("when the defaults are read, then they are the spec's rates with a one-second burst", () => {
     expect(defaultRateLimitPolicy).toEqual({
-      live: { account: { ratePerSec: 25, burst: 25 }, create: { ratePerSec: 10, burst: 10 }, refund: { ratePerSec: 5, burst: 5 } },
-      test: { account: { ratePerSec: 10, burst: 10 }, create: { ratePerSec: 5, burst: 5 }, refund: { ratePerSec: 2, burst: 2 } },
+      live: {
+        account: { ratePerSec: 25, burst: 25 },
+        create: { ratePerSec: 10, burst: 10 },
+        refund: { ratePerSec: 5, burst: 5 },
+      },
+      test: {
+        account: { ratePerSec: 10, burst: 10 },
+        create: { ratePerSec: 5, burst: 5 },
+        refund: { ratePerSec: 2, burst: 2 },
+      },
     });
   });
 

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { rateLimitHeaders, type Decision } from "../src/index.js";
+import { type Decision, rateLimitHeaders } from "../src/index.js";
 import { checkTimes, LIVE_ACCOUNT, limiterOverMemory } from "./limiter-test-support.js";
 
-const allowed: Decision = { allowed: true, limit: 25, remaining: 24, resetMs: 40, retryAfterMs: 0, budget: "account", windowMs: 1000 };
+const allowed: Decision = {
+  allowed: true,
+  limit: 25,
+  remaining: 24,
+  resetMs: 40,
+  retryAfterMs: 0,
+  budget: "account",
+  windowMs: 1000,
+};
 
 describe("rateLimitHeaders", () => {
   it("when the request is allowed, then the RateLimit fields are set and Retry-After is absent", () => {
@@ -20,11 +28,20 @@ describe("rateLimitHeaders", () => {
     { retryAfterMs: 1000, expected: "1" },
     { retryAfterMs: 1001, expected: "2" },
     { retryAfterMs: 2500, expected: "3" },
-  ])("when denied with retryAfterMs $retryAfterMs, then Retry-After is $expected (whole seconds, rounded up)", ({ retryAfterMs, expected }) => {
-    const headers = rateLimitHeaders({ ...allowed, allowed: false, remaining: 0, resetMs: 1000, retryAfterMs });
-    expect(headers["Retry-After"]).toBe(expected);
-    expect(headers["RateLimit-Remaining"]).toBe("0");
-  });
+  ])(
+    "when denied with retryAfterMs $retryAfterMs, then Retry-After is $expected (whole seconds, rounded up)",
+    ({ retryAfterMs, expected }) => {
+      const headers = rateLimitHeaders({
+        ...allowed,
+        allowed: false,
+        remaining: 0,
+        resetMs: 1000,
+        retryAfterMs,
+      });
+      expect(headers["Retry-After"]).toBe(expected);
+      expect(headers["RateLimit-Remaining"]).toBe("0");
+    },
+  );
 
   it("when denied with a zero wait (a contract breach), then Retry-After is still at least 1", () => {
     expect(rateLimitHeaders({ ...allowed, allowed: false, retryAfterMs: 0 })["Retry-After"]).toBe("1");
@@ -46,7 +63,11 @@ describe("rateLimitHeaders", () => {
 
   it("when a real limiter denies a test-mode refund, then the headers describe the refund budget and a retry after them is admitted", async () => {
     const { limiter, clock } = limiterOverMemory();
-    const refund = { merchantId: "mer_Headers01", livemode: false, budgets: ["account", "refund"] as ["account", "refund"] };
+    const refund = {
+      merchantId: "mer_Headers01",
+      livemode: false,
+      budgets: ["account", "refund"] as ["account", "refund"],
+    };
     await checkTimes(limiter, 2, refund);
     const denied = await limiter.check(refund);
     const headers = rateLimitHeaders(denied);
@@ -59,6 +80,10 @@ describe("rateLimitHeaders", () => {
     });
     clock.advance(Number(headers["Retry-After"]) * 1000);
     expect((await limiter.check(refund)).allowed).toBe(true);
-    expect(rateLimitHeaders(await limiter.check({ merchantId: "mer_Headers01", ...LIVE_ACCOUNT }))["RateLimit-Limit"]).toBe("25");
+    expect(
+      rateLimitHeaders(await limiter.check({ merchantId: "mer_Headers01", ...LIVE_ACCOUNT }))[
+        "RateLimit-Limit"
+      ],
+    ).toBe("25");
   });
 });

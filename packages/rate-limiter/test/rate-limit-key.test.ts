@@ -11,7 +11,8 @@ describe("rateLimitKey", () => {
     expect(rateLimitKey("create", "a.b", true)).toBe("rl.create.a=2Eb.live");
     expect(rateLimitKey("create", "a=2Eb", true)).toBe("rl.create.a=3D2Eb.live");
     expect(rateLimitKey("create", "é *>", true)).toBe("rl.create.=C3=A9=20=2A=3E.live");
-    for (const id of ["a.b", "a=2Eb", "é *>", "x/y"]) expect(rateLimitKey("account", id, true)).toMatch(/^[-/_=.A-Za-z0-9]+$/);
+    for (const id of ["a.b", "a=2Eb", "é *>", "x/y"])
+      expect(rateLimitKey("account", id, true)).toMatch(/^[-/_=.A-Za-z0-9]+$/);
   });
 
   it("when the merchant id is empty or too long, then it is refused", () => {

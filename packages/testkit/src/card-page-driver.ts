@@ -23,7 +23,12 @@ function attribute(tag: string, name: string): string | undefined {
 }
 
 function unescapeHtml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 /** A future expiry in MM/YY, two years ahead of the real clock. */
@@ -45,7 +50,8 @@ export async function payOnCardPage(formUrl: string, card: CardEntry): Promise<C
     if (token !== undefined && name !== undefined) names[token] = name;
   }
   for (const token of ["cc-name", "cc-number", "cc-exp", "cc-csc"]) {
-    if (names[token] === undefined) throw new Error(`the card page has no input with autocomplete="${token}"`);
+    if (names[token] === undefined)
+      throw new Error(`the card page has no input with autocomplete="${token}"`);
   }
   const body = new URLSearchParams({
     [names["cc-name"]!]: card.name ?? "Ada Lovelace",
@@ -53,7 +59,12 @@ export async function payOnCardPage(formUrl: string, card: CardEntry): Promise<C
     [names["cc-exp"]!]: card.expiry ?? futureExpiry(),
     [names["cc-csc"]!]: card.cvc ?? "123",
   });
-  const res = await fetch(action, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, redirect: "manual" });
+  const res = await fetch(action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body,
+    redirect: "manual",
+  });
   await res.arrayBuffer();
   const location = res.headers.get("location") ?? "";
   if (location === "") throw new Error(`the card page did not redirect (HTTP ${res.status})`);

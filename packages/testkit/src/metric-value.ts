@@ -13,7 +13,9 @@ export async function metricValue(name: string, labels: Record<string, string> =
   const match = values.find((v) => {
     const { metricName } = v as { metricName?: string };
     if (String(type) === "histogram" && metricName !== `${name}_count`) return false;
-    const actual = Object.entries(v.labels).filter(([k]) => k !== "le").sort();
+    const actual = Object.entries(v.labels)
+      .filter(([k]) => k !== "le")
+      .sort();
     return JSON.stringify(actual) === JSON.stringify(wanted);
   });
   return match?.value ?? 0;

@@ -10,6 +10,7 @@ import { cacheDir } from "./local-servers/binaries.js";
 export function pythonTool(name: "openapi-spec-validator" | "st"): string {
   const venv = process.env.GATEWAY_PYTHON_TOOLS ?? join(cacheDir(), "python-tools");
   const bin = join(venv, "bin", name);
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run 'bash scripts/install-python-tools.sh' (CI does, in .ci/run)`);
+  if (!existsSync(bin))
+    throw new Error(`${bin} is missing: run 'bash scripts/install-python-tools.sh' (CI does, in .ci/run)`);
   return bin;
 }

@@ -51,10 +51,17 @@ async function startAndTrack(start: () => Promise<LocalServer>, started: LocalSe
   return server.url;
 }
 
-async function checkGiven(variable: "MONGODB_URL" | "NATS_URL", ping: (url: string) => Promise<void>): Promise<string> {
+async function checkGiven(
+  variable: "MONGODB_URL" | "NATS_URL",
+  ping: (url: string) => Promise<void>,
+): Promise<string> {
   const url = process.env[variable] as string;
   try {
-    await waitFor(() => ping(url).then(() => true), { timeoutMs: 10_000, intervalMs: 250, message: `${variable}=${url} to answer` });
+    await waitFor(() => ping(url).then(() => true), {
+      timeoutMs: 10_000,
+      intervalMs: 250,
+      message: `${variable}=${url} to answer`,
+    });
   } catch (err) {
     // Message only: vitest's startup error printer cannot print some driver errors as a cause.
     throw new Error(`${(err as Error).message}. Unset ${variable} to let the testkit start a local server.`);

@@ -15,7 +15,10 @@ type Ready<T> = Exclude<T, false | null | undefined>;
  * Calls `condition` until it returns something other than false, null or undefined, and returns
  * that. A thrown error counts as "not yet"; the last one is reported when time runs out.
  */
-export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitForOptions = {}): Promise<Ready<T>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options: WaitForOptions = {},
+): Promise<Ready<T>> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const intervalMs = options.intervalMs ?? 100;
   const deadline = Date.now() + timeoutMs;
@@ -34,6 +37,11 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitF
     await sleep(intervalMs);
   }
   const what = options.message ?? "condition";
-  const detail = lastError === undefined ? "" : `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
-  throw new Error(`timed out after ${timeoutMs} ms (${attempts} attempts) waiting for ${what}${detail}`, { cause: lastError });
+  const detail =
+    lastError === undefined
+      ? ""
+      : `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
+  throw new Error(`timed out after ${timeoutMs} ms (${attempts} attempts) waiting for ${what}${detail}`, {
+    cause: lastError,
+  });
 }

@@ -11,7 +11,11 @@ const run = promisify(execFile);
 // only that the script finishes and prints its table.
 const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegExp }> = [
   { script: "sweeper-bench.ts", args: ["--sessions", "5"], tableHeader: /\| store \| sweepers \|/ },
-  { script: "ferretdb-backend-bench.ts", args: ["--documents", "20", "--ops", "2"], tableHeader: /\| operation \| PostgreSQL \| SQLite \|/ },
+  {
+    script: "ferretdb-backend-bench.ts",
+    args: ["--documents", "20", "--ops", "2"],
+    tableHeader: /\| operation \| PostgreSQL \| SQLite \|/,
+  },
   { script: "rate-limiter-bench.ts", args: ["--requests", "30", "--seconds", "5"], tableHeader: /\|/ },
 ];
 
@@ -19,11 +23,15 @@ describe("benchmark scripts (smoke)", () => {
   for (const { script, args, tableHeader } of SCRIPTS) {
     it(`when bench/${script} runs with tiny sizes, then it finishes and prints its table`, async () => {
       const root = repoRoot;
-      const { stdout } = await run(join(root, "node_modules", ".bin", "tsx"), [join(root, "bench", script), ...args], {
-        cwd: root,
-        timeout: 150_000,
-        maxBuffer: 8 * 1024 * 1024,
-      });
+      const { stdout } = await run(
+        join(root, "node_modules", ".bin", "tsx"),
+        [join(root, "bench", script), ...args],
+        {
+          cwd: root,
+          timeout: 150_000,
+          maxBuffer: 8 * 1024 * 1024,
+        },
+      );
       expect(stdout).toMatch(tableHeader);
     }, 180_000);
   }

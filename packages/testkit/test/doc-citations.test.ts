@@ -14,19 +14,32 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Tracked and new (not ignored) files: what the next commit holds. */
 function repositoryFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: repoRoot, encoding: "utf8" });
+  const out = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
   return [...new Set(out.split("\0").filter((path) => path !== ""))];
 }
 
 function docIndex(files: string[]): DocIndex {
   const docs = new Map<string, Set<string>>();
   for (const path of files) {
-    if (path.startsWith("docs/") && path.endsWith(".md")) docs.set(path, headingAnchors(readFileSync(join(repoRoot, path), "utf8")));
+    if (path.startsWith("docs/") && path.endsWith(".md"))
+      docs.set(path, headingAnchors(readFileSync(join(repoRoot, path), "utf8")));
   }
   return docs;
 }
 
-const CHECKED_FOLDERS = ["packages/", "services/", "test/", "deploy/", "bench/", "scripts/", "proto/", ".ci/"];
+const CHECKED_FOLDERS = [
+  "packages/",
+  "services/",
+  "test/",
+  "deploy/",
+  "bench/",
+  "scripts/",
+  "proto/",
+  ".ci/",
+];
 const isChecked = (path: string): boolean =>
   (CHECKED_FOLDERS.some((folder) => path.startsWith(folder)) && !path.includes("node_modules/")) ||
   path.startsWith("docs/api/") ||
@@ -37,7 +50,16 @@ describe("citations in the repository", () => {
   const docs = docIndex(files);
 
   it("when the API reference is listed, then its pages exist", () => {
-    for (const page of ["README", "authentication-and-modes", "sessions", "checkout", "refunds", "webhooks", "errors", "limits"]) {
+    for (const page of [
+      "README",
+      "authentication-and-modes",
+      "sessions",
+      "checkout",
+      "refunds",
+      "webhooks",
+      "errors",
+      "limits",
+    ]) {
       expect(docs.has(`docs/api/${page}.md`), page).toBe(true);
     }
   });
@@ -56,10 +78,11 @@ describe("citation rules", () => {
     ["docs/api/webhooks.md", new Set(["signatures", "event-types"])],
     ["docs/decisions.md", new Set(["webhooks"])],
   ]);
-  const problemsOf = (path: string, text: string) => citationProblems(path, text, docs).map((p) => `${p.line}: ${p.problem}`);
+  const problemsOf = (path: string, text: string) =>
+    citationProblems(path, text, docs).map((p) => `${p.line}: ${p.problem}`);
 
   it.each([
-    ["the product decisions", "// Maps the list query (API-DECISIONS \"List filters\")."],
+    ["the product decisions", '// Maps the list query (API-DECISIONS "List filters").'],
     ["a numbered spec section", "/** The refund result of spec 2.4. */"],
     ["a spec section by its word", "// Spec section 8 on every endpoint."],
     ["a bare section number", "/* Headers of section 6.3. */"],
@@ -83,7 +106,9 @@ describe("citation rules", () => {
   });
 
   it("when a comment cites an RFC section, then that is allowed", () => {
-    expect(problemsOf("services/x/src/a.ts", "// Second 60 is a leap second (RFC 3339 section 5.7).\n")).toEqual([]);
+    expect(
+      problemsOf("services/x/src/a.ts", "// Second 60 is a leap second (RFC 3339 section 5.7).\n"),
+    ).toEqual([]);
   });
 
   it("when a comment cites existing docs/api pages and headings, then it passes; a missing page or heading is reported", () => {
@@ -103,12 +128,15 @@ describe("citation rules", () => {
 
   it("when YAML, shell or proto comments cite the spec, then they are reported too", () => {
     expect(problemsOf("deploy/k8s/values.yaml", "port: 80 # spec section 8\n")).toHaveLength(1);
-    expect(problemsOf("proto/x.proto", "// One failed field, with a code from spec section 7.2.\n")).toHaveLength(1);
+    expect(
+      problemsOf("proto/x.proto", "// One failed field, with a code from spec section 7.2.\n"),
+    ).toHaveLength(1);
     expect(problemsOf(".ci/run", "# install what the spec needs\n")).toHaveLength(1);
   });
 
   it("when a Markdown page links to a missing page or heading of the reference, then it is reported", () => {
-    const page = "See [signatures](webhooks.md#signatures), [types](#event-types), [bad](webhooks.md#nope), [gone](limits.md).\n";
+    const page =
+      "See [signatures](webhooks.md#signatures), [types](#event-types), [bad](webhooks.md#nope), [gone](limits.md).\n";
     expect(problemsOf("docs/api/webhooks.md", page)).toEqual([
       "1: cites docs/api/webhooks.md#nope, but docs/api/webhooks.md has no such heading",
       "1: cites docs/api/limits.md, which does not exist",

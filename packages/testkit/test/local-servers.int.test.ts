@@ -4,7 +4,14 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, startFerretDb, startNatsServer, testServers, waitFor, type LocalServer } from "../src/index.js";
+import {
+  createTestDb,
+  type LocalServer,
+  startFerretDb,
+  startNatsServer,
+  testServers,
+  waitFor,
+} from "../src/index.js";
 
 // These servers are this file's own, on free ports: the shared ones from the global setup stay untouched.
 describe("local FerretDB", () => {
@@ -16,7 +23,10 @@ describe("local FerretDB", () => {
     await ferretdb?.stop();
   });
 
-  const withClient = async <T>(fn: (client: MongoClient) => Promise<T>, serverSelectionTimeoutMS = 5_000): Promise<T> => {
+  const withClient = async <T>(
+    fn: (client: MongoClient) => Promise<T>,
+    serverSelectionTimeoutMS = 5_000,
+  ): Promise<T> => {
     const client = new MongoClient(ferretdb.url, { serverSelectionTimeoutMS });
     try {
       await client.connect();
@@ -28,25 +38,47 @@ describe("local FerretDB", () => {
 
   it("when a document is written, then it reads back from the server", async () => {
     expect(ferretdb.url).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
-    await withClient((client) => client.db("testkit").collection("docs").insertOne({ _id: "doc-1" as never, amount: "12.34" }));
+    await withClient((client) =>
+      client
+        .db("testkit")
+        .collection("docs")
+        .insertOne({ _id: "doc-1" as never, amount: "12.34" }),
+    );
 
-    const found = await withClient((client) => client.db("testkit").collection("docs").findOne({ _id: "doc-1" as never }));
+    const found = await withClient((client) =>
+      client
+        .db("testkit")
+        .collection("docs")
+        .findOne({ _id: "doc-1" as never }),
+    );
     expect(found).toEqual({ _id: "doc-1", amount: "12.34" });
   });
 
   it("when the server is killed and restarted, then it listens on the same URL with the same data", async () => {
-    await withClient((client) => client.db("testkit").collection("docs").insertOne({ _id: "doc-2" as never, note: "survives" }));
+    await withClient((client) =>
+      client
+        .db("testkit")
+        .collection("docs")
+        .insertOne({ _id: "doc-2" as never, note: "survives" }),
+    );
 
     await ferretdb.kill();
     await expect(withClient((client) => client.db("admin").command({ ping: 1 }), 500)).rejects.toThrow();
     await ferretdb.restart();
 
-    const found = await withClient((client) => client.db("testkit").collection("docs").findOne({ _id: "doc-2" as never }));
+    const found = await withClient((client) =>
+      client
+        .db("testkit")
+        .collection("docs")
+        .findOne({ _id: "doc-2" as never }),
+    );
     expect(found).toEqual({ _id: "doc-2", note: "survives" });
   });
 
   it("when another server is asked for a port already in use, then it fails saying so", async () => {
-    await expect(startFerretDb({ port: ferretdb.port })).rejects.toThrow(`port ${ferretdb.port} on 127.0.0.1 is already in use`);
+    await expect(startFerretDb({ port: ferretdb.port })).rejects.toThrow(
+      `port ${ferretdb.port} on 127.0.0.1 is already in use`,
+    );
   });
 });
 
@@ -73,11 +105,14 @@ describe("local NATS JetStream", () => {
 
       // The same connection reconnects to the same port. The first publish right after the
       // reconnect may time out (as services must expect), so retry with a short timeout.
-      const second = await waitFor(() => js.publish("testkit.events", "after restart", { msgID: "evt-2", timeout: 1_000 }), {
-        timeoutMs: 20_000,
-        intervalMs: 200,
-        message: "a publish after the NATS restart",
-      });
+      const second = await waitFor(
+        () => js.publish("testkit.events", "after restart", { msgID: "evt-2", timeout: 1_000 }),
+        {
+          timeoutMs: 20_000,
+          intervalMs: 200,
+          message: "a publish after the NATS restart",
+        },
+      );
       expect(second.seq).toBe(2);
       const info = await jsm.streams.info("TESTKIT");
       expect(info.state.messages).toBe(2);

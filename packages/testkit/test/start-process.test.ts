@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort, startProcess, type ManagedProcess } from "../src/index.js";
+import { freePort, type ManagedProcess, startProcess } from "../src/index.js";
 
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -90,7 +90,9 @@ describe("startProcess", () => {
         timeoutMs: 1_500,
       });
 
-      await expect(attempt).rejects.toThrow(/silent: .* did not answer 200 within 1500 ms[\s\S]*never-ready fixture is up/);
+      await expect(attempt).rejects.toThrow(
+        /silent: .* did not answer 200 within 1500 ms[\s\S]*never-ready fixture is up/,
+      );
       const pid = Number(await readFile(pidFile, "utf8"));
       expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
     } finally {
@@ -99,6 +101,8 @@ describe("startProcess", () => {
   });
 
   it("when the entry file does not exist, then it says which file", async () => {
-    await expect(startProcess({ name: "ghost", entry: fixture("missing.ts"), env: {} })).rejects.toThrow(/missing\.ts does not exist/);
+    await expect(startProcess({ name: "ghost", entry: fixture("missing.ts"), env: {} })).rejects.toThrow(
+      /missing\.ts does not exist/,
+    );
   });
 });

@@ -4,7 +4,10 @@ import { waitFor } from "../src/index.js";
 describe("waitFor", () => {
   it("when the condition becomes true after a few attempts, then it resolves with its value", async () => {
     let calls = 0;
-    const value = await waitFor(() => (++calls >= 3 ? { calls } : undefined), { intervalMs: 5, timeoutMs: 1_000 });
+    const value = await waitFor(() => (++calls >= 3 ? { calls } : undefined), {
+      intervalMs: 5,
+      timeoutMs: 1_000,
+    });
     expect(value).toEqual({ calls: 3 });
   });
 
@@ -34,10 +37,14 @@ describe("waitFor", () => {
         },
         { timeoutMs: 100, intervalMs: 10, message: "the payment to be captured" },
       ),
-    ).rejects.toThrow(/timed out after 100 ms .* waiting for the payment to be captured; last error: connection refused/);
+    ).rejects.toThrow(
+      /timed out after 100 ms .* waiting for the payment to be captured; last error: connection refused/,
+    );
   });
 
   it("when the condition stays false, then it times out without an error detail", async () => {
-    await expect(waitFor(() => false, { timeoutMs: 50, intervalMs: 10 })).rejects.toThrow(/waiting for condition$/);
+    await expect(waitFor(() => false, { timeoutMs: 50, intervalMs: 10 })).rejects.toThrow(
+      /waiting for condition$/,
+    );
   });
 });

@@ -4,17 +4,17 @@
 //   webhook-id / webhook-timestamp / webhook-signature: Standard Webhooks (standardwebhooks.com),
 //   also through the `Webhook` class that the standardwebhooks and svix packages offer
 // Only node:crypto is used, so merchants can depend on it or copy it.
-export { type Body } from "./bytes.js";
-export { SECRET_PREFIX, generateWebhookSecret } from "./secret.js";
-export { signPayload, buildSignatureHeader, standardWebhookSignature } from "./sign.js";
-export { type HeaderBag } from "./read-header.js";
+export type { Body } from "./bytes.js";
+export type { HeaderBag } from "./read-header.js";
+export { generateWebhookSecret, SECRET_PREFIX } from "./secret.js";
+export { buildSignatureHeader, signPayload, standardWebhookSignature } from "./sign.js";
 export {
   DEFAULT_TOLERANCE_SEC,
-  type VerifyOptions,
   type VerifyFailure,
+  type VerifyOptions,
   type VerifyResult,
-  verifyWebhook,
   verifyStandardWebhook,
+  verifyWebhook,
 } from "./verify.js";
 export {
   type GatewayWebhookEvent,

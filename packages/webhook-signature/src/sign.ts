@@ -16,7 +16,9 @@ function assertTimestamp(timestamp: unknown): asserts timestamp is number {
 export function signPayload(o: { secret: string; timestamp: number; body: Body }): string {
   assertSecret(o.secret);
   assertTimestamp(o.timestamp);
-  return createHmac("sha256", o.secret).update(prefixed(`${o.timestamp}.`, o.body)).digest("hex");
+  return createHmac("sha256", o.secret)
+    .update(prefixed(`${o.timestamp}.`, o.body))
+    .digest("hex");
 }
 
 /**
@@ -32,8 +34,15 @@ export function buildSignatureHeader(o: { timestamp: number; body: Body; secrets
 }
 
 /** One Standard Webhooks signature (base64, without the `v1,` prefix). */
-export function standardSignatureValue(o: { key: Uint8Array; id: string; timestamp: number; body: Body }): string {
-  return createHmac("sha256", o.key).update(prefixed(`${o.id}.${o.timestamp}.`, o.body)).digest("base64");
+export function standardSignatureValue(o: {
+  key: Uint8Array;
+  id: string;
+  timestamp: number;
+  body: Body;
+}): string {
+  return createHmac("sha256", o.key)
+    .update(prefixed(`${o.id}.${o.timestamp}.`, o.body))
+    .digest("base64");
 }
 
 /**
@@ -52,6 +61,9 @@ export function standardWebhookSignature(o: {
   }
   assertTimestamp(o.timestamp);
   return secretList(o.secrets)
-    .map((secret) => `v1,${standardSignatureValue({ key: standardSigningKey(secret), id: o.id, timestamp: o.timestamp, body: o.body })}`)
+    .map(
+      (secret) =>
+        `v1,${standardSignatureValue({ key: standardSigningKey(secret), id: o.id, timestamp: o.timestamp, body: o.body })}`,
+    )
     .join(" ");
 }

@@ -1,5 +1,5 @@
 import { type Body, bodyBytes, isBody } from "./bytes.js";
-import { type HeaderBag } from "./read-header.js";
+import type { HeaderBag } from "./read-header.js";
 import { secretList, standardSigningKey } from "./secret.js";
 import { standardWebhookSignature } from "./sign.js";
 import { type VerifyFailure, type VerifyOptions, verifyStandardWebhook } from "./verify.js";
@@ -95,6 +95,11 @@ export class Webhook {
    */
   sign(msgId: string, timestamp: Date | number, body: Body): string {
     if (!isBody(body)) throw new TypeError("body must be the exact string or bytes that will be sent");
-    return standardWebhookSignature({ id: msgId, timestamp: unixSeconds(timestamp), body, secrets: this.#secrets });
+    return standardWebhookSignature({
+      id: msgId,
+      timestamp: unixSeconds(timestamp),
+      body,
+      secrets: this.#secrets,
+    });
   }
 }

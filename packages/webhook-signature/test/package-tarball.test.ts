@@ -21,10 +21,14 @@ let consumer: string;
 let tarball: string;
 
 async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run("npm", [...args, "--cache", join(work, "npm-cache"), "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd,
-    env: { ...process.env, npm_config_update_notifier: "false" },
-  });
+  const { stdout } = await run(
+    "npm",
+    [...args, "--cache", join(work, "npm-cache"), "--no-audit", "--no-fund", "--loglevel=error"],
+    {
+      cwd,
+      env: { ...process.env, npm_config_update_notifier: "false" },
+    },
+  );
   return stdout;
 }
 
@@ -65,7 +69,10 @@ beforeAll(async () => {
   expect(tgz).toHaveLength(1);
   tarball = join(work, tgz[0]!);
   await run("mkdir", [consumer]);
-  await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "shop", private: true, version: "1.0.0" }));
+  await writeFile(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "shop", private: true, version: "1.0.0" }),
+  );
   await npm(["install", "--offline", tarball], consumer);
 }, 180_000);
 
@@ -122,9 +129,24 @@ export function handle(raw: string, headers: Headers): GatewayWebhookEvent | Web
 }
 `;
     await writeFile(join(consumer, "good.mts"), good);
-    await writeFile(join(consumer, "bad.mts"), `import { Webhook } from "@gateway/webhook-signature";\nnew Webhook(42);\n`);
-    const flags = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022", "--lib", "es2023,dom",
-      "--types", "node", "--typeRoots", join(repoRoot, "node_modules/@types")];
+    await writeFile(
+      join(consumer, "bad.mts"),
+      `import { Webhook } from "@gateway/webhook-signature";\nnew Webhook(42);\n`,
+    );
+    const flags = [
+      "--noEmit",
+      "--strict",
+      "--module",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--lib",
+      "es2023,dom",
+      "--types",
+      "node",
+      "--typeRoots",
+      join(repoRoot, "node_modules/@types"),
+    ];
     await run(process.execPath, [tsc, ...flags, "good.mts"], { cwd: consumer });
     const bad = await run(process.execPath, [tsc, ...flags, "bad.mts"], { cwd: consumer }).then(
       () => "",

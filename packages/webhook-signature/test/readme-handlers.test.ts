@@ -1,20 +1,21 @@
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  Webhook,
-  WebhookVerificationError,
   buildSignatureHeader,
+  type GatewayWebhookEvent,
   generateWebhookSecret,
   standardWebhookSignature,
-  type GatewayWebhookEvent,
+  Webhook,
+  WebhookVerificationError,
 } from "../src/index.js";
 
 // The README's fastify and Web-standard handlers, run for real against deliveries signed the way
 // the gateway signs them (both schemes, from one secret, over the exact bytes).
 
 const secret = generateWebhookSecret();
-const BODY = '{"id":"evt_7","event":"session.succeeded","created_at":"2026-11-23T21:00:00.000Z","sequence":2,"data":{"amount":"12.500","metadata":{"n":1.50}}}';
+const BODY =
+  '{"id":"evt_7","event":"session.succeeded","created_at":"2026-11-23T21:00:00.000Z","sequence":2,"data":{"amount":"12.500","metadata":{"n":1.50}}}';
 
 function deliveryHeaders(body: string, secrets = [secret]): Record<string, string> {
   const timestamp = Math.floor(Date.now() / 1000);
@@ -39,7 +40,9 @@ describe("the README's fastify handler", () => {
     app = Fastify();
     app.register(async (hooks) => {
       hooks.removeContentTypeParser("application/json");
-      hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+      hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) =>
+        done(null, body),
+      );
       hooks.post("/webhooks/gateway", async (req, reply) => {
         try {
           received.push(wh.verify<GatewayWebhookEvent>(req.body as Buffer, req.headers));
@@ -60,7 +63,11 @@ describe("the README's fastify handler", () => {
   });
 
   it("when a gateway delivery arrives, then it verifies over the raw bytes and the handler gets the event", async () => {
-    const res = await fetch(`${base}/webhooks/gateway`, { method: "POST", headers: deliveryHeaders(BODY), body: BODY });
+    const res = await fetch(`${base}/webhooks/gateway`, {
+      method: "POST",
+      headers: deliveryHeaders(BODY),
+      body: BODY,
+    });
     expect(res.status).toBe(204);
     expect(received.at(-1)).toEqual(JSON.parse(BODY));
   });
@@ -76,7 +83,11 @@ describe("the README's fastify handler", () => {
   });
 
   it("when another route of the same app gets JSON, then it is still parsed there", async () => {
-    const res = await fetch(`${base}/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const res = await fetch(`${base}/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(await res.json()).toEqual({ parsed: { a: 1 } });
   });
 });
@@ -96,7 +107,9 @@ describe("the README's Web-standard Request handler", () => {
   }
 
   it("when a gateway delivery arrives, then it verifies and the event is read", async () => {
-    const res = await POST(new Request("http://shop.test/hooks", { method: "POST", headers: deliveryHeaders(BODY), body: BODY }));
+    const res = await POST(
+      new Request("http://shop.test/hooks", { method: "POST", headers: deliveryHeaders(BODY), body: BODY }),
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("session.succeeded");
   });
@@ -107,7 +120,9 @@ describe("the README's Web-standard Request handler", () => {
     const request = () => new Request("http://shop.test/hooks", { method: "POST", headers, body: BODY });
     expect((await POST(request())).status).toBe(200);
     expect(new Webhook(next).verify(BODY, request().headers)).toEqual(JSON.parse(BODY));
-    expect(() => new Webhook(generateWebhookSecret()).verify(BODY, request().headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(generateWebhookSecret()).verify(BODY, request().headers)).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it("when the signature headers are missing, then the answer is 400 missing_header", async () => {

@@ -1,12 +1,12 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 import {
   buildSignatureHeader,
   generateWebhookSecret,
   signPayload,
   standardWebhookSignature,
 } from "../src/index.js";
+import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 
 // Computed outside this code, with openssl:
 //   printf '%s' '1700000000.{"id":"evt_1","event":"session.succeeded"}' \
@@ -94,6 +94,8 @@ describe("standardWebhookSignature", () => {
   });
 
   it("when the secret is not base64 after whsec_, then it refuses", () => {
-    expect(() => standardWebhookSignature({ ...STANDARD, secrets: ["whsec_not base64!"] })).toThrow(TypeError);
+    expect(() => standardWebhookSignature({ ...STANDARD, secrets: ["whsec_not base64!"] })).toThrow(
+      TypeError,
+    );
   });
 });

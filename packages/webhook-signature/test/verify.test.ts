@@ -1,15 +1,15 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 import {
   buildSignatureHeader,
   generateWebhookSecret,
   signPayload,
   standardWebhookSignature,
+  type VerifyResult,
   verifyStandardWebhook,
   verifyWebhook,
-  type VerifyResult,
 } from "../src/index.js";
+import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
 
 const SECRET = generateWebhookSecret();
 const OLD_SECRET = generateWebhookSecret();
@@ -76,7 +76,9 @@ describe("verifyWebhook", () => {
   });
 
   it("when the receiver holds both secrets during its own rotation, then a message signed with either passes", () => {
-    expect(verifyWebhook(BODY, headersFor({ secrets: [OLD_SECRET] }), [SECRET, OLD_SECRET], at(NOW)).ok).toBe(true);
+    expect(verifyWebhook(BODY, headersFor({ secrets: [OLD_SECRET] }), [SECRET, OLD_SECRET], at(NOW)).ok).toBe(
+      true,
+    );
   });
 
   it("when the timestamp is exactly at the default 300 s tolerance, then it is accepted, past or future", () => {
@@ -85,18 +87,24 @@ describe("verifyWebhook", () => {
   });
 
   it("when the message is older than the tolerance, then it is refused as out of tolerance", () => {
-    expect(reason(verifyWebhook(BODY, headersFor(), SECRET, at(NOW + 301)))).toBe("timestamp_out_of_tolerance");
+    expect(reason(verifyWebhook(BODY, headersFor(), SECRET, at(NOW + 301)))).toBe(
+      "timestamp_out_of_tolerance",
+    );
   });
 
   it("when the message is dated further in the future than the tolerance, then it is refused", () => {
-    expect(reason(verifyWebhook(BODY, headersFor(), SECRET, at(NOW - 301)))).toBe("timestamp_out_of_tolerance");
+    expect(reason(verifyWebhook(BODY, headersFor(), SECRET, at(NOW - 301)))).toBe(
+      "timestamp_out_of_tolerance",
+    );
   });
 
   it("when a tolerance is configured, then it replaces the default", () => {
     expect(reason(verifyWebhook(BODY, headersFor(), SECRET, { ...at(NOW + 61), toleranceSec: 60 }))).toBe(
       "timestamp_out_of_tolerance",
     );
-    expect(verifyWebhook(BODY, headersFor(), SECRET, { ...at(NOW + 3000), toleranceSec: 3600 }).ok).toBe(true);
+    expect(verifyWebhook(BODY, headersFor(), SECRET, { ...at(NOW + 3000), toleranceSec: 3600 }).ok).toBe(
+      true,
+    );
   });
 
   it("when no time source is given, then the system clock is used", () => {
@@ -108,7 +116,9 @@ describe("verifyWebhook", () => {
   });
 
   it("when the signature header is absent, then the reason is missing_header", () => {
-    expect(reason(verifyWebhook(BODY, { "x-service-webhook-id": "evt_1" }, SECRET, at(NOW)))).toBe("missing_header");
+    expect(reason(verifyWebhook(BODY, { "x-service-webhook-id": "evt_1" }, SECRET, at(NOW)))).toBe(
+      "missing_header",
+    );
     expect(reason(verifyWebhook(BODY, {}, SECRET, at(NOW)))).toBe("missing_header");
   });
 
@@ -142,7 +152,9 @@ describe("verifyWebhook", () => {
     ["empty keys", `=,=${NOW},v1=`],
     ["unicode noise", `t=${NOW},v1=${"é".repeat(64)}`],
   ])("when the header is malformed (%s), then it says so without throwing", (_name, value) => {
-    expect(reason(verifyWebhook(BODY, { "x-service-signature": value }, SECRET, at(NOW)))).toBe("malformed_header");
+    expect(reason(verifyWebhook(BODY, { "x-service-signature": value }, SECRET, at(NOW)))).toBe(
+      "malformed_header",
+    );
   });
 
   it.each([
@@ -155,7 +167,9 @@ describe("verifyWebhook", () => {
   });
 
   it("when the receiver passes parsed JSON instead of the raw body, then it throws a TypeError that says so", () => {
-    expect(() => verifyWebhook(JSON.parse(BODY) as never, headersFor(), SECRET, at(NOW))).toThrow(/raw|exactly as received/);
+    expect(() => verifyWebhook(JSON.parse(BODY) as never, headersFor(), SECRET, at(NOW))).toThrow(
+      /raw|exactly as received/,
+    );
   });
 
   it.each([
@@ -177,7 +191,9 @@ describe("verifyStandardWebhook", () => {
   };
 
   it("when given the Standard Webhooks public example, then it verifies", () => {
-    expect(verifyStandardWebhook(STANDARD.body, standardHeaders, STANDARD.secret, at(STANDARD.timestamp))).toEqual({
+    expect(
+      verifyStandardWebhook(STANDARD.body, standardHeaders, STANDARD.secret, at(STANDARD.timestamp)),
+    ).toEqual({
       ok: true,
       timestamp: STANDARD.timestamp,
       webhookId: STANDARD.id,
@@ -193,7 +209,14 @@ describe("verifyStandardWebhook", () => {
 
   it("when the body was changed, then no signature matches", () => {
     expect(
-      reason(verifyStandardWebhook('{"test": 2432232315}', standardHeaders, STANDARD.secret, at(STANDARD.timestamp))),
+      reason(
+        verifyStandardWebhook(
+          '{"test": 2432232315}',
+          standardHeaders,
+          STANDARD.secret,
+          at(STANDARD.timestamp),
+        ),
+      ),
     ).toBe("no_matching_signature");
   });
 
@@ -201,19 +224,28 @@ describe("verifyStandardWebhook", () => {
     const h = {
       "webhook-id": "evt_9",
       "webhook-timestamp": String(NOW),
-      "webhook-signature": standardWebhookSignature({ id: "evt_9", timestamp: NOW, body: BODY, secrets: [SECRET, OLD_SECRET] }),
+      "webhook-signature": standardWebhookSignature({
+        id: "evt_9",
+        timestamp: NOW,
+        body: BODY,
+        secrets: [SECRET, OLD_SECRET],
+      }),
     };
     expect(verifyStandardWebhook(Buffer.from(BODY), h, OLD_SECRET, at(NOW)).ok).toBe(true);
     expect(verifyStandardWebhook(BODY, h, SECRET, at(NOW)).ok).toBe(true);
   });
 
   it("when outside the tolerance, past or future, then it is refused", () => {
-    expect(reason(verifyStandardWebhook(STANDARD.body, standardHeaders, STANDARD.secret, at(STANDARD.timestamp + 301)))).toBe(
-      "timestamp_out_of_tolerance",
-    );
-    expect(reason(verifyStandardWebhook(STANDARD.body, standardHeaders, STANDARD.secret, at(STANDARD.timestamp - 301)))).toBe(
-      "timestamp_out_of_tolerance",
-    );
+    expect(
+      reason(
+        verifyStandardWebhook(STANDARD.body, standardHeaders, STANDARD.secret, at(STANDARD.timestamp + 301)),
+      ),
+    ).toBe("timestamp_out_of_tolerance");
+    expect(
+      reason(
+        verifyStandardWebhook(STANDARD.body, standardHeaders, STANDARD.secret, at(STANDARD.timestamp - 301)),
+      ),
+    ).toBe("timestamp_out_of_tolerance");
   });
 
   it.each([
@@ -224,6 +256,8 @@ describe("verifyStandardWebhook", () => {
     ["signature not base64", { ...standardHeaders, "webhook-signature": "v1,!!!" }, "malformed_header"],
     ["two different ids", { ...standardHeaders, "webhook-id": ["a", "b"] }, "malformed_header"],
   ])("when the headers have %s, then it reports it without throwing", (_name, headers, expected) => {
-    expect(reason(verifyStandardWebhook(STANDARD.body, headers, STANDARD.secret, at(STANDARD.timestamp)))).toBe(expected);
+    expect(
+      reason(verifyStandardWebhook(STANDARD.body, headers, STANDARD.secret, at(STANDARD.timestamp))),
+    ).toBe(expected);
   });
 });

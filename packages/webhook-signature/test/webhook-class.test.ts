@@ -1,7 +1,12 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
+import {
+  generateWebhookSecret,
+  Webhook,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from "../src/index.js";
 import { STANDARD_EXAMPLE } from "./fixtures/standard-webhooks-example.js";
-import { Webhook, WebhookVerificationError, generateWebhookSecret, type WebhookVerificationFailure } from "../src/index.js";
 
 const STANDARD = STANDARD_EXAMPLE;
 const at = (now: number) => ({ now: () => now });
@@ -31,7 +36,9 @@ describe("Webhook", () => {
   it("when the example is verified, then the parsed event comes back", () => {
     const wh = new Webhook(STANDARD.secret, at(STANDARD.timestamp));
     expect(wh.verify(STANDARD.body, headers())).toEqual({ test: 2432232314 });
-    expect(wh.verify(new TextEncoder().encode(STANDARD.body), new Headers(headers()))).toEqual({ test: 2432232314 });
+    expect(wh.verify(new TextEncoder().encode(STANDARD.body), new Headers(headers()))).toEqual({
+      test: 2432232314,
+    });
   });
 
   it("when the secret has no whsec_ prefix, then it is the same key", () => {
@@ -42,9 +49,11 @@ describe("Webhook", () => {
   it("when anything is wrong, then it throws a WebhookVerificationError whose reason says what", () => {
     const wh = new Webhook(STANDARD.secret, at(STANDARD.timestamp));
     expect(failure(() => wh.verify('{"test": 2432232315}', headers()))).toBe("no_matching_signature");
-    expect(failure(() => new Webhook(generateWebhookSecret(), at(STANDARD.timestamp)).verify(STANDARD.body, headers()))).toBe(
-      "no_matching_signature",
-    );
+    expect(
+      failure(() =>
+        new Webhook(generateWebhookSecret(), at(STANDARD.timestamp)).verify(STANDARD.body, headers()),
+      ),
+    ).toBe("no_matching_signature");
     expect(failure(() => wh.verify(STANDARD.body, { "webhook-id": STANDARD.id }))).toBe("missing_header");
     expect(failure(() => wh.verify(STANDARD.body, headers("v1,short")))).toBe("malformed_header");
     const late = new Webhook(STANDARD.secret, at(STANDARD.timestamp + 301));
@@ -70,9 +79,11 @@ describe("Webhook", () => {
     const wh = new Webhook(secret, at(1_800_000_000));
     const signed = headers(wh.sign("evt_1", 1_800_000_000, body), "evt_1", 1_800_000_000);
     expect(failure(() => wh.verify(body, signed))).toBe("invalid_json");
-    expect(failure(() => wh.verify("not json", headers(wh.sign("evt_1", 1_800_000_000, "not json"), "evt_1", 1_800_000_000)))).toBe(
-      "invalid_json",
-    );
+    expect(
+      failure(() =>
+        wh.verify("not json", headers(wh.sign("evt_1", 1_800_000_000, "not json"), "evt_1", 1_800_000_000)),
+      ),
+    ).toBe("invalid_json");
   });
 
   it("when holding two secrets, then it signs with both and verifies a message signed with either", () => {
@@ -90,7 +101,10 @@ describe("Webhook", () => {
     ["no secrets", () => new Webhook([])],
     ["a secret that is not base64", () => new Webhook("whsec_not base64!")],
     ["an invalid Date", () => new Webhook(STANDARD.secret).sign("m", new Date(Number.NaN), "{}")],
-    ["parsed JSON instead of the raw body", () => new Webhook(STANDARD.secret).verify({} as never, headers())],
+    [
+      "parsed JSON instead of the raw body",
+      () => new Webhook(STANDARD.secret).verify({} as never, headers()),
+    ],
   ])("when given %s, then it throws a TypeError (a bug in the caller, not a bad request)", (_name, run) => {
     expect(run).toThrow(TypeError);
   });

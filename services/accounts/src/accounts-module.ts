@@ -1,5 +1,5 @@
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { GatewayError, type Clock, type Logger } from "@gateway/platform";
+import { type Clock, GatewayError, type Logger } from "@gateway/platform";
 import { AccountsService, DashboardUsersService } from "@gateway/proto";
 import type { AccountsRepositories } from "./app/ports.js";
 import { AccountsRpc } from "./rpc/accounts-service.js";
@@ -47,7 +47,10 @@ function logExpectedFailures(logger: Logger): Interceptor {
       return await next(req);
     } catch (err) {
       if (err instanceof GatewayError && err.reason === "SERVICE_UNAVAILABLE") {
-        logger.warn({ err: err.cause instanceof Error ? err.cause : err, procedure: req.method.name }, "accounts dependency unavailable");
+        logger.warn(
+          { err: err.cause instanceof Error ? err.cause : err, procedure: req.method.name },
+          "accounts dependency unavailable",
+        );
       } else if (err instanceof GatewayError && err.reason === "UNAUTHORIZED") {
         // Authenticate says why a key was refused in the cause ("API key rejected: revoked");
         // a dashboard sign-in or session refusal has no cause and nothing more to say.

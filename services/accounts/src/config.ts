@@ -1,5 +1,12 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
+import {
+  type ConfigOf,
+  grpcReflectionField,
+  managementPortField,
+  parse,
+  serviceAuthKeysField,
+  shutdownConfigSpec,
+} from "@gateway/platform";
 
 // The simulator's built-in terminal; the standalone simulator reads the same two variables.
 const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
@@ -12,14 +19,24 @@ export const accountsConfigSpec = {
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   managementPort: managementPortField(9461),
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
+  mongodbUrl: {
+    env: "MONGODB_URL",
+    description: "MongoDB connection URL",
+    secret: true,
+    parse: parse.mongoUrl,
+  },
   mongodbDatabase: {
     env: "MONGODB_DATABASE",
     description: "database of the accounts service",
     default: "gateway_accounts",
     parse: parse.string,
   },
-  demo: { env: "GATEWAY_DEMO", description: "seed the verified demo merchant at start", default: "true", parse: parse.boolean },
+  demo: {
+    env: "GATEWAY_DEMO",
+    description: "seed the verified demo merchant at start",
+    default: "true",
+    parse: parse.boolean,
+  },
   demoTestKey: {
     env: "GATEWAY_DEMO_TEST_KEY",
     description: "test key of the demo merchant, sk_test_ + 44 base62 characters (random when unset)",
@@ -41,27 +58,36 @@ export const accountsConfigSpec = {
   },
   secretsPreviousKeys: {
     env: "GATEWAY_SECRETS_PREVIOUS_KEYS",
-    description: "comma-separated earlier GATEWAY_SECRETS_KEY values, still accepted for reading (key rotation)",
+    description:
+      "comma-separated earlier GATEWAY_SECRETS_KEY values, still accepted for reading (key rotation)",
     optional: true as const,
     secret: true,
     parse: parse.string,
   },
-  publicUrl: { env: "GATEWAY_PUBLIC_URL", description: "public base URL of the gateway", default: "http://localhost:8080", parse: parse.url },
+  publicUrl: {
+    env: "GATEWAY_PUBLIC_URL",
+    description: "public base URL of the gateway",
+    default: "http://localhost:8080",
+    parse: parse.url,
+  },
   demoTerminalUrl: {
     env: "GATEWAY_DEMO_TERMINAL_URL",
-    description: "base URL of the demo merchant's test terminal (default <GATEWAY_PUBLIC_URL>/epg/rest, the EPG simulator behind the edge)",
+    description:
+      "base URL of the demo merchant's test terminal (default <GATEWAY_PUBLIC_URL>/epg/rest, the EPG simulator behind the edge)",
     optional: true as const,
     parse: parse.url,
   },
   demoTerminalUsername: {
     env: "EPG_SIM_USERNAME",
-    description: "terminal user name the EPG simulator accepts (accounts gives it to the demo merchant's test terminal)",
+    description:
+      "terminal user name the EPG simulator accepts (accounts gives it to the demo merchant's test terminal)",
     default: SIMULATOR_TERMINAL.username,
     parse: parse.string,
   },
   demoTerminalPassword: {
     env: "EPG_SIM_PASSWORD",
-    description: "terminal password the EPG simulator accepts (accounts gives it to the demo merchant's test terminal)",
+    description:
+      "terminal password the EPG simulator accepts (accounts gives it to the demo merchant's test terminal)",
     default: SIMULATOR_TERMINAL.password,
     secret: true,
     parse: parse.string,
@@ -73,7 +99,11 @@ export const accountsConfigSpec = {
 export type AccountsConfig = ConfigOf<typeof accountsConfigSpec>;
 
 /** The demo merchant's test terminal: the EPG simulator unless GATEWAY_DEMO_TERMINAL_URL says otherwise. */
-export function demoTerminalFromConfig(config: AccountsConfig): { baseUrl: string; username: string; password: string } {
+export function demoTerminalFromConfig(config: AccountsConfig): {
+  baseUrl: string;
+  username: string;
+  password: string;
+} {
   return {
     baseUrl: config.demoTerminalUrl ?? simulatorTerminalBaseUrl(config.publicUrl),
     username: config.demoTerminalUsername,

@@ -6,9 +6,9 @@ import {
   startServiceServer,
   systemClock,
 } from "@gateway/platform";
+import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
 import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
-import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
 import { accountsConfigSpec, demoTerminalFromConfig } from "./config.js";
 import { secretBoxFromConfig } from "./secret-box-from-config.js";
 
@@ -28,7 +28,12 @@ runService({
         testTerminal,
       });
       logger.info(
-        { merchantId: demo.merchantId, created: demo.created, testTerminal: demo.testTerminal, terminalBaseUrl: testTerminal.baseUrl },
+        {
+          merchantId: demo.merchantId,
+          created: demo.created,
+          testTerminal: demo.testTerminal,
+          terminalBaseUrl: testTerminal.baseUrl,
+        },
         "Demo merchant ready",
       );
       // The key goes to stdout as a plain line, never through the logger (which must never carry keys).
@@ -37,7 +42,12 @@ runService({
 
     // startServiceServer logs the URL it listens on.
     // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({ name: "accounts", host: config.host, port: config.managementPort, logger });
+    const management = await startManagementServer({
+      name: "accounts",
+      host: config.host,
+      port: config.managementPort,
+      logger,
+    });
     onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "accounts",

@@ -1,11 +1,11 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createInProcessTransport, fromConnectError, ManualClock, readErrorDetail } from "@gateway/platform";
 import { AccountsService, SetTerminalResponseSchema } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
+import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import type { AccountsRepositories } from "../src/app/ports.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
 
@@ -47,7 +47,11 @@ describe("AccountsService over Connect", () => {
     expect((await client.verifyMerchant({ merchantId: merchant!.id })).merchant?.verified).toBe(true);
     const created = await client.createApiKey({ merchantId: merchant!.id, livemode: true });
     expect(created.secret).toMatch(/^sk_live_/);
-    expect(created.apiKey).toMatchObject({ merchantId: merchant!.id, livemode: true, prefix: created.secret.slice(0, 20) });
+    expect(created.apiKey).toMatchObject({
+      merchantId: merchant!.id,
+      livemode: true,
+      prefix: created.secret.slice(0, 20),
+    });
     expect(created.apiKey?.revokedAt).toBeUndefined();
     expect(created.apiKey?.expiresAt).toBeUndefined();
     const auth = await client.authenticate({ apiKey: created.secret });
@@ -68,7 +72,11 @@ describe("AccountsService over Connect", () => {
   it("when a key expires, then its expiry crosses the wire and authentication fails afterwards", async () => {
     const { merchant } = await client.createMerchant({ name: "Shop" });
     const expiresAt = new Date(clock.now().getTime() + 60_000);
-    const { secret, apiKey } = await client.createApiKey({ merchantId: merchant!.id, livemode: false, expiresAt: timestampFromDate(expiresAt) });
+    const { secret, apiKey } = await client.createApiKey({
+      merchantId: merchant!.id,
+      livemode: false,
+      expiresAt: timestampFromDate(expiresAt),
+    });
     expect(timestampDate(apiKey!.expiresAt!)).toEqual(expiresAt);
     clock.advance(60_000);
     const err = await connectErrorOf(client.authenticate({ apiKey: secret }));
@@ -98,20 +106,29 @@ describe("AccountsService over Connect", () => {
 
   it("when a rate is set and read, then it comes back normalised", async () => {
     const { merchant } = await client.createMerchant({ name: "Shop" });
-    expect(await client.setExchangeRate({ merchantId: merchant!.id, currency: "EUR", rate: "3.25" })).toMatchObject({ currency: "EUR", rate: "3.250000" });
-    expect(await client.getExchangeRate({ merchantId: merchant!.id, currency: "EUR" })).toMatchObject({ currency: "EUR", rate: "3.250000" });
+    expect(
+      await client.setExchangeRate({ merchantId: merchant!.id, currency: "EUR", rate: "3.25" }),
+    ).toMatchObject({ currency: "EUR", rate: "3.250000" });
+    expect(await client.getExchangeRate({ merchantId: merchant!.id, currency: "EUR" })).toMatchObject({
+      currency: "EUR",
+      rate: "3.250000",
+    });
   });
 
   it("when no rate is configured, then the caller gets NOT_FOUND with the currency to build currency_unsupported", async () => {
     const { merchant } = await client.createMerchant({ name: "Shop" });
-    const err = fromConnectError(await connectErrorOf(client.getExchangeRate({ merchantId: merchant!.id, currency: "USD" })));
+    const err = fromConnectError(
+      await connectErrorOf(client.getExchangeRate({ merchantId: merchant!.id, currency: "USD" })),
+    );
     expect(err.reason).toBe("NOT_FOUND");
     expect(err.metadata).toEqual({ currency: "USD" });
   });
 
   it("when a rate is invalid, then the field violations travel to the caller", async () => {
     const { merchant } = await client.createMerchant({ name: "Shop" });
-    const err = await connectErrorOf(client.setExchangeRate({ merchantId: merchant!.id, currency: "TND", rate: "-1" }));
+    const err = await connectErrorOf(
+      client.setExchangeRate({ merchantId: merchant!.id, currency: "TND", rate: "-1" }),
+    );
     expect(err.code).toBe(Code.InvalidArgument);
     expect(fromConnectError(err).violations.map(({ field, code }) => ({ field, code }))).toEqual([
       { field: "currency", code: "invalid" },
@@ -153,7 +170,13 @@ describe("AccountsService over Connect", () => {
         password: PASSWORD,
         active: true,
       });
-      expect(set.terminal).toMatchObject({ merchantId, livemode: true, baseUrl: "https://acquirer.example/payment/rest", username: "live-shop", active: true });
+      expect(set.terminal).toMatchObject({
+        merchantId,
+        livemode: true,
+        baseUrl: "https://acquirer.example/payment/rest",
+        username: "live-shop",
+        active: true,
+      });
       expect(timestampDate(set.terminal!.updatedAt!)).toEqual(clock.now());
       expect(toJsonString(SetTerminalResponseSchema, set)).not.toContain(PASSWORD);
       const got = await client.getTerminal({ merchantId, livemode: true });
@@ -162,26 +185,60 @@ describe("AccountsService over Connect", () => {
 
     it("when credentials are resolved for the scope, then the decrypted password comes back, and no log line ever held it", async () => {
       const merchantId = await verifiedMerchant();
-      await client.setTerminal({ merchantId, livemode: false, baseUrl: "http://localhost:8080/epg/rest", username: "sim-merchant", password: PASSWORD, active: true });
+      await client.setTerminal({
+        merchantId,
+        livemode: false,
+        baseUrl: "http://localhost:8080/epg/rest",
+        username: "sim-merchant",
+        password: PASSWORD,
+        active: true,
+      });
       const resolved = await client.resolveTerminalCredentials({ scope: { merchantId, livemode: false } });
-      expect(resolved).toMatchObject({ baseUrl: "http://localhost:8080/epg/rest", username: "sim-merchant", password: PASSWORD });
+      expect(resolved).toMatchObject({
+        baseUrl: "http://localhost:8080/epg/rest",
+        username: "sim-merchant",
+        password: PASSWORD,
+      });
       // Failing calls too: a bad base_url with a long password, a live terminal on http.
-      await connectErrorOf(client.setTerminal({ merchantId, livemode: true, baseUrl: "http://x", username: "u", password: PASSWORD.repeat(10), active: true }));
+      await connectErrorOf(
+        client.setTerminal({
+          merchantId,
+          livemode: true,
+          baseUrl: "http://x",
+          username: "u",
+          password: PASSWORD.repeat(10),
+          active: true,
+        }),
+      );
       expect(logs()).toContain("terminal set");
       expect(logs()).not.toContain(PASSWORD);
     });
 
     it("when no terminal is configured, then FAILED_PRECONDITION / NO_TERMINAL_CONFIGURED with the mode", async () => {
       const merchantId = await verifiedMerchant();
-      const err = await connectErrorOf(client.resolveTerminalCredentials({ scope: { merchantId, livemode: true } }));
+      const err = await connectErrorOf(
+        client.resolveTerminalCredentials({ scope: { merchantId, livemode: true } }),
+      );
       expect(err.code).toBe(Code.FailedPrecondition);
-      expect(readErrorDetail(err)).toMatchObject({ reason: "NO_TERMINAL_CONFIGURED", metadata: { mode: "live" } });
+      expect(readErrorDetail(err)).toMatchObject({
+        reason: "NO_TERMINAL_CONFIGURED",
+        metadata: { mode: "live" },
+      });
     });
 
     it("when the terminal is inactive, then FAILED_PRECONDITION / TERMINAL_INACTIVE", async () => {
       const merchantId = await verifiedMerchant();
-      await client.setTerminal({ merchantId, livemode: false, baseUrl: "http://localhost:8080/epg/rest", username: "u", password: PASSWORD, active: false });
-      const err = await connectErrorOf(client.resolveTerminalCredentials({ scope: { merchantId, livemode: false } }));
+      await client.setTerminal({
+        merchantId,
+        livemode: false,
+        baseUrl: "http://localhost:8080/epg/rest",
+        username: "u",
+        password: PASSWORD,
+        active: false,
+      });
+      const err = await connectErrorOf(
+        client.resolveTerminalCredentials({ scope: { merchantId, livemode: false } }),
+      );
       expect(err.code).toBe(Code.FailedPrecondition);
       expect(fromConnectError(err).reason).toBe("TERMINAL_INACTIVE");
       expect(err.rawMessage).not.toContain(PASSWORD);
@@ -190,7 +247,14 @@ describe("AccountsService over Connect", () => {
     it("when a live terminal is set for an unverified merchant, then PERMISSION_DENIED / FORBIDDEN", async () => {
       const { merchant } = await client.createMerchant({ name: "Unverified" });
       const err = await connectErrorOf(
-        client.setTerminal({ merchantId: merchant!.id, livemode: true, baseUrl: "https://acquirer.example/rest", username: "u", password: PASSWORD, active: true }),
+        client.setTerminal({
+          merchantId: merchant!.id,
+          livemode: true,
+          baseUrl: "https://acquirer.example/rest",
+          username: "u",
+          password: PASSWORD,
+          active: true,
+        }),
       );
       expect(err.code).toBe(Code.PermissionDenied);
       expect(fromConnectError(err).reason).toBe("FORBIDDEN");
@@ -198,7 +262,16 @@ describe("AccountsService over Connect", () => {
 
     it("when terminal fields are invalid, then INVALID_ARGUMENT with a violation per field", async () => {
       const merchantId = await verifiedMerchant();
-      const err = await connectErrorOf(client.setTerminal({ merchantId, livemode: false, baseUrl: "", username: "", password: "", active: true }));
+      const err = await connectErrorOf(
+        client.setTerminal({
+          merchantId,
+          livemode: false,
+          baseUrl: "",
+          username: "",
+          password: "",
+          active: true,
+        }),
+      );
       expect(err.code).toBe(Code.InvalidArgument);
       expect(fromConnectError(err).violations.map(({ field, code }) => [field, code])).toEqual([
         ["base_url", "required"],
@@ -209,7 +282,9 @@ describe("AccountsService over Connect", () => {
 
     it("when GetTerminal finds none, then NOT_FOUND", async () => {
       const merchantId = await verifiedMerchant();
-      expect((await connectErrorOf(client.getTerminal({ merchantId, livemode: false }))).code).toBe(Code.NotFound);
+      expect((await connectErrorOf(client.getTerminal({ merchantId, livemode: false }))).code).toBe(
+        Code.NotFound,
+      );
     });
 
     it("when a fee plan is set and read, then it comes back normalised; a merchant without one has the zero plan", async () => {

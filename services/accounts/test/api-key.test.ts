@@ -22,7 +22,11 @@ describe("API key format", () => {
   });
 
   it("when a well-formed key is parsed, then its mode and lookup id come out", () => {
-    expect(parseApiKey(`sk_test_${LOOKUP}${SECRET}`)).toEqual({ livemode: false, lookupId: LOOKUP, text: `sk_test_${LOOKUP}${SECRET}` });
+    expect(parseApiKey(`sk_test_${LOOKUP}${SECRET}`)).toEqual({
+      livemode: false,
+      lookupId: LOOKUP,
+      text: `sk_test_${LOOKUP}${SECRET}`,
+    });
     expect(parseApiKey(`sk_live_${LOOKUP}${SECRET}`)?.livemode).toBe(true);
   });
 
@@ -69,7 +73,12 @@ describe("API key hash comparison", () => {
 });
 
 describe("API key activity", () => {
-  const key = newApiKeyRecord({ id: "key_1", merchantId: "mer_1", key: generateApiKey(false), createdAt: new Date(0) });
+  const key = newApiKeyRecord({
+    id: "key_1",
+    merchantId: "mer_1",
+    key: generateApiKey(false),
+    createdAt: new Date(0),
+  });
 
   it("when the key is neither revoked nor expired, then it is active", () => {
     expect(inactiveReason(key, new Date(1000))).toBeUndefined();
@@ -81,6 +90,8 @@ describe("API key activity", () => {
   });
 
   it("when the key is revoked, then revocation wins over expiry", () => {
-    expect(inactiveReason({ ...key, revokedAt: new Date(500), expiresAt: new Date(600) }, new Date(1000))).toBe("revoked");
+    expect(
+      inactiveReason({ ...key, revokedAt: new Date(500), expiresAt: new Date(600) }, new Date(1000)),
+    ).toBe("revoked");
   });
 });

@@ -21,7 +21,12 @@ describe("API keys", () => {
   it("when a test key is created, then the secret is returned once and the stored record holds no trace of it", async () => {
     const { apiKey, secret } = await createApiKey(deps, { merchantId: merchant.id, livemode: false });
     expect(secret).toMatch(/^sk_test_[0-9A-Za-z]{44}$/);
-    expect(apiKey).toMatchObject({ merchantId: merchant.id, livemode: false, prefix: secret.slice(0, 20), createdAt: clock.now() });
+    expect(apiKey).toMatchObject({
+      merchantId: merchant.id,
+      livemode: false,
+      prefix: secret.slice(0, 20),
+      createdAt: clock.now(),
+    });
     expect(apiKey.id).toMatch(/^key_/);
     const stored = await deps.repos.apiKeys.findById(apiKey.id);
     expect(stored).toEqual(apiKey);
@@ -31,7 +36,10 @@ describe("API keys", () => {
   });
 
   it("when a live key is asked for an unverified merchant, then it is FORBIDDEN and nothing is stored", async () => {
-    const err = await expectGatewayError(createApiKey(deps, { merchantId: merchant.id, livemode: true }), "FORBIDDEN");
+    const err = await expectGatewayError(
+      createApiKey(deps, { merchantId: merchant.id, livemode: true }),
+      "FORBIDDEN",
+    );
     expect(err.message).toBe("Live API keys require a verified merchant.");
     expect(await deps.repos.apiKeys.listByMerchant(merchant.id)).toEqual([]);
   });
@@ -49,7 +57,10 @@ describe("API keys", () => {
   });
 
   it("when the expiry is not in the future, then expires_at is invalid", async () => {
-    const err = await expectGatewayError(createApiKey(deps, { merchantId: merchant.id, livemode: false, expiresAt: clock.now() }), "VALIDATION_ERROR");
+    const err = await expectGatewayError(
+      createApiKey(deps, { merchantId: merchant.id, livemode: false, expiresAt: clock.now() }),
+      "VALIDATION_ERROR",
+    );
     expect(err.violations).toEqual([expect.objectContaining({ field: "expires_at", code: "invalid" })]);
   });
 

@@ -38,16 +38,22 @@ describe("authenticating an API key", () => {
 
   it("when a test key is presented, then the merchant is returned in test mode", async () => {
     const { apiKey, secret } = await createApiKey(deps, { merchantId: merchant.id, livemode: false });
-    expect(await authenticateApiKey(deps, secret)).toEqual({ scope: { merchantId: merchant.id, livemode: false }, keyId: apiKey.id });
+    expect(await authenticateApiKey(deps, secret)).toEqual({
+      scope: { merchantId: merchant.id, livemode: false },
+      keyId: apiKey.id,
+    });
   });
 
   it("when a live key of a verified merchant is presented, then the merchant is returned in live mode", async () => {
     await verifyMerchant(deps, merchant.id);
     const { apiKey, secret } = await createApiKey(deps, { merchantId: merchant.id, livemode: true });
-    expect(await authenticateApiKey(deps, secret)).toEqual({ scope: { merchantId: merchant.id, livemode: true }, keyId: apiKey.id });
+    expect(await authenticateApiKey(deps, secret)).toEqual({
+      scope: { merchantId: merchant.id, livemode: true },
+      keyId: apiKey.id,
+    });
   });
 
-  it.each(["", "Bearer sk_test_x", "sk_test_short", "not a key at all", "sk_test_" + "a".repeat(45)])(
+  it.each(["", "Bearer sk_test_x", "sk_test_short", "not a key at all", `sk_test_${"a".repeat(45)}`])(
     "when the key is malformed (%j), then it is unauthorized without a database lookup",
     async (text) => {
       const counted = countApiKeyCalls(deps.repos);
@@ -57,7 +63,7 @@ describe("authenticating an API key", () => {
   );
 
   it("when a well-formed key was never issued, then it is unauthorized", async () => {
-    await expectUnauthorized(authenticateApiKey(deps, "sk_test_" + "A".repeat(12) + "b".repeat(32)));
+    await expectUnauthorized(authenticateApiKey(deps, `sk_test_${"A".repeat(12)}${"b".repeat(32)}`));
   });
 
   it("when the lookup id exists but the secret part is wrong, then it is unauthorized", async () => {

@@ -29,8 +29,16 @@ describe("accounts configuration", () => {
   });
 
   it("when nothing says otherwise, then the demo terminal is the EPG simulator behind the public URL, with its default credentials", () => {
-    const config = readConfig(accountsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db", GATEWAY_PUBLIC_URL: "https://pay.example.com/" });
-    expect(demoTerminalFromConfig(config)).toEqual({ baseUrl: "https://pay.example.com/epg/rest", username: "sim-merchant", password: "sim-password" });
+    const config = readConfig(accountsConfigSpec, {
+      ...authEnv,
+      MONGODB_URL: "mongodb://db",
+      GATEWAY_PUBLIC_URL: "https://pay.example.com/",
+    });
+    expect(demoTerminalFromConfig(config)).toEqual({
+      baseUrl: "https://pay.example.com/epg/rest",
+      username: "sim-merchant",
+      password: "sim-password",
+    });
   });
 
   it("when the demo terminal URL and simulator credentials are given, then they are used", () => {
@@ -41,11 +49,21 @@ describe("accounts configuration", () => {
       EPG_SIM_USERNAME: "demo-user",
       EPG_SIM_PASSWORD: "demo-password",
     });
-    expect(demoTerminalFromConfig(config)).toEqual({ baseUrl: "http://epg-simulator:50060/epg/rest", username: "demo-user", password: "demo-password" });
+    expect(demoTerminalFromConfig(config)).toEqual({
+      baseUrl: "http://epg-simulator:50060/epg/rest",
+      username: "demo-user",
+      password: "demo-password",
+    });
   });
 
   it("when the demo terminal URL is not a URL, then the error names it", () => {
-    expect(() => readConfig(accountsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db", GATEWAY_DEMO_TERMINAL_URL: "not a url" })).toThrow(/GATEWAY_DEMO_TERMINAL_URL is invalid/);
+    expect(() =>
+      readConfig(accountsConfigSpec, {
+        ...authEnv,
+        MONGODB_URL: "mongodb://db",
+        GATEWAY_DEMO_TERMINAL_URL: "not a url",
+      }),
+    ).toThrow(/GATEWAY_DEMO_TERMINAL_URL is invalid/);
   });
 
   it("when MONGODB_URL is missing, then the error names it", () => {
@@ -54,7 +72,12 @@ describe("accounts configuration", () => {
   });
 
   it("when values are bad, then every problem is listed and the Mongo URL is not echoed", () => {
-    const env = { MONGODB_URL: "http://user:hunter2@db", PORT: "70000", GATEWAY_DEMO: "maybe", LOG_LEVEL: "loud" };
+    const env = {
+      MONGODB_URL: "http://user:hunter2@db",
+      PORT: "70000",
+      GATEWAY_DEMO: "maybe",
+      LOG_LEVEL: "loud",
+    };
     let message = "";
     try {
       readConfig(accountsConfigSpec, env);
@@ -69,8 +92,13 @@ describe("accounts configuration", () => {
   });
 
   it("when the demo is switched off and a key is given, then both are read", () => {
-    const key = "sk_test_" + "A".repeat(44);
-    const config = readConfig(accountsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db", GATEWAY_DEMO: "0", GATEWAY_DEMO_TEST_KEY: key });
+    const key = `sk_test_${"A".repeat(44)}`;
+    const config = readConfig(accountsConfigSpec, {
+      ...authEnv,
+      MONGODB_URL: "mongodb://db",
+      GATEWAY_DEMO: "0",
+      GATEWAY_DEMO_TEST_KEY: key,
+    });
     expect(config.demo).toBe(false);
     expect(config.demoTestKey).toBe(key);
   });

@@ -1,10 +1,10 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createInProcessTransport, fromConnectError, ManualClock } from "@gateway/platform";
 import { AccountsService, DashboardUsersService } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
+import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { SIGN_IN_THROTTLE } from "../src/domain/dashboard/dashboard-credentials.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
 
@@ -31,7 +31,11 @@ describe("DashboardUsersService over Connect", () => {
     logs = capture.text;
     const transport = createInProcessTransport({
       name: "accounts",
-      routes: createAccountsRoutes({ repos: createMemoryAccountsRepositories(), clock, logger: capture.logger }),
+      routes: createAccountsRoutes({
+        repos: createMemoryAccountsRepositories(),
+        clock,
+        logger: capture.logger,
+      }),
       logger: capture.logger,
       interceptors: createAccountsInterceptors(capture.logger),
     });
@@ -41,52 +45,96 @@ describe("DashboardUsersService over Connect", () => {
 
   async function invitedOwner(): Promise<{ merchantId: string; token: string }> {
     const { merchant } = await accounts.createMerchant({ name: "Shop" });
-    const invited = await dashboard.inviteUser({ merchantId: merchant!.id, email: "Owner@Shop.Example", role: "owner", invitedBy: "operator" });
+    const invited = await dashboard.inviteUser({
+      merchantId: merchant!.id,
+      email: "Owner@Shop.Example",
+      role: "owner",
+      invitedBy: "operator",
+    });
     return { merchantId: merchant!.id, token: invited.invitationToken };
   }
 
   it("when an owner is invited, accepts and signs in, then the session authenticates as that owner", async () => {
     const { merchantId, token } = await invitedOwner();
     expect(token).toMatch(/^inv_/);
-    expect((await dashboard.getInvitation({ invitationToken: token })).invitation).toMatchObject({ email: "owner@shop.example", role: "owner", merchantId });
+    expect((await dashboard.getInvitation({ invitationToken: token })).invitation).toMatchObject({
+      email: "owner@shop.example",
+      role: "owner",
+      merchantId,
+    });
     await dashboard.acceptInvitation({ invitationToken: token, password: PASSWORD });
-    const signedIn = await dashboard.signIn({ email: "owner@shop.example", password: PASSWORD, clientAddress: "203.0.113.9" });
+    const signedIn = await dashboard.signIn({
+      email: "owner@shop.example",
+      password: PASSWORD,
+      clientAddress: "203.0.113.9",
+    });
     expect(timestampDate(signedIn.session!.expiresAt!).getTime()).toBeGreaterThan(clock.now().getTime());
     const authenticated = await dashboard.authenticateSession({ sessionToken: signedIn.sessionToken });
-    expect(authenticated.session?.user).toMatchObject({ email: "owner@shop.example", role: "owner", merchantId });
-    expect((await dashboard.listUsers({ merchantId })).users.map((u) => u.email)).toEqual(["owner@shop.example"]);
+    expect(authenticated.session?.user).toMatchObject({
+      email: "owner@shop.example",
+      role: "owner",
+      merchantId,
+    });
+    expect((await dashboard.listUsers({ merchantId })).users.map((u) => u.email)).toEqual([
+      "owner@shop.example",
+    ]);
   });
 
   it("when the link is reused, the password is wrong, or sign-in is throttled, then each has its own code and reason", async () => {
     const { token } = await invitedOwner();
     await dashboard.acceptInvitation({ invitationToken: token, password: PASSWORD });
-    const reused = await connectErrorOf(dashboard.acceptInvitation({ invitationToken: token, password: PASSWORD }));
+    const reused = await connectErrorOf(
+      dashboard.acceptInvitation({ invitationToken: token, password: PASSWORD }),
+    );
     expect(reused.code).toBe(Code.NotFound);
-    const wrong = await connectErrorOf(dashboard.signIn({ email: "owner@shop.example", password: "not the password", clientAddress: "a" }));
+    const wrong = await connectErrorOf(
+      dashboard.signIn({ email: "owner@shop.example", password: "not the password", clientAddress: "a" }),
+    );
     expect([wrong.code, fromConnectError(wrong).reason]).toEqual([Code.Unauthenticated, "UNAUTHORIZED"]);
     for (let i = 1; i < SIGN_IN_THROTTLE.maxFailuresPerEmail; i++) {
-      await connectErrorOf(dashboard.signIn({ email: "owner@shop.example", password: "not the password", clientAddress: "a" }));
+      await connectErrorOf(
+        dashboard.signIn({ email: "owner@shop.example", password: "not the password", clientAddress: "a" }),
+      );
     }
-    const throttled = await connectErrorOf(dashboard.signIn({ email: "owner@shop.example", password: PASSWORD, clientAddress: "a" }));
-    expect([throttled.code, fromConnectError(throttled).reason]).toEqual([Code.ResourceExhausted, "RATE_LIMIT_EXCEEDED"]);
+    const throttled = await connectErrorOf(
+      dashboard.signIn({ email: "owner@shop.example", password: PASSWORD, clientAddress: "a" }),
+    );
+    expect([throttled.code, fromConnectError(throttled).reason]).toEqual([
+      Code.ResourceExhausted,
+      "RATE_LIMIT_EXCEEDED",
+    ]);
     expect(Number(fromConnectError(throttled).metadata.retry_after_seconds)).toBeGreaterThan(0);
   });
 
   it("when the password changes, then the old session token is refused and no log line carries a password or token", async () => {
     const { token } = await invitedOwner();
     await dashboard.acceptInvitation({ invitationToken: token, password: PASSWORD });
-    const first = await dashboard.signIn({ email: "owner@shop.example", password: PASSWORD, clientAddress: "b" });
+    const first = await dashboard.signIn({
+      email: "owner@shop.example",
+      password: PASSWORD,
+      clientAddress: "b",
+    });
     const changed = await dashboard.changePassword({
       sessionToken: first.sessionToken,
       currentPassword: PASSWORD,
       newPassword: "a brand new passphrase",
       clientAddress: "b",
     });
-    expect((await connectErrorOf(dashboard.authenticateSession({ sessionToken: first.sessionToken }))).code).toBe(Code.Unauthenticated);
+    expect(
+      (await connectErrorOf(dashboard.authenticateSession({ sessionToken: first.sessionToken }))).code,
+    ).toBe(Code.Unauthenticated);
     await dashboard.authenticateSession({ sessionToken: changed.sessionToken });
     await dashboard.signOut({ sessionToken: changed.sessionToken });
-    expect((await connectErrorOf(dashboard.authenticateSession({ sessionToken: changed.sessionToken }))).code).toBe(Code.Unauthenticated);
-    for (const secret of [PASSWORD, "a brand new passphrase", token, first.sessionToken, changed.sessionToken]) {
+    expect(
+      (await connectErrorOf(dashboard.authenticateSession({ sessionToken: changed.sessionToken }))).code,
+    ).toBe(Code.Unauthenticated);
+    for (const secret of [
+      PASSWORD,
+      "a brand new passphrase",
+      token,
+      first.sessionToken,
+      changed.sessionToken,
+    ]) {
       expect(logs()).not.toContain(secret);
     }
   });

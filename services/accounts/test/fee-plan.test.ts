@@ -20,9 +20,12 @@ describe("fee plan input", () => {
     ["0.0000", "0.000", "0", 0n],
     ["99.9999", "999999.999", "99.9999", 999999999n],
     ["10", "0.005", "10", 5n],
-  ])("when percent is %s and fixed %s, then the plan is %s%% + %s millimes", (percent, fixed, normalised, fixedMinor) => {
-    expect(parseFeePlanInput({ percent, fixed })).toEqual({ percent: normalised, fixedMinor });
-  });
+  ])(
+    "when percent is %s and fixed %s, then the plan is %s%% + %s millimes",
+    (percent, fixed, normalised, fixedMinor) => {
+      expect(parseFeePlanInput({ percent, fixed })).toEqual({ percent: normalised, fixedMinor });
+    },
+  );
 
   it.each([
     ["100", "percent must be less than 100"],
@@ -36,12 +39,19 @@ describe("fee plan input", () => {
     ["1.", "decimal string"],
     ["1,5", "decimal string"],
   ])("when percent is %j, then percent is invalid (%s)", (percent, message) => {
-    expect(violationsOf({ percent, fixed: "0.000" })).toEqual([["percent", "invalid", expect.stringContaining(message)]]);
+    expect(violationsOf({ percent, fixed: "0.000" })).toEqual([
+      ["percent", "invalid", expect.stringContaining(message)],
+    ]);
   });
 
-  it.each([["0"], ["0.25"], ["0.2500"], ["-0.250"], ["1000000.000"], ["0.25 "], ["1e3"]])("when fixed is %j, then fixed is invalid", (fixed) => {
-    expect(violationsOf({ percent: "1", fixed })).toEqual([["fixed", "invalid", expect.stringMatching(/^fixed must be/)]]);
-  });
+  it.each([["0"], ["0.25"], ["0.2500"], ["-0.250"], ["1000000.000"], ["0.25 "], ["1e3"]])(
+    "when fixed is %j, then fixed is invalid",
+    (fixed) => {
+      expect(violationsOf({ percent: "1", fixed })).toEqual([
+        ["fixed", "invalid", expect.stringMatching(/^fixed must be/)],
+      ]);
+    },
+  );
 
   it("when both are empty, then both are required in one answer", () => {
     expect(violationsOf({ percent: "", fixed: "" })).toEqual([

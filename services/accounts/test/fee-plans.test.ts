@@ -19,12 +19,21 @@ describe("fee plans", () => {
   });
 
   it("when a merchant never had a plan, then its plan is 0% + 0.000 TND with no update time", async () => {
-    expect(await getFeePlan(deps, merchant.id)).toEqual({ merchantId: merchant.id, percent: "0", fixedMinor: 0n });
+    expect(await getFeePlan(deps, merchant.id)).toEqual({
+      merchantId: merchant.id,
+      percent: "0",
+      fixedMinor: 0n,
+    });
   });
 
   it("when a plan is set, then it is normalised, stored with its time, and read back", async () => {
     const plan = await setFeePlan(deps, { merchantId: merchant.id, percent: "2.50", fixed: "0.300" });
-    expect(plan).toEqual({ merchantId: merchant.id, percent: "2.5", fixedMinor: 300n, updatedAt: clock.now() });
+    expect(plan).toEqual({
+      merchantId: merchant.id,
+      percent: "2.5",
+      fixedMinor: 300n,
+      updatedAt: clock.now(),
+    });
     expect(await getFeePlan(deps, merchant.id)).toEqual(plan);
   });
 
@@ -32,17 +41,28 @@ describe("fee plans", () => {
     await setFeePlan(deps, { merchantId: merchant.id, percent: "2.5", fixed: "0.300" });
     clock.advance(1000);
     await setFeePlan(deps, { merchantId: merchant.id, percent: "1.75", fixed: "0.000" });
-    expect(await getFeePlan(deps, merchant.id)).toEqual({ merchantId: merchant.id, percent: "1.75", fixedMinor: 0n, updatedAt: clock.now() });
+    expect(await getFeePlan(deps, merchant.id)).toEqual({
+      merchantId: merchant.id,
+      percent: "1.75",
+      fixedMinor: 0n,
+      updatedAt: clock.now(),
+    });
   });
 
   it("when the values are invalid, then both fields are reported and nothing is stored", async () => {
-    const err = await expectGatewayError(setFeePlan(deps, { merchantId: merchant.id, percent: "100", fixed: "-1.000" }), "VALIDATION_ERROR");
+    const err = await expectGatewayError(
+      setFeePlan(deps, { merchantId: merchant.id, percent: "100", fixed: "-1.000" }),
+      "VALIDATION_ERROR",
+    );
     expect(err.violations.map((v) => v.field)).toEqual(["percent", "fixed"]);
     expect(await deps.repos.feePlans.find(merchant.id)).toBeUndefined();
   });
 
   it("when the merchant does not exist, then setting or reading a plan is NOT_FOUND", async () => {
-    await expectGatewayError(setFeePlan(deps, { merchantId: "mer_missing", percent: "1", fixed: "0.000" }), "NOT_FOUND");
+    await expectGatewayError(
+      setFeePlan(deps, { merchantId: "mer_missing", percent: "1", fixed: "0.000" }),
+      "NOT_FOUND",
+    );
     await expectGatewayError(getFeePlan(deps, "mer_missing"), "NOT_FOUND");
   });
 

@@ -1,14 +1,20 @@
+import {
+  createLogger,
+  ManualClock,
+  pingMongo,
+  type RunningServer,
+  startServiceServer,
+} from "@gateway/platform";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { createLogger, ManualClock, pingMongo, startServiceServer, type RunningServer } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountsRoutes } from "../src/accounts-module.js";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
+import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createApiKey, revokeApiKey } from "../src/app/api-keys.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
-import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
-import { createGrpcJsClients, grpcErrorOf, type GrpcJsClients } from "./support/grpc-js-clients.js";
-import { openMongoTestDatabase, type MongoTestDatabase } from "./support/mongo-test-database.js";
+import { createGrpcJsClients, type GrpcJsClients, grpcErrorOf } from "./support/grpc-js-clients.js";
+import { type MongoTestDatabase, openMongoTestDatabase } from "./support/mongo-test-database.js";
 
 describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
   let database: MongoTestDatabase;
@@ -19,7 +25,10 @@ describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
   beforeAll(async () => {
     database = await openMongoTestDatabase("accounts_grpc");
     const secretBox = createSecretBox(generateSecretsKey());
-    deps = { repos: await createMongoAccountsRepositories(database.db, { secretBox }), clock: new ManualClock(Date.now()) };
+    deps = {
+      repos: await createMongoAccountsRepositories(database.db, { secretBox }),
+      clock: new ManualClock(Date.now()),
+    };
     const logger = createLogger({ service: "accounts-test", level: "silent" });
     server = await startServiceServer({
       name: "accounts",
@@ -53,14 +62,17 @@ describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
     const merchant = await createMerchant(deps, { name: "Live Shop" });
     await verifyMerchant(deps, merchant.id);
     const { secret } = await createApiKey(deps, { merchantId: merchant.id, livemode: true });
-    expect((await clients.authenticate({ apiKey: secret })).scope).toEqual({ merchantId: merchant.id, livemode: true });
+    expect((await clients.authenticate({ apiKey: secret })).scope).toEqual({
+      merchantId: merchant.id,
+      livemode: true,
+    });
   });
 
   it("when malformed, unknown or revoked keys are presented, then each is UNAUTHENTICATED with the same message", async () => {
     const merchant = await createMerchant(deps, { name: "Revoking Shop" });
     const { apiKey, secret } = await createApiKey(deps, { merchantId: merchant.id, livemode: false });
     await revokeApiKey(deps, apiKey.id);
-    for (const key of ["garbage", "sk_test_" + "Z".repeat(44), secret]) {
+    for (const key of ["garbage", `sk_test_${"Z".repeat(44)}`, secret]) {
       const err = await grpcErrorOf(clients.authenticate({ apiKey: key }));
       expect(err.code).toBe(GrpcStatus.UNAUTHENTICATED);
       expect(err.details).toBe("Invalid API key.");
@@ -72,7 +84,9 @@ describe("accounts over real gRPC (grpc-js client, MongoDB store)", () => {
   });
 
   it("when the health of AccountsService is checked by name, then it is SERVING", async () => {
-    expect(await clients.healthCheck({ service: "gateway.accounts.v1.AccountsService" })).toEqual({ status: "SERVING" });
+    expect(await clients.healthCheck({ service: "gateway.accounts.v1.AccountsService" })).toEqual({
+      status: "SERVING",
+    });
   });
 
   it("when the health of an unknown service is checked, then it is SERVICE_UNKNOWN", async () => {

@@ -1,9 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { connectMongo, generateServiceAuthKeys, mintServiceToken, parseServiceAuthKeys } from "@gateway/platform";
+import {
+  connectMongo,
+  generateServiceAuthKeys,
+  mintServiceToken,
+  parseServiceAuthKeys,
+} from "@gateway/platform";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/domain/api-key.js";
 import { createGrpcJsClients } from "./support/grpc-js-clients.js";
-import { startAccountsProcess, type ServiceProcess } from "./support/service-process.js";
+import { type ServiceProcess, startAccountsProcess } from "./support/service-process.js";
 
 const MONGODB_URL = process.env.MONGODB_URL ?? "";
 const database = `test_accounts_main_${randomBytes(6).toString("hex")}`;
@@ -38,12 +43,18 @@ describe("the accounts process", () => {
 
     // Called as the edge would, with a service token addressed to accounts.
     const edgeKey = parseServiceAuthKeys("edge")(keys.edge).outgoing.get("accounts")!;
-    const token = () => mintServiceToken({ caller: "edge", audience: "accounts", key: edgeKey, nowMs: Date.now() });
+    const token = () =>
+      mintServiceToken({ caller: "edge", audience: "accounts", key: edgeKey, nowMs: Date.now() });
     const clients = createGrpcJsClients(new URL(listening.url).host, { token });
     try {
-      expect((await clients.authenticate({ apiKey: testKey })).scope).toEqual({ merchantId: "mer_demo", livemode: false });
+      expect((await clients.authenticate({ apiKey: testKey })).scope).toEqual({
+        merchantId: "mer_demo",
+        livemode: false,
+      });
       // The demo's test terminal is the EPG simulator behind the public URL, with its default terminal.
-      expect(await clients.resolveTerminalCredentials({ scope: { merchantId: "mer_demo", livemode: false } })).toEqual({
+      expect(
+        await clients.resolveTerminalCredentials({ scope: { merchantId: "mer_demo", livemode: false } }),
+      ).toEqual({
         baseUrl: "https://pay.example.test/epg/rest",
         username: "sim-merchant",
         password: "sim-password",
@@ -53,10 +64,15 @@ describe("the accounts process", () => {
     }
     expect((await fetch(`${listening.url}/readyz`)).status).toBe(200);
 
-    const logLines = service.stdout().split("\n").filter((line) => line.startsWith("{"));
+    const logLines = service
+      .stdout()
+      .split("\n")
+      .filter((line) => line.startsWith("{"));
     expect(logLines.some((line) => line.includes("Demo merchant ready"))).toBe(true);
     // No GATEWAY_SECRETS_KEY in demo mode: a random key, and a warning saying what that means.
-    expect(logLines.some((line) => line.includes('"level":40') && line.includes("GATEWAY_SECRETS_KEY is not set"))).toBe(true);
+    expect(
+      logLines.some((line) => line.includes('"level":40') && line.includes("GATEWAY_SECRETS_KEY is not set")),
+    ).toBe(true);
     expect(logLines.join("\n")).not.toContain(testKey.slice(20));
     expect(logLines.join("\n")).not.toContain("sim-password");
 
@@ -67,13 +83,21 @@ describe("the accounts process", () => {
   it("when the demo is off and GATEWAY_SECRETS_KEY is missing, then it says how to make one on stderr and exits 1", async () => {
     const service = start({ MONGODB_URL, GATEWAY_DEMO: "false" });
     expect(await service.exited).toBe(1);
-    expect(service.stderr()).toMatch(/GATEWAY_SECRETS_KEY is required when GATEWAY_DEMO is off.*openssl rand -base64 32/);
+    expect(service.stderr()).toMatch(
+      /GATEWAY_SECRETS_KEY is required when GATEWAY_DEMO is off.*openssl rand -base64 32/,
+    );
   });
 
   it("when GATEWAY_SECRETS_KEY is malformed, then it explains the format without echoing it and exits 1", async () => {
-    const service = start({ MONGODB_URL, GATEWAY_DEMO: "false", GATEWAY_SECRETS_KEY: "correct-horse-battery-staple" });
+    const service = start({
+      MONGODB_URL,
+      GATEWAY_DEMO: "false",
+      GATEWAY_SECRETS_KEY: "correct-horse-battery-staple",
+    });
     expect(await service.exited).toBe(1);
-    expect(service.stderr()).toMatch(/GATEWAY_SECRETS_KEY must be the base64 encoding of exactly 32 random bytes/);
+    expect(service.stderr()).toMatch(
+      /GATEWAY_SECRETS_KEY must be the base64 encoding of exactly 32 random bytes/,
+    );
     expect(service.stderr() + service.stdout()).not.toContain("correct-horse-battery-staple");
   });
 

@@ -13,7 +13,12 @@ describe("merchants", () => {
 
   it("when a merchant is created, then it has a mer_ id, the trimmed name, is unverified and dated now", async () => {
     const merchant = await createMerchant(deps, { name: "  Café Tunis  " });
-    expect(merchant).toEqual({ id: expect.stringMatching(/^mer_[0-9A-Za-z]{24}$/), name: "Café Tunis", verified: false, createdAt: new Date(Date.UTC(2026, 2, 1)) });
+    expect(merchant).toEqual({
+      id: expect.stringMatching(/^mer_[0-9A-Za-z]{24}$/),
+      name: "Café Tunis",
+      verified: false,
+      createdAt: new Date(Date.UTC(2026, 2, 1)),
+    });
     expect(await getMerchant(deps, merchant.id)).toEqual(merchant);
   });
 
@@ -40,7 +45,9 @@ describe("merchants", () => {
   });
 
   it("when the merchant does not exist, then get and verify are NOT_FOUND naming the id", async () => {
-    expect((await expectGatewayError(getMerchant(deps, "mer_missing"), "NOT_FOUND")).metadata).toEqual({ id: "mer_missing" });
+    expect((await expectGatewayError(getMerchant(deps, "mer_missing"), "NOT_FOUND")).metadata).toEqual({
+      id: "mer_missing",
+    });
     await expectGatewayError(verifyMerchant(deps, "mer_missing"), "NOT_FOUND");
   });
 

@@ -16,7 +16,10 @@ describe("the secret box from configuration", () => {
   it("when GATEWAY_SECRETS_KEY is set, then passwords are sealed with it and nothing is logged", () => {
     const key = generateSecretsKey();
     const { logger, text } = createCaptureLogger();
-    const box = secretBoxFromConfig({ secretsKey: key.toString("base64"), secretsPreviousKeys: undefined, demo: false }, logger);
+    const box = secretBoxFromConfig(
+      { secretsKey: key.toString("base64"), secretsPreviousKeys: undefined, demo: false },
+      logger,
+    );
     expect(box.keyId).toBe(secretsKeyId(key));
     expect(createSecretBox(key).open(box.seal("pw"))).toBe("pw");
     expect(text()).toBe("");
@@ -27,7 +30,11 @@ describe("the secret box from configuration", () => {
     const old2 = generateSecretsKey();
     const { logger } = createCaptureLogger();
     const box = secretBoxFromConfig(
-      { secretsKey: generateSecretsKey().toString("base64"), secretsPreviousKeys: ` ${old1.toString("base64")} ,${old2.toString("base64")},`, demo: false },
+      {
+        secretsKey: generateSecretsKey().toString("base64"),
+        secretsPreviousKeys: ` ${old1.toString("base64")} ,${old2.toString("base64")},`,
+        demo: false,
+      },
       logger,
     );
     expect(box.open(createSecretBox(old1).seal("one"))).toBe("one");
@@ -36,15 +43,23 @@ describe("the secret box from configuration", () => {
 
   it("when the key is missing and the demo is off, then start-up fails naming the variable and how to make one", () => {
     const { logger } = createCaptureLogger();
-    const err = errorOf(() => secretBoxFromConfig({ secretsKey: undefined, secretsPreviousKeys: undefined, demo: false }, logger));
+    const err = errorOf(() =>
+      secretBoxFromConfig({ secretsKey: undefined, secretsPreviousKeys: undefined, demo: false }, logger),
+    );
     expect(err.message).toMatch(/GATEWAY_SECRETS_KEY is required when GATEWAY_DEMO is off/);
     expect(err.message).toMatch(/openssl rand -base64 32/);
   });
 
   it("when the key is missing and the demo is on, then a random key is used and a warning says passwords will not survive a restart", () => {
     const { logger, text } = createCaptureLogger();
-    const first = secretBoxFromConfig({ secretsKey: undefined, secretsPreviousKeys: undefined, demo: true }, logger);
-    const second = secretBoxFromConfig({ secretsKey: undefined, secretsPreviousKeys: undefined, demo: true }, logger);
+    const first = secretBoxFromConfig(
+      { secretsKey: undefined, secretsPreviousKeys: undefined, demo: true },
+      logger,
+    );
+    const second = secretBoxFromConfig(
+      { secretsKey: undefined, secretsPreviousKeys: undefined, demo: true },
+      logger,
+    );
     expect(first.keyId).not.toBe(second.keyId);
     expect(first.open(first.seal("pw"))).toBe("pw");
     const warning = JSON.parse(text().split("\n")[0]!) as { level: number; msg: string; keyId: string };
@@ -56,11 +71,18 @@ describe("the secret box from configuration", () => {
   it("when the key or a previous key is malformed, then the error explains the format without echoing the value", () => {
     const { logger } = createCaptureLogger();
     const bad = "my-secret-passphrase";
-    const current = errorOf(() => secretBoxFromConfig({ secretsKey: bad, secretsPreviousKeys: undefined, demo: true }, logger));
-    expect(current.message).toMatch(/^GATEWAY_SECRETS_KEY must be the base64 encoding of exactly 32 random bytes/);
+    const current = errorOf(() =>
+      secretBoxFromConfig({ secretsKey: bad, secretsPreviousKeys: undefined, demo: true }, logger),
+    );
+    expect(current.message).toMatch(
+      /^GATEWAY_SECRETS_KEY must be the base64 encoding of exactly 32 random bytes/,
+    );
     expect(current.message).not.toContain(bad);
     const previous = errorOf(() =>
-      secretBoxFromConfig({ secretsKey: generateSecretsKey().toString("base64"), secretsPreviousKeys: bad, demo: false }, logger),
+      secretBoxFromConfig(
+        { secretsKey: generateSecretsKey().toString("base64"), secretsPreviousKeys: bad, demo: false },
+        logger,
+      ),
     );
     expect(previous.message).toMatch(/GATEWAY_SECRETS_PREVIOUS_KEYS must be/);
     expect(previous.message).not.toContain(bad);

@@ -3,9 +3,9 @@ import {
   createSecretBox,
   generateSecretsKey,
   parseSecretsKey,
-  secretsKeyId,
-  SecretUnreadableError,
   type SealedSecret,
+  SecretUnreadableError,
+  secretsKeyId,
 } from "../src/domain/secret-box.js";
 
 const PASSWORD = "terminal-pässword 🔐";
@@ -59,7 +59,10 @@ describe("secret box (AES-256-GCM)", () => {
     ["the ciphertext", (s) => ({ ...s, ciphertext: flipFirstByte(s.ciphertext) })],
     ["the tag", (s) => ({ ...s, tag: flipFirstByte(s.tag) })],
     ["the IV", (s) => ({ ...s, iv: flipFirstByte(s.iv) })],
-    ["the ciphertext's length", (s) => ({ ...s, ciphertext: Buffer.from(s.ciphertext, "base64").subarray(1).toString("base64") })],
+    [
+      "the ciphertext's length",
+      (s) => ({ ...s, ciphertext: Buffer.from(s.ciphertext, "base64").subarray(1).toString("base64") }),
+    ],
   ])("when %s is tampered with, then opening fails instead of giving wrong text", (_what, tamper) => {
     const sealed = box.seal(PASSWORD, "ctx");
     expect(openError(() => box.open(tamper(sealed), "ctx")).message).toMatch(/failed authentication/);
@@ -67,8 +70,12 @@ describe("secret box (AES-256-GCM)", () => {
 
   it("when the IV or tag has the wrong length, then opening fails as malformed", () => {
     const sealed = box.seal(PASSWORD);
-    expect(openError(() => box.open({ ...sealed, iv: Buffer.alloc(8).toString("base64") })).message).toMatch(/malformed/);
-    expect(openError(() => box.open({ ...sealed, tag: Buffer.alloc(4).toString("base64") })).message).toMatch(/malformed/);
+    expect(openError(() => box.open({ ...sealed, iv: Buffer.alloc(8).toString("base64") })).message).toMatch(
+      /malformed/,
+    );
+    expect(openError(() => box.open({ ...sealed, tag: Buffer.alloc(4).toString("base64") })).message).toMatch(
+      /malformed/,
+    );
   });
 
   it("when the context differs from the one sealed for, then opening fails", () => {

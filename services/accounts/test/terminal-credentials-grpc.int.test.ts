@@ -1,5 +1,5 @@
+import { ManualClock, pingMongo, type RunningServer, startServiceServer } from "@gateway/platform";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { ManualClock, pingMongo, startServiceServer, type RunningServer } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
@@ -7,8 +7,8 @@ import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
 import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
-import { createGrpcJsClients, grpcErrorOf, type GrpcJsClients } from "./support/grpc-js-clients.js";
-import { openMongoTestDatabase, type MongoTestDatabase } from "./support/mongo-test-database.js";
+import { createGrpcJsClients, type GrpcJsClients, grpcErrorOf } from "./support/grpc-js-clients.js";
+import { type MongoTestDatabase, openMongoTestDatabase } from "./support/mongo-test-database.js";
 
 const PASSWORD = "gRPC-Terminal-Password-Plaintext";
 
@@ -21,7 +21,12 @@ describe("terminal credentials over real gRPC (grpc-js client, MongoDB store)", 
 
   beforeAll(async () => {
     database = await openMongoTestDatabase("accounts_terminals_grpc");
-    deps = { repos: await createMongoAccountsRepositories(database.db, { secretBox: createSecretBox(generateSecretsKey()) }), clock: new ManualClock(Date.now()) };
+    deps = {
+      repos: await createMongoAccountsRepositories(database.db, {
+        secretBox: createSecretBox(generateSecretsKey()),
+      }),
+      clock: new ManualClock(Date.now()),
+    };
     const capture = createCaptureLogger();
     logs = capture.text;
     server = await startServiceServer({
@@ -53,10 +58,18 @@ describe("terminal credentials over real gRPC (grpc-js client, MongoDB store)", 
       password: PASSWORD,
       active: true,
     });
-    expect(set.terminal).toMatchObject({ merchantId: merchant.id, livemode: true, baseUrl: "https://acquirer.example/payment/rest", username: "live-shop", active: true });
+    expect(set.terminal).toMatchObject({
+      merchantId: merchant.id,
+      livemode: true,
+      baseUrl: "https://acquirer.example/payment/rest",
+      username: "live-shop",
+      active: true,
+    });
     expect(JSON.stringify(set)).not.toContain(PASSWORD);
 
-    expect(await clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: true } })).toEqual({
+    expect(
+      await clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: true } }),
+    ).toEqual({
       baseUrl: "https://acquirer.example/payment/rest",
       username: "live-shop",
       password: PASSWORD,
@@ -69,27 +82,49 @@ describe("terminal credentials over real gRPC (grpc-js client, MongoDB store)", 
 
   it("when the scope has no terminal, then FAILED_PRECONDITION with the no-terminal message", async () => {
     const merchant = await createMerchant(deps, { name: "No Terminal Shop" });
-    const err = await grpcErrorOf(clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: false } }));
+    const err = await grpcErrorOf(
+      clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: false } }),
+    );
     expect(err.code).toBe(GrpcStatus.FAILED_PRECONDITION);
     expect(err.details).toBe("No test terminal is configured for this account.");
   });
 
   it("when the terminal is inactive, then FAILED_PRECONDITION with the inactive message", async () => {
     const merchant = await createMerchant(deps, { name: "Inactive Shop" });
-    await clients.setTerminal({ merchantId: merchant.id, livemode: false, baseUrl: "http://127.0.0.1:8080/epg/rest", username: "u", password: PASSWORD, active: false });
-    const err = await grpcErrorOf(clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: false } }));
+    await clients.setTerminal({
+      merchantId: merchant.id,
+      livemode: false,
+      baseUrl: "http://127.0.0.1:8080/epg/rest",
+      username: "u",
+      password: PASSWORD,
+      active: false,
+    });
+    const err = await grpcErrorOf(
+      clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: false } }),
+    );
     expect(err.code).toBe(GrpcStatus.FAILED_PRECONDITION);
     expect(err.details).toBe("The test terminal of this account is inactive.");
   });
 
   it("when the stored password was sealed with another key, then INTERNAL for the caller and a log naming the key ids, not the password", async () => {
     const merchant = await createMerchant(deps, { name: "Rotated Shop" });
-    const otherRun = await createMongoAccountsRepositories(database.db, { secretBox: createSecretBox(generateSecretsKey()) });
+    const otherRun = await createMongoAccountsRepositories(database.db, {
+      secretBox: createSecretBox(generateSecretsKey()),
+    });
     await otherRun.terminals.upsert(
-      { merchantId: merchant.id, livemode: false, baseUrl: "http://127.0.0.1:8080/epg/rest", username: "u", active: true, updatedAt: new Date() },
+      {
+        merchantId: merchant.id,
+        livemode: false,
+        baseUrl: "http://127.0.0.1:8080/epg/rest",
+        username: "u",
+        active: true,
+        updatedAt: new Date(),
+      },
       PASSWORD,
     );
-    const err = await grpcErrorOf(clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: false } }));
+    const err = await grpcErrorOf(
+      clients.resolveTerminalCredentials({ scope: { merchantId: merchant.id, livemode: false } }),
+    );
     expect(err.code).toBe(GrpcStatus.INTERNAL);
     expect(err.details).toBe("Internal error.");
     expect(logs()).toMatch(/SecretUnreadableError.*which is not configured/);

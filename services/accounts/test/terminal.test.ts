@@ -1,10 +1,18 @@
 import { GatewayError } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { parseTerminalInput, terminalSecretContext, type TerminalInput } from "../src/domain/terminal.js";
+import { parseTerminalInput, type TerminalInput, terminalSecretContext } from "../src/domain/terminal.js";
 
-const VALID: TerminalInput = { baseUrl: "https://acquirer.example/payment/rest", username: "shop-1", password: "pa ss", active: true };
+const VALID: TerminalInput = {
+  baseUrl: "https://acquirer.example/payment/rest",
+  username: "shop-1",
+  password: "pa ss",
+  active: true,
+};
 
-function violationsOf(input: Partial<TerminalInput>, livemode = false): Array<{ field: string; code: string; message: string }> {
+function violationsOf(
+  input: Partial<TerminalInput>,
+  livemode = false,
+): Array<{ field: string; code: string; message: string }> {
   try {
     parseTerminalInput({ ...VALID, ...input }, livemode);
   } catch (err) {
@@ -15,11 +23,22 @@ function violationsOf(input: Partial<TerminalInput>, livemode = false): Array<{ 
   throw new Error("expected a validation error");
 }
 
-const fieldsAndCodes = (violations: Array<{ field: string; code: string }>) => violations.map(({ field, code }) => [field, code]);
+const fieldsAndCodes = (violations: Array<{ field: string; code: string }>) =>
+  violations.map(({ field, code }) => [field, code]);
 
 describe("terminal settings", () => {
   it("when every field is valid, then the URL is normalised, the username trimmed and the password kept exactly", () => {
-    expect(parseTerminalInput({ baseUrl: " https://Acquirer.example/payment/rest/ ", username: " shop-1 ", password: " pa ss ", active: false }, true)).toEqual({
+    expect(
+      parseTerminalInput(
+        {
+          baseUrl: " https://Acquirer.example/payment/rest/ ",
+          username: " shop-1 ",
+          password: " pa ss ",
+          active: false,
+        },
+        true,
+      ),
+    ).toEqual({
       baseUrl: "https://acquirer.example/payment/rest",
       username: "shop-1",
       password: " pa ss ",
@@ -28,7 +47,9 @@ describe("terminal settings", () => {
   });
 
   it("when a test terminal uses http, then it is accepted (a local simulator)", () => {
-    expect(parseTerminalInput({ ...VALID, baseUrl: "http://localhost:8080/epg/rest" }, false).baseUrl).toBe("http://localhost:8080/epg/rest");
+    expect(parseTerminalInput({ ...VALID, baseUrl: "http://localhost:8080/epg/rest" }, false).baseUrl).toBe(
+      "http://localhost:8080/epg/rest",
+    );
   });
 
   it("when a live terminal uses http, then base_url is invalid: live terminals need https", () => {
@@ -70,7 +91,9 @@ describe("terminal settings", () => {
   });
 
   it("when the password is 200 characters (emoji counted once), then it is accepted; 201 is invalid and never quoted", () => {
-    expect(parseTerminalInput({ ...VALID, password: "🔐".repeat(200) }, false).password).toBe("🔐".repeat(200));
+    expect(parseTerminalInput({ ...VALID, password: "🔐".repeat(200) }, false).password).toBe(
+      "🔐".repeat(200),
+    );
     const secret = `SECRET-${"x".repeat(194)}`;
     const violations = violationsOf({ password: secret });
     expect(fieldsAndCodes(violations)).toEqual([["password", "invalid"]]);

@@ -9,7 +9,12 @@ import { SecretUnreadableError } from "../src/domain/secret-box.js";
 import { expectGatewayError } from "./support/expect-gateway-error.js";
 
 const PASSWORD = "Terminal-Password-That-Must-Not-Leak";
-const SIMULATOR = { baseUrl: "http://localhost:8080/epg/rest", username: "sim-merchant", password: PASSWORD, active: true };
+const SIMULATOR = {
+  baseUrl: "http://localhost:8080/epg/rest",
+  username: "sim-merchant",
+  password: PASSWORD,
+  active: true,
+};
 
 describe("terminals", () => {
   let clock: ManualClock;
@@ -23,7 +28,12 @@ describe("terminals", () => {
   });
 
   it("when a test terminal is set, then it is returned and stored without its password, with the time of the change", async () => {
-    const terminal = await setTerminal(deps, { merchantId: merchant.id, livemode: false, ...SIMULATOR, baseUrl: "http://localhost:8080/epg/rest/" });
+    const terminal = await setTerminal(deps, {
+      merchantId: merchant.id,
+      livemode: false,
+      ...SIMULATOR,
+      baseUrl: "http://localhost:8080/epg/rest/",
+    });
     expect(terminal).toEqual({
       merchantId: merchant.id,
       livemode: false,
@@ -39,13 +49,29 @@ describe("terminals", () => {
   it("when a terminal is set again, then it replaces the earlier one", async () => {
     await setTerminal(deps, { merchantId: merchant.id, livemode: false, ...SIMULATOR });
     clock.advance(60_000);
-    await setTerminal(deps, { merchantId: merchant.id, livemode: false, ...SIMULATOR, username: "other", password: "new-password", active: false });
-    expect(await getTerminal(deps, { merchantId: merchant.id, livemode: false })).toMatchObject({ username: "other", active: false, updatedAt: clock.now() });
+    await setTerminal(deps, {
+      merchantId: merchant.id,
+      livemode: false,
+      ...SIMULATOR,
+      username: "other",
+      password: "new-password",
+      active: false,
+    });
+    expect(await getTerminal(deps, { merchantId: merchant.id, livemode: false })).toMatchObject({
+      username: "other",
+      active: false,
+      updatedAt: clock.now(),
+    });
   });
 
   it("when a live terminal is set for an unverified merchant, then it is FORBIDDEN and nothing is stored", async () => {
     const err = await expectGatewayError(
-      setTerminal(deps, { merchantId: merchant.id, livemode: true, ...SIMULATOR, baseUrl: "https://acquirer.example/rest" }),
+      setTerminal(deps, {
+        merchantId: merchant.id,
+        livemode: true,
+        ...SIMULATOR,
+        baseUrl: "https://acquirer.example/rest",
+      }),
       "FORBIDDEN",
     );
     expect(err.message).toBe("Live terminals require a verified merchant.");
@@ -54,18 +80,35 @@ describe("terminals", () => {
 
   it("when a live terminal is set for a verified merchant, then its credentials resolve in live mode only", async () => {
     await verifyMerchant(deps, merchant.id);
-    await setTerminal(deps, { merchantId: merchant.id, livemode: true, baseUrl: "https://acquirer.example/rest", username: "live-user", password: "live-pw", active: true });
+    await setTerminal(deps, {
+      merchantId: merchant.id,
+      livemode: true,
+      baseUrl: "https://acquirer.example/rest",
+      username: "live-user",
+      password: "live-pw",
+      active: true,
+    });
     expect(await resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: true })).toEqual({
       baseUrl: "https://acquirer.example/rest",
       username: "live-user",
       password: "live-pw",
     });
-    await expectGatewayError(resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: false }), "NO_TERMINAL_CONFIGURED");
+    await expectGatewayError(
+      resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: false }),
+      "NO_TERMINAL_CONFIGURED",
+    );
   });
 
   it("when the input is invalid, then every violation is reported and none of them quotes the password", async () => {
     const err = await expectGatewayError(
-      setTerminal(deps, { merchantId: merchant.id, livemode: true, baseUrl: "http://acquirer.example", username: "", password: PASSWORD.repeat(10), active: true }),
+      setTerminal(deps, {
+        merchantId: merchant.id,
+        livemode: true,
+        baseUrl: "http://acquirer.example",
+        username: "",
+        password: PASSWORD.repeat(10),
+        active: true,
+      }),
       "VALIDATION_ERROR",
     );
     expect(err.violations.map(({ field, code }) => [field, code])).toEqual([
@@ -77,12 +120,18 @@ describe("terminals", () => {
   });
 
   it("when the merchant does not exist, then setting or reading a terminal is NOT_FOUND", async () => {
-    await expectGatewayError(setTerminal(deps, { merchantId: "mer_missing", livemode: false, ...SIMULATOR }), "NOT_FOUND");
+    await expectGatewayError(
+      setTerminal(deps, { merchantId: "mer_missing", livemode: false, ...SIMULATOR }),
+      "NOT_FOUND",
+    );
     await expectGatewayError(getTerminal(deps, { merchantId: "mer_missing", livemode: false }), "NOT_FOUND");
   });
 
   it("when no terminal is set for the mode, then reading it is NOT_FOUND with the mode", async () => {
-    const err = await expectGatewayError(getTerminal(deps, { merchantId: merchant.id, livemode: true }), "NOT_FOUND");
+    const err = await expectGatewayError(
+      getTerminal(deps, { merchantId: merchant.id, livemode: true }),
+      "NOT_FOUND",
+    );
     expect(err.metadata).toEqual({ mode: "live" });
   });
 
@@ -97,7 +146,10 @@ describe("terminals", () => {
     });
 
     it("when no terminal is configured, then NO_TERMINAL_CONFIGURED names the mode", async () => {
-      const err = await expectGatewayError(resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: false }), "NO_TERMINAL_CONFIGURED");
+      const err = await expectGatewayError(
+        resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: false }),
+        "NO_TERMINAL_CONFIGURED",
+      );
       expect(err.message).toBe("No test terminal is configured for this account.");
       expect(err.metadata).toEqual({ mode: "test" });
     });
@@ -110,16 +162,27 @@ describe("terminals", () => {
         const stored = await findWithPassword(merchantId, livemode);
         return stored && { terminal: stored.terminal, openPassword: () => (opened++, stored.openPassword()) };
       };
-      const err = await expectGatewayError(resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: false }), "TERMINAL_INACTIVE");
+      const err = await expectGatewayError(
+        resolveTerminalCredentials(deps, { merchantId: merchant.id, livemode: false }),
+        "TERMINAL_INACTIVE",
+      );
       expect(err.message).toBe("The test terminal of this account is inactive.");
       expect(opened).toBe(0);
     });
 
     it("when the scope is missing or has no merchant, then it is a validation error", async () => {
-      expect((await expectGatewayError(resolveTerminalCredentials(deps, undefined), "VALIDATION_ERROR")).violations[0]?.field).toBe("scope");
-      expect((await expectGatewayError(resolveTerminalCredentials(deps, { merchantId: " ", livemode: false }), "VALIDATION_ERROR")).violations[0]?.field).toBe(
-        "scope.merchant_id",
-      );
+      expect(
+        (await expectGatewayError(resolveTerminalCredentials(deps, undefined), "VALIDATION_ERROR"))
+          .violations[0]?.field,
+      ).toBe("scope");
+      expect(
+        (
+          await expectGatewayError(
+            resolveTerminalCredentials(deps, { merchantId: " ", livemode: false }),
+            "VALIDATION_ERROR",
+          )
+        ).violations[0]?.field,
+      ).toBe("scope.merchant_id");
     });
 
     it("when the stored password cannot be decrypted, then the unreadable-secret error surfaces, without the password", async () => {

@@ -5,29 +5,29 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { schemaValidatorCompiler } from "./api/schema-validation.js";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
 import { AuthCache } from "./auth/auth-cache.js";
-import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
+import { InProcessKeyRevocations } from "./auth/key-revocations.js";
+import { CheckoutFallback } from "./checkout/checkout-fallback.js";
+import { registerCheckoutPages } from "./checkout/checkout-pages.js";
+import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
 import type { EdgeDeps } from "./edge-deps.js";
 import { installHttpMetrics } from "./http/http-metrics.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
-import { CheckoutFallback } from "./checkout/checkout-fallback.js";
 import { answerExpectationsWithProblems, requireHostHeader } from "./http/node-answers.js";
 import { createClientErrorHandler } from "./problem/client-error-handler.js";
 import { frameworkErrorHandler, installProblemHandling } from "./problem/install-problem-handling.js";
 import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
-import { registerCheckoutPages } from "./checkout/checkout-pages.js";
-import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
 import { registerAdminDashboardRoutes } from "./routes/admin-dashboard-routes.js";
+import { registerAdminRefundRoutes } from "./routes/admin-refund-routes.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerAdminWebhookRoutes } from "./routes/admin-webhook-routes.js";
 import { registerApiDocsRoutes } from "./routes/api-docs-routes.js";
 import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
 import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
-import { registerSessionsRoutes } from "./routes/sessions-routes.js";
-import { registerAdminWebhookRoutes } from "./routes/admin-webhook-routes.js";
-import { registerAdminRefundRoutes } from "./routes/admin-refund-routes.js";
 import { registerRefundRoutes } from "./routes/refund-routes.js";
+import { registerSessionsRoutes } from "./routes/sessions-routes.js";
 import { registerWebhookRoutes } from "./routes/webhook-routes.js";
 
 const HSTS_VALUE = "max-age=31536000";
@@ -40,7 +40,11 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   const { config } = deps;
   // Answers decided before routing under /checkout are pages too, once the checkout is registered.
   const checkoutFallback = new CheckoutFallback();
-  const problemOptions = { errorsUrl: config.errorsUrl, maxBodyBytes: config.maxBodyBytes, checkout: checkoutFallback };
+  const problemOptions = {
+    errorsUrl: config.errorsUrl,
+    maxBodyBytes: config.maxBodyBytes,
+    checkout: checkoutFallback,
+  };
   // Browsers that reached an https public URL keep to https for a year (no includeSubDomains:
   // the operator's other hosts are not ours to decide).
   const hsts = new URL(config.checkout?.publicUrl ?? "http://localhost").protocol === "https:";
@@ -92,10 +96,17 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   registerApiDocsRoutes(app);
   // Cookies of the checkout pages (parsed for every request: API requests rarely carry any).
   app.register(fastifyCookie);
-  registerCheckoutPages(app, { sessions: deps.sessions, config: config.checkout, fallback: checkoutFallback });
+  registerCheckoutPages(app, {
+    sessions: deps.sessions,
+    config: config.checkout,
+    fallback: checkoutFallback,
+  });
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
 
-  const authenticator = new ApiKeyAuthenticator(deps.accounts, new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs));
+  const authenticator = new ApiKeyAuthenticator(
+    deps.accounts,
+    new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs),
+  );
   const revocations = deps.keyRevocations ?? new InProcessKeyRevocations();
   revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(
@@ -117,9 +128,14 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   if (adminToken !== undefined && adminToken !== "") {
     app.register(
       async (admin) => {
-        registerAdminRoutes(admin, { accounts: deps.accounts, adminToken, onKeyRevoked: (keyId) => revocations.announce(keyId) });
+        registerAdminRoutes(admin, {
+          accounts: deps.accounts,
+          adminToken,
+          onKeyRevoked: (keyId) => revocations.announce(keyId),
+        });
         // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
-        if (deps.webhooks) registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
+        if (deps.webhooks)
+          registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
         if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);
         if (deps.dashboardUsers) {
           const publicUrl = config.checkout?.publicUrl ?? "http://localhost:8080";

@@ -1,4 +1,13 @@
-import { defaultPublicUrl, parse, readConfig, type ConfigOf, shutdownConfigSpec, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
+import {
+  type ConfigOf,
+  defaultPublicUrl,
+  jetstreamReplicasField,
+  managementPortField,
+  parse,
+  readConfig,
+  serviceAuthKeysField,
+  shutdownConfigSpec,
+} from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { parseCsrfSecret, parseOriginList } from "./checkout/checkout-config.js";
 
@@ -7,10 +16,30 @@ export const edgeConfigSpec = {
   port: { env: "PORT", description: "HTTP port of the public API", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "interface to bind", default: "127.0.0.1", parse: parse.string },
   managementPort: managementPortField(9460),
-  accountsUrl: { env: "ACCOUNTS_URL", description: "accounts service (gRPC)", default: "http://127.0.0.1:50051", parse: parse.url },
-  sessionsUrl: { env: "SESSIONS_URL", description: "sessions service (gRPC)", default: "http://127.0.0.1:50052", parse: parse.url },
-  refundsUrl: { env: "REFUNDS_URL", description: "refunds service (gRPC)", default: "http://127.0.0.1:50053", parse: parse.url },
-  webhooksUrl: { env: "WEBHOOKS_URL", description: "webhooks service (gRPC)", default: "http://127.0.0.1:50054", parse: parse.url },
+  accountsUrl: {
+    env: "ACCOUNTS_URL",
+    description: "accounts service (gRPC)",
+    default: "http://127.0.0.1:50051",
+    parse: parse.url,
+  },
+  sessionsUrl: {
+    env: "SESSIONS_URL",
+    description: "sessions service (gRPC)",
+    default: "http://127.0.0.1:50052",
+    parse: parse.url,
+  },
+  refundsUrl: {
+    env: "REFUNDS_URL",
+    description: "refunds service (gRPC)",
+    default: "http://127.0.0.1:50053",
+    parse: parse.url,
+  },
+  webhooksUrl: {
+    env: "WEBHOOKS_URL",
+    description: "webhooks service (gRPC)",
+    default: "http://127.0.0.1:50054",
+    parse: parse.url,
+  },
   publicUrl: {
     env: "GATEWAY_PUBLIC_URL",
     description: "public base URL of the gateway; unset on the edge: where it listens (HOST and PORT)",
@@ -32,7 +61,12 @@ export const edgeConfigSpec = {
     secret: true,
     parse: parse.string,
   },
-  maxBodyBytes: { env: "GATEWAY_MAX_BODY_BYTES", description: "largest request body accepted", default: "262144", parse: parse.positiveInt },
+  maxBodyBytes: {
+    env: "GATEWAY_MAX_BODY_BYTES",
+    description: "largest request body accepted",
+    default: "262144",
+    parse: parse.positiveInt,
+  },
   authCacheTtlMs: {
     env: "GATEWAY_AUTH_CACHE_TTL",
     description:
@@ -44,14 +78,16 @@ export const edgeConfigSpec = {
   ...shutdownConfigSpec,
   csrfSecret: {
     env: "GATEWAY_CSRF_SECRET",
-    description: "key (32+ characters) of the checkout forms' CSRF tokens; unset: random at start (then set it when running several edge replicas)",
+    description:
+      "key (32+ characters) of the checkout forms' CSRF tokens; unset: random at start (then set it when running several edge replicas)",
     optional: true,
     secret: true,
     parse: parseCsrfSecret,
   },
   checkoutFormActionOrigins: {
     env: "GATEWAY_CHECKOUT_FORM_ACTION_ORIGINS",
-    description: "comma-separated origins of acquirer card pages the checkout Pay form redirects to (CSP form-action); unset: the public URL's origin",
+    description:
+      "comma-separated origins of acquirer card pages the checkout Pay form redirects to (CSP form-action); unset: the public URL's origin",
     optional: true,
     parse: parseOriginList,
   },
@@ -65,13 +101,17 @@ export const edgeConfigSpec = {
   },
   natsUrl: {
     env: "NATS_URL",
-    description: "NATS server(s) with JetStream; the edge keeps its rate limit state there, shared by every replica (unset on the edge: per replica, in memory)",
+    description:
+      "NATS server(s) with JetStream; the edge keeps its rate limit state there, shared by every replica (unset on the edge: per replica, in memory)",
     optional: true,
     parse: parse.string,
   },
 } as const;
 
-export type EdgeConfig = Omit<ConfigOf<typeof edgeConfigSpec>, "errorsUrl" | "publicUrl"> & { errorsUrl: string; publicUrl: string };
+export type EdgeConfig = Omit<ConfigOf<typeof edgeConfigSpec>, "errorsUrl" | "publicUrl"> & {
+  errorsUrl: string;
+  publicUrl: string;
+};
 
 /** Reads and validates the edge's environment, resolving the public and errors URL defaults. */
 export function readEdgeConfig(env: NodeJS.ProcessEnv = process.env): EdgeConfig {

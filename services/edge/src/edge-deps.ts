@@ -1,6 +1,12 @@
 import type { Client } from "@connectrpc/connect";
 import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
-import type { AccountsService, DashboardUsersService, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import type {
+  AccountsService,
+  DashboardUsersService,
+  RefundService,
+  SessionService,
+  WebhookService,
+} from "@gateway/proto";
 import type { RateLimiter } from "@gateway/rate-limiter";
 import type { KeyRevocations } from "./auth/key-revocations.js";
 import type { CheckoutPagesConfig } from "./checkout/checkout-config.js";

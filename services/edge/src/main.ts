@@ -1,7 +1,4 @@
-import {
-  runService,
-  startManagementServer,
-} from "@gateway/platform";
+import { runService, startManagementServer } from "@gateway/platform";
 import { createEdgeApp } from "./app.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { NatsKeyRevocations } from "./auth/nats-key-revocations.js";
@@ -16,10 +13,18 @@ runService({
   async start({ config, logger, onStop }) {
     const clients = createServiceClients(config);
     // NATS is deliberately not a readiness check: without it limits hold per replica, the API stays up.
-    const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, natsUrl: config.natsUrl, kvReplicas: config.jetstreamReplicas, distributed: true, logger });
+    const rateLimiting = await createEdgeRateLimiting({
+      policy: config.rateLimits,
+      natsUrl: config.natsUrl,
+      kvReplicas: config.jetstreamReplicas,
+      distributed: true,
+      logger,
+    });
     onStop("rate limits", () => rateLimiting.close());
     // Without NATS a revocation made on another replica waits for the auth cache TTL here.
-    const natsRevocations = config.natsUrl ? new NatsKeyRevocations({ natsUrl: config.natsUrl, logger }) : undefined;
+    const natsRevocations = config.natsUrl
+      ? new NatsKeyRevocations({ natsUrl: config.natsUrl, logger })
+      : undefined;
     await natsRevocations?.open();
     const keyRevocations = natsRevocations ?? new InProcessKeyRevocations();
     onStop("key revocations", () => keyRevocations.close());
@@ -38,16 +43,29 @@ runService({
         adminToken: config.adminToken,
         maxBodyBytes: config.maxBodyBytes,
         authCacheTtlMs: config.authCacheTtlMs,
-        checkout: { publicUrl: config.publicUrl, csrfSecret: config.csrfSecret, formActionOrigins: config.checkoutFormActionOrigins },
+        checkout: {
+          publicUrl: config.publicUrl,
+          csrfSecret: config.csrfSecret,
+          formActionOrigins: config.checkoutFormActionOrigins,
+        },
       },
     });
     await app.listen({ port: config.port, host: config.host });
     // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({ name: "edge", host: config.host, port: config.managementPort, logger });
+    const management = await startManagementServer({
+      name: "edge",
+      host: config.host,
+      port: config.managementPort,
+      logger,
+    });
     onStop("management", () => management.close());
     // fastify.close stops accepting connections, answers new requests on open ones with 503, and
     // waits for in-flight ones; past the deadline the process exits with them abandoned.
-    onStop("http", () => app.close(), () => app.server.closeAllConnections());
+    onStop(
+      "http",
+      () => app.close(),
+      () => app.server.closeAllConnections(),
+    );
     logger.info({ admin: config.adminToken !== undefined, errorsUrl: config.errorsUrl }, "edge ready");
   },
 });

@@ -1,7 +1,21 @@
-import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import { type Client, createClient, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { serviceTokenInterceptor, systemClock, tracingClientInterceptor, type ReadinessCheck, type ServiceAuthKeys } from "@gateway/platform";
-import { AccountsService, DashboardUsersService, Health, HealthCheckResponse_ServingStatus, RefundService, SessionService, WebhookService } from "@gateway/proto";
+import {
+  type ReadinessCheck,
+  type ServiceAuthKeys,
+  serviceTokenInterceptor,
+  systemClock,
+  tracingClientInterceptor,
+} from "@gateway/platform";
+import {
+  AccountsService,
+  DashboardUsersService,
+  Health,
+  HealthCheckResponse_ServingStatus,
+  RefundService,
+  SessionService,
+  WebhookService,
+} from "@gateway/proto";
 
 /**
  * A call that gets no answer within this time fails with DEADLINE_EXCEEDED, which the edge
@@ -37,10 +51,16 @@ export function createServiceClients(config: {
   refundsUrl?: string;
   serviceAuthKeys: ServiceAuthKeys;
 }): ServiceClients {
-  const transport = (baseUrl: string, audience: "accounts" | "sessions" | "webhooks" | "refunds"): Transport =>
+  const transport = (
+    baseUrl: string,
+    audience: "accounts" | "sessions" | "webhooks" | "refunds",
+  ): Transport =>
     createGrpcTransport({
       baseUrl,
-      interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock)],
+      interceptors: [
+        tracingClientInterceptor(),
+        serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock),
+      ],
       defaultTimeoutMs: RPC_TIMEOUT_MS,
     });
   const accountsTransport = transport(config.accountsUrl, "accounts");
@@ -49,8 +69,12 @@ export function createServiceClients(config: {
     accounts: createClient(AccountsService, accountsTransport),
     dashboardUsers: createClient(DashboardUsersService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
-    ...(config.webhooksUrl ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) } : {}),
-    ...(config.refundsUrl ? { refunds: createClient(RefundService, transport(config.refundsUrl, "refunds")) } : {}),
+    ...(config.webhooksUrl
+      ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) }
+      : {}),
+    ...(config.refundsUrl
+      ? { refunds: createClient(RefundService, transport(config.refundsUrl, "refunds")) }
+      : {}),
     readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
   };
 }

@@ -1,5 +1,5 @@
-import { ManualClock } from "@gateway/platform";
 import { create } from "@bufbuild/protobuf";
+import { ManualClock } from "@gateway/platform";
 import { AccountScopeSchema } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { AuthCache } from "../src/auth/auth-cache.js";
@@ -25,14 +25,19 @@ describe("API key authentication", () => {
     expect(t.accounts.authenticateCalls).toHaveLength(0);
   });
 
-  it.each([["Basic dXNlcjpwYXNz"], ["Bearer"], ["Bearer "], ["Bearer two words"], ["Bearer sk_test_\u00e9"], ["sk_test_abc"], [`Bearer ${"a".repeat(600)}`]])(
-    "when the header is malformed (%s), then 401 without asking accounts",
-    async (authorization) => {
-      const res = await t.app.inject({ method: "GET", url: LIST, headers: { authorization } });
-      expectProblem(res, 401, "unauthorized", "Unauthorized");
-      expect(t.accounts.authenticateCalls).toHaveLength(0);
-    },
-  );
+  it.each([
+    ["Basic dXNlcjpwYXNz"],
+    ["Bearer"],
+    ["Bearer "],
+    ["Bearer two words"],
+    ["Bearer sk_test_\u00e9"],
+    ["sk_test_abc"],
+    [`Bearer ${"a".repeat(600)}`],
+  ])("when the header is malformed (%s), then 401 without asking accounts", async (authorization) => {
+    const res = await t.app.inject({ method: "GET", url: LIST, headers: { authorization } });
+    expectProblem(res, 401, "unauthorized", "Unauthorized");
+    expect(t.accounts.authenticateCalls).toHaveLength(0);
+  });
 
   it("when the key is unknown, then 401 and the failure is not cached", async () => {
     for (let i = 0; i < 2; i++) {
@@ -43,30 +48,57 @@ describe("API key authentication", () => {
   });
 
   it("when the scheme is written in lower case, then the key is still read", async () => {
-    const res = await t.app.inject({ method: "GET", url: LIST, headers: { authorization: `bearer ${key.secret}` } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: LIST,
+      headers: { authorization: `bearer ${key.secret}` },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it("when the same key is used again within the TTL, then accounts is asked once", async () => {
-    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(
+        200,
+      );
     expect(t.accounts.authenticateCalls).toHaveLength(1);
   });
 
   it("when a key is revoked at accounts, then it is refused once the cache TTL has passed", async () => {
-    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(
+      200,
+    );
     await t.accounts.revokeApiKey({ keyId: key.keyId });
     t.clock.advance(4_000);
     // Still inside the TTL: this replica has not asked again yet.
-    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(
+      200,
+    );
     t.clock.advance(1_001);
-    expectProblem(await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) }), 401, "unauthorized", "Unauthorized");
+    expectProblem(
+      await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) }),
+      401,
+      "unauthorized",
+      "Unauthorized",
+    );
   });
 
   it("when a key is revoked through this edge's admin API, then it is refused at once", async () => {
-    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
-    const revoke = await t.app.inject({ method: "DELETE", url: `/admin/v1/api-keys/${key.keyId}`, headers: bearer(ADMIN_TOKEN) });
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(
+      200,
+    );
+    const revoke = await t.app.inject({
+      method: "DELETE",
+      url: `/admin/v1/api-keys/${key.keyId}`,
+      headers: bearer(ADMIN_TOKEN),
+    });
     expect(revoke.statusCode).toBe(200);
-    expectProblem(await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) }), 401, "unauthorized", "Unauthorized");
+    expectProblem(
+      await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) }),
+      401,
+      "unauthorized",
+      "Unauthorized",
+    );
   });
 
   it("when accounts is unreachable, then 503 service-unavailable, not 401, and it recovers", async () => {
@@ -76,7 +108,9 @@ describe("API key authentication", () => {
     expect(res.headers["retry-after"]).toBe("1");
     expect(res.headers["www-authenticate"]).toBeUndefined();
     t.outage.accounts = false;
-    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: LIST, headers: bearer(key.secret) })).statusCode).toBe(
+      200,
+    );
   });
 
   it("when a session belongs to another merchant, then it is not found", async () => {
@@ -88,8 +122,26 @@ describe("API key authentication", () => {
       payload: { merchant_reference: "theirs", amount: "1.000" },
     });
     const id = created.json().id as string;
-    expectProblem(await t.app.inject({ method: "GET", url: `/api/v1/gateway/sessions/${id}/`, headers: bearer(key.secret) }), 404, "not-found", "Not Found");
-    expectProblem(await t.app.inject({ method: "POST", url: `/api/v1/gateway/sessions/${id}/cancel/`, headers: bearer(key.secret) }), 404, "not-found", "Not Found");
+    expectProblem(
+      await t.app.inject({
+        method: "GET",
+        url: `/api/v1/gateway/sessions/${id}/`,
+        headers: bearer(key.secret),
+      }),
+      404,
+      "not-found",
+      "Not Found",
+    );
+    expectProblem(
+      await t.app.inject({
+        method: "POST",
+        url: `/api/v1/gateway/sessions/${id}/cancel/`,
+        headers: bearer(key.secret),
+      }),
+      404,
+      "not-found",
+      "Not Found",
+    );
   });
 
   it("when a live key is used, then the session is created in live mode", async () => {
@@ -107,9 +159,19 @@ describe("API key authentication", () => {
     const calls = [
       { method: "GET" as const, url: LIST, headers: bearer(key.secret) },
       { method: "GET" as const, url: LIST, headers: bearer("sk_test_wrongwrongwrong") },
-      { method: "POST" as const, url: "/api/v1/gateway/sessions/", headers: { ...bearer(key.secret), "content-type": "application/json" }, payload: "{bad" },
+      {
+        method: "POST" as const,
+        url: "/api/v1/gateway/sessions/",
+        headers: { ...bearer(key.secret), "content-type": "application/json" },
+        payload: "{bad",
+      },
       { method: "GET" as const, url: "/api/v1/gateway/sessions/ps_x/", headers: bearer(key.secret) },
-      { method: "POST" as const, url: "/admin/v1/merchants/mer_x/api-keys", headers: { ...bearer(ADMIN_TOKEN), "content-type": "application/json" }, payload: { mode: "test" } },
+      {
+        method: "POST" as const,
+        url: "/admin/v1/merchants/mer_x/api-keys",
+        headers: { ...bearer(ADMIN_TOKEN), "content-type": "application/json" },
+        payload: { mode: "test" },
+      },
       { method: "GET" as const, url: "/admin/v1/merchants", headers: bearer("wrong-admin-token") },
     ];
     for (const call of calls) await t.app.inject(call);
@@ -121,7 +183,13 @@ describe("API key authentication", () => {
 
     const logs = t.logLines.join("\n");
     expect(t.logLines.length).toBeGreaterThan(10);
-    for (const secret of [key.secret, "sk_test_wrongwrongwrong", "sk_test_anotherkeyvalue", ADMIN_TOKEN, "wrong-admin-token"]) {
+    for (const secret of [
+      key.secret,
+      "sk_test_wrongwrongwrong",
+      "sk_test_anotherkeyvalue",
+      ADMIN_TOKEN,
+      "wrong-admin-token",
+    ]) {
       expect(logs).not.toContain(secret);
     }
     expect(logs.toLowerCase()).not.toContain("bearer");

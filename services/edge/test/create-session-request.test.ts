@@ -8,7 +8,12 @@ import type { CreateSessionBody } from "../src/api/schemas/sessions.js";
 import { mapCreateSessionBody } from "../src/mapping/create-session-request.js";
 
 const scope = create(AccountScopeSchema, { merchantId: "mer_1", livemode: true });
-const validateBody = schemaValidatorCompiler({ schema: routeSchema("createSession").body!, httpPart: "body", method: "POST", url: "/" });
+const validateBody = schemaValidatorCompiler({
+  schema: routeSchema("createSession").body!,
+  httpPart: "body",
+  method: "POST",
+  url: "/",
+});
 
 /** What the create route's schema makes of a body: the accepted body, or the error it answers. */
 function validate(text: string): { body?: CreateSessionBody; error?: GatewayError } {
@@ -63,22 +68,34 @@ describe("create body: the route schema, then the mapping", () => {
   });
 
   it("answers shape faults with the spec's codes and messages, in the body's declared order", () => {
-    const { error } = validate('{"amount":1,"max_attempts":3000000000,"__proto__":{"x":1},"items":[{"name":"n","quantity":1.5,"colour":"red"},3]}');
+    const { error } = validate(
+      '{"amount":1,"max_attempts":3000000000,"__proto__":{"x":1},"items":[{"name":"n","quantity":1.5,"colour":"red"},3]}',
+    );
     expect(error?.reason).toBe("VALIDATION_ERROR");
     expect(error?.violations).toEqual([
       { field: "merchant_reference", code: "required", message: "This field is required." },
-      { field: "amount", code: "invalid_type", message: 'Must be a decimal string such as "12.500", not a JSON number.' },
+      {
+        field: "amount",
+        code: "invalid_type",
+        message: 'Must be a decimal string such as "12.500", not a JSON number.',
+      },
       { field: "items[0].quantity", code: "invalid", message: "Must be an integer." },
       { field: "items[0].unit_price", code: "required", message: "This field is required." },
       { field: "items[0].colour", code: "invalid", message: "Unknown field." },
-      { field: "items[1]", code: "invalid", message: "Must be an object with name, quantity and unit_price." },
+      {
+        field: "items[1]",
+        code: "invalid",
+        message: "Must be an object with name, quantity and unit_price.",
+      },
       { field: "max_attempts", code: "invalid", message: "Must be an integer." },
       { field: "__proto__", code: "invalid", message: "Unknown field." },
     ]);
   });
 
   it("treats null as absent", () => {
-    const request = map('{"merchant_reference":"r","amount":"1.000","currency":null,"items":[{"name":"n","quantity":1,"unit_price":"1.000","description":null}]}');
+    const request = map(
+      '{"merchant_reference":"r","amount":"1.000","currency":null,"items":[{"name":"n","quantity":1,"unit_price":"1.000","description":null}]}',
+    );
     expect(request.currency).toBeUndefined();
     expect(request.items).toMatchObject([{ name: "n", description: "" }]);
     expect(validate('{"merchant_reference":null,"amount":"1.000"}').error?.violations).toEqual([
@@ -89,14 +106,18 @@ describe("create body: the route schema, then the mapping", () => {
   it("answers a body that is not an object with 400, and too many items with one violation", () => {
     expect(validateBody([1])).toMatchObject({ error: { reason: "BAD_REQUEST" } });
     const items = `[${Array.from({ length: 5000 }, () => "{}").join(",")}]`;
-    expect(validate(`{"merchant_reference":"r","amount":"1.000","items":${items},"x":1}`).error?.violations).toEqual([
+    expect(
+      validate(`{"merchant_reference":"r","amount":"1.000","items":${items},"x":1}`).error?.violations,
+    ).toEqual([
       { field: "items", code: "invalid", message: "items must hold at most 100 line items." },
       { field: "x", code: "invalid", message: "Unknown field." },
     ]);
   });
 
   it("takes the metadata text from the last duplicate member, as JSON.parse does", () => {
-    expect(map('{"metadata":{"a":1},"merchant_reference":"r","amount":"1.000","metadata":{"b":2.0}}').metadataJson).toBe('{"b":2.0}');
+    expect(
+      map('{"metadata":{"a":1},"merchant_reference":"r","amount":"1.000","metadata":{"b":2.0}}').metadataJson,
+    ).toBe('{"b":2.0}');
   });
 
   it("refuses metadata over 20 KiB before sending it anywhere", () => {

@@ -28,17 +28,32 @@ describe("readEdgeConfig", () => {
   });
 
   it("derives the errors URL from the public URL unless it is given", () => {
-    expect(readEdgeConfig({ ...authEnv, GATEWAY_PUBLIC_URL: "https://pay.example.com/" }).errorsUrl).toBe("https://pay.example.com/errors");
-    expect(readEdgeConfig({ ...authEnv, GATEWAY_ERRORS_URL: "https://docs.example.com/problems" }).errorsUrl).toBe("https://docs.example.com/problems");
+    expect(readEdgeConfig({ ...authEnv, GATEWAY_PUBLIC_URL: "https://pay.example.com/" }).errorsUrl).toBe(
+      "https://pay.example.com/errors",
+    );
+    expect(
+      readEdgeConfig({ ...authEnv, GATEWAY_ERRORS_URL: "https://docs.example.com/problems" }).errorsUrl,
+    ).toBe("https://docs.example.com/problems");
   });
 
   // Issue 15 item 8: the default public URL used to be http://localhost:8080 whatever PORT was.
   it("defaults the public URL (and the errors URL) to where the edge listens", () => {
-    expect(readEdgeConfig({ ...authEnv, PORT: "3000" })).toMatchObject({ publicUrl: "http://localhost:3000", errorsUrl: "http://localhost:3000/errors" });
-    expect(readEdgeConfig({ ...authEnv, PORT: "3000", HOST: "0.0.0.0" }).publicUrl).toBe("http://localhost:3000");
-    expect(readEdgeConfig({ ...authEnv, PORT: "3000", HOST: "pay.internal" }).publicUrl).toBe("http://pay.internal:3000");
-    expect(readEdgeConfig({ ...authEnv, PORT: "3000", HOST: "fd00::5" }).publicUrl).toBe("http://[fd00::5]:3000");
-    expect(readEdgeConfig({ ...authEnv, PORT: "3000", GATEWAY_PUBLIC_URL: "https://pay.example.com" }).publicUrl).toBe("https://pay.example.com");
+    expect(readEdgeConfig({ ...authEnv, PORT: "3000" })).toMatchObject({
+      publicUrl: "http://localhost:3000",
+      errorsUrl: "http://localhost:3000/errors",
+    });
+    expect(readEdgeConfig({ ...authEnv, PORT: "3000", HOST: "0.0.0.0" }).publicUrl).toBe(
+      "http://localhost:3000",
+    );
+    expect(readEdgeConfig({ ...authEnv, PORT: "3000", HOST: "pay.internal" }).publicUrl).toBe(
+      "http://pay.internal:3000",
+    );
+    expect(readEdgeConfig({ ...authEnv, PORT: "3000", HOST: "fd00::5" }).publicUrl).toBe(
+      "http://[fd00::5]:3000",
+    );
+    expect(
+      readEdgeConfig({ ...authEnv, PORT: "3000", GATEWAY_PUBLIC_URL: "https://pay.example.com" }).publicUrl,
+    ).toBe("https://pay.example.com");
     expect(() => readEdgeConfig({ ...authEnv, PORT: "0" })).toThrow(ConfigError);
   });
 
@@ -52,18 +67,39 @@ describe("readEdgeConfig", () => {
       GATEWAY_AUTH_CACHE_TTL: "250ms",
       LOG_LEVEL: "debug",
     });
-    expect(config).toMatchObject({ port: 9000, host: "0.0.0.0", adminToken: "s3cret-token", maxBodyBytes: 1024, authCacheTtlMs: 250, logLevel: "debug" });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: "0.0.0.0",
+      adminToken: "s3cret-token",
+      maxBodyBytes: 1024,
+      authCacheTtlMs: 250,
+      logLevel: "debug",
+    });
   });
 
   it("refuses bad values naming every variable, without echoing secrets", () => {
     let error: unknown;
     try {
-      readEdgeConfig({ ...authEnv, PORT: "http", GATEWAY_MAX_BODY_BYTES: "0", GATEWAY_AUTH_CACHE_TTL: "5 seconds", ACCOUNTS_URL: "not a url", LOG_LEVEL: "loud" });
+      readEdgeConfig({
+        ...authEnv,
+        PORT: "http",
+        GATEWAY_MAX_BODY_BYTES: "0",
+        GATEWAY_AUTH_CACHE_TTL: "5 seconds",
+        ACCOUNTS_URL: "not a url",
+        LOG_LEVEL: "loud",
+      });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
-    for (const name of ["PORT", "GATEWAY_MAX_BODY_BYTES", "GATEWAY_AUTH_CACHE_TTL", "ACCOUNTS_URL", "LOG_LEVEL"]) expect(message).toContain(name);
+    for (const name of [
+      "PORT",
+      "GATEWAY_MAX_BODY_BYTES",
+      "GATEWAY_AUTH_CACHE_TTL",
+      "ACCOUNTS_URL",
+      "LOG_LEVEL",
+    ])
+      expect(message).toContain(name);
   });
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { bearer, createTestEdge } from "./fakes/edge-test-harness.js";
 
 const requests = (labels: Record<string, string>) => metricValue("gateway_http_requests_total", labels);
-const durations = (labels: Record<string, string>) => metricValue("gateway_http_request_duration_seconds", labels);
+const durations = (labels: Record<string, string>) =>
+  metricValue("gateway_http_request_duration_seconds", labels);
 
 describe("edge RED metrics", () => {
   it("when a session is read by id, then the series is labelled by the route template, never the id", async () => {
@@ -13,7 +14,11 @@ describe("edge RED metrics", () => {
     const route = { route: "/api/v1/gateway/sessions/:session_id/", method: "GET", status_class: "4xx" };
     const before = await requests(route);
     const beforeDurations = await durations(route);
-    const res = await t.app.inject({ method: "GET", url: "/api/v1/gateway/sessions/cs_secret_looking_id_123/", headers: auth });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/gateway/sessions/cs_secret_looking_id_123/",
+      headers: auth,
+    });
     expect(res.statusCode).toBe(404);
     expect(await requests(route)).toBe(before + 1);
     expect(await durations(route)).toBe(beforeDurations + 1);
@@ -25,7 +30,8 @@ describe("edge RED metrics", () => {
     const t = createTestEdge();
     const route = { route: "/healthz", method: "GET", status_class: "2xx" };
     const before = await requests(route);
-    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
     expect(await requests(route)).toBe(before + 3);
   });
 

@@ -47,9 +47,13 @@ describe("GET /gateway/sessions/list/", () => {
   it("filters by status, merchant_reference and creation time", async () => {
     t.sessions.sessions[3]!.status = SessionStatus.SUCCEEDED;
     expect((await list("?status=SUCCEEDED")).json().data.map((s: { id: string }) => s.id)).toEqual([ids[3]]);
-    expect((await list("?merchant_reference=ref-7")).json().data.map((s: { id: string }) => s.id)).toEqual([ids[7]]);
+    expect((await list("?merchant_reference=ref-7")).json().data.map((s: { id: string }) => s.id)).toEqual([
+      ids[7],
+    ]);
     // Session i was created at 10:00 + i minutes.
-    const window = (await list("?created_gte=2026-01-15T10:02:00Z&created_lte=2026-01-15T11:04:00%2B01:00&limit=100")).json();
+    const window = (
+      await list("?created_gte=2026-01-15T10:02:00Z&created_lte=2026-01-15T11:04:00%2B01:00&limit=100")
+    ).json();
     expect(window.data.map((s: { id: string }) => s.id)).toEqual([ids[4], ids[3], ids[2]]);
     expect((await list("?limit=3")).json().data).toHaveLength(3);
   });
@@ -76,7 +80,16 @@ describe("GET /gateway/sessions/list/", () => {
   });
 
   it("when several parameters are bad, then each is reported", async () => {
-    const doc = expectProblem(await list("?limit=0&status=nope&extra=1"), 422, "validation-error", "Validation Error");
-    expect((doc.errors as Array<{ field: string }>).map((e) => e.field)).toEqual(["limit", "status", "extra"]);
+    const doc = expectProblem(
+      await list("?limit=0&status=nope&extra=1"),
+      422,
+      "validation-error",
+      "Validation Error",
+    );
+    expect((doc.errors as Array<{ field: string }>).map((e) => e.field)).toEqual([
+      "limit",
+      "status",
+      "extra",
+    ]);
   });
 });

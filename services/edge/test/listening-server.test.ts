@@ -23,22 +23,44 @@ describe("edge listening on a real port", () => {
   });
 
   it("when the body is over the limit, then 413 payload-too-large", async () => {
-    const body = JSON.stringify({ merchant_reference: "big", amount: "1.000", description: "x".repeat(2000) });
+    const body = JSON.stringify({
+      merchant_reference: "big",
+      amount: "1.000",
+      description: "x".repeat(2000),
+    });
     const res = await fetch(`${base}${SESSIONS}`, { method: "POST", headers, body });
     expect(res.status).toBe(413);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
-    expect(await res.json()).toMatchObject({ type: `${ERRORS_URL}/payload-too-large`, title: "Payload Too Large", status: 413 });
+    expect(await res.json()).toMatchObject({
+      type: `${ERRORS_URL}/payload-too-large`,
+      title: "Payload Too Large",
+      status: 413,
+    });
     expect(t.sessions.createRequests).toHaveLength(0);
   });
 
   it("when a chunked body grows over the limit, then 413 payload-too-large", async () => {
-    const { status, contentType, body } = await new Promise<{ status: number; contentType: string; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${base}${SESSIONS}`, { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"]), body: text }));
-      });
+    const { status, contentType, body } = await new Promise<{
+      status: number;
+      contentType: string;
+      body: string;
+    }>((resolve, reject) => {
+      const req = httpRequest(
+        `${base}${SESSIONS}`,
+        { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers["content-type"]),
+              body: text,
+            }),
+          );
+        },
+      );
       req.on("error", reject);
       req.write('{"description":"');
       for (let i = 0; i < 8; i++) req.write("y".repeat(256));
@@ -50,7 +72,11 @@ describe("edge listening on a real port", () => {
   });
 
   it("when the JSON is malformed, then 400 bad-request", async () => {
-    const res = await fetch(`${base}${SESSIONS}`, { method: "POST", headers, body: '{"merchant_reference": "x", ' });
+    const res = await fetch(`${base}${SESSIONS}`, {
+      method: "POST",
+      headers,
+      body: '{"merchant_reference": "x", ',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toEqual({
@@ -78,7 +104,11 @@ describe("edge listening on a real port", () => {
 
   it("when a create succeeds over HTTP, then metadata comes back byte-identical", async () => {
     const metadata = '{"b":1,"a":"x.y","$k":[[1,2]],"n":1.50,"2":true}';
-    const res = await fetch(`${base}${SESSIONS}`, { method: "POST", headers, body: `{"merchant_reference":"http-1","amount":"1.000","metadata":${metadata}}` });
+    const res = await fetch(`${base}${SESSIONS}`, {
+      method: "POST",
+      headers,
+      body: `{"merchant_reference":"http-1","amount":"1.000","metadata":${metadata}}`,
+    });
     expect(res.status).toBe(201);
     expect(await res.text()).toContain(`"metadata":${metadata},`);
   });

@@ -3,7 +3,12 @@ import { expect } from "vitest";
 import { ERRORS_URL } from "./fakes/edge-test-harness.js";
 
 /** Asserts an RFC 9457 problem document of the given type and returns it. */
-export function expectProblem(res: LightMyRequestResponse, status: number, suffix: string, title: string): Record<string, unknown> {
+export function expectProblem(
+  res: LightMyRequestResponse,
+  status: number,
+  suffix: string,
+  title: string,
+): Record<string, unknown> {
   expect(res.statusCode).toBe(status);
   expect(res.headers["content-type"]).toBe("application/problem+json");
   const doc = res.json() as Record<string, unknown>;

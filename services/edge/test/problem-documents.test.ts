@@ -16,33 +16,60 @@ describe("problem documents", () => {
   });
 
   it("when the body is malformed JSON, then 400 bad-request", async () => {
-    const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload: '{"amount": "1.000",' });
+    const res = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth, ...json },
+      payload: '{"amount": "1.000",',
+    });
     const doc = expectProblem(res, 400, "bad-request", "Bad Request");
     expect(doc.detail).toBe("The request body is not valid JSON.");
     expect(doc.instance).toBe(SESSIONS);
   });
 
-  it.each([["[]"], ['"text"'], ["42"], ["null"], ["true"]])("when the body is %s, not an object, then 400 bad-request", async (payload) => {
-    const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload });
-    expect(expectProblem(res, 400, "bad-request", "Bad Request").detail).toBe("The request body must be a JSON object.");
-    expect(t.sessions.createRequests).toHaveLength(0);
-  });
+  it.each([["[]"], ['"text"'], ["42"], ["null"], ["true"]])(
+    "when the body is %s, not an object, then 400 bad-request",
+    async (payload) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: SESSIONS,
+        headers: { ...auth, ...json },
+        payload,
+      });
+      expect(expectProblem(res, 400, "bad-request", "Bad Request").detail).toBe(
+        "The request body must be a JSON object.",
+      );
+      expect(t.sessions.createRequests).toHaveLength(0);
+    },
+  );
 
   it("when a create has no body at all, then 400 bad-request", async () => {
     const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth } });
-    expect(expectProblem(res, 400, "bad-request", "Bad Request").detail).toBe("The request body must be a JSON object.");
+    expect(expectProblem(res, 400, "bad-request", "Bad Request").detail).toBe(
+      "The request body must be a JSON object.",
+    );
   });
 
   it.each([["text/plain"], ["application/x-www-form-urlencoded"], ["application/xml"]])(
     "when a body is sent as %s, then 415 unsupported-media-type",
     async (contentType) => {
-      const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, "content-type": contentType }, payload: "a=1" });
+      const res = await t.app.inject({
+        method: "POST",
+        url: SESSIONS,
+        headers: { ...auth, "content-type": contentType },
+        payload: "a=1",
+      });
       expectProblem(res, 415, "unsupported-media-type", "Unsupported Media Type");
     },
   );
 
   it("when a body has no content type, then 415 unsupported-media-type", async () => {
-    const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth }, payload: Buffer.from('{"a":1}') });
+    const res = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth },
+      payload: Buffer.from('{"a":1}'),
+    });
     expectProblem(res, 415, "unsupported-media-type", "Unsupported Media Type");
   });
 
@@ -57,7 +84,11 @@ describe("problem documents", () => {
   });
 
   it("when the body is larger than maxBodyBytes, then 413 payload-too-large", async () => {
-    const payload = JSON.stringify({ merchant_reference: "big", amount: "1.000", description: "x".repeat(5000) });
+    const payload = JSON.stringify({
+      merchant_reference: "big",
+      amount: "1.000",
+      description: "x".repeat(5000),
+    });
     const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload });
     expect(expectProblem(res, 413, "payload-too-large", "Payload Too Large").detail).toContain("4096");
   });
@@ -67,15 +98,22 @@ describe("problem documents", () => {
     expect(expectProblem(res, 404, "not-found", "Not Found").instance).toBe("/api/v1/nothing/here/");
   });
 
-  it.each([["/api/v1/gateway/sessions"], ["/api/v1/gateway/sessions/list"], ["/api/v1/gateway/sessions/ps_1"], ["/api/v1/gateway/sessions/ps_1/cancel"]])(
-    "when %s lacks its trailing slash, then 404 not-found (paths are exact, no redirect)",
-    async (url) => {
-      const method = url.endsWith("cancel") || url.endsWith("sessions") ? "POST" : "GET";
-      const res = await t.app.inject({ method, url, headers: { ...auth, ...json }, payload: method === "POST" ? "{}" : undefined });
-      expectProblem(res, 404, "not-found", "Not Found");
-      expect(res.headers.location).toBeUndefined();
-    },
-  );
+  it.each([
+    ["/api/v1/gateway/sessions"],
+    ["/api/v1/gateway/sessions/list"],
+    ["/api/v1/gateway/sessions/ps_1"],
+    ["/api/v1/gateway/sessions/ps_1/cancel"],
+  ])("when %s lacks its trailing slash, then 404 not-found (paths are exact, no redirect)", async (url) => {
+    const method = url.endsWith("cancel") || url.endsWith("sessions") ? "POST" : "GET";
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: { ...auth, ...json },
+      payload: method === "POST" ? "{}" : undefined,
+    });
+    expectProblem(res, 404, "not-found", "Not Found");
+    expect(res.headers.location).toBeUndefined();
+  });
 
   it("when a known path is called with another method, then 405 method-not-allowed with Allow", async () => {
     const del = await t.app.inject({ method: "DELETE", url: SESSIONS });
@@ -97,15 +135,29 @@ describe("problem documents", () => {
   });
 
   it("when the session does not exist, then 404 not-found from the service's reason", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/v1/gateway/sessions/ps_missing/", headers: auth });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/gateway/sessions/ps_missing/",
+      headers: auth,
+    });
     const doc = expectProblem(res, 404, "not-found", "Not Found");
     expect(doc.instance).toBe("/api/v1/gateway/sessions/ps_missing/");
     expect(doc.detail).toContain("ps_missing");
   });
 
   it("when a repeat has a different amount, then 409 conflict with existing_session_id", async () => {
-    const first = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload: { merchant_reference: "dup", amount: "5.000" } });
-    const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload: { merchant_reference: "dup", amount: "6.000" } });
+    const first = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth, ...json },
+      payload: { merchant_reference: "dup", amount: "5.000" },
+    });
+    const res = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth, ...json },
+      payload: { merchant_reference: "dup", amount: "6.000" },
+    });
     const doc = expectProblem(res, 409, "conflict", "Conflict");
     expect(doc.existing_session_id).toBe(first.json().id);
   });
@@ -119,14 +171,18 @@ describe("problem documents", () => {
   });
 
   it("when the rate limit is exceeded, then 429 with the service's Retry-After", async () => {
-    t.sessions.failWith = new GatewayError("RATE_LIMIT_EXCEEDED", "Too many requests.", { metadata: { retry_after_seconds: "3" } });
+    t.sessions.failWith = new GatewayError("RATE_LIMIT_EXCEEDED", "Too many requests.", {
+      metadata: { retry_after_seconds: "3" },
+    });
     const res = await t.app.inject({ method: "GET", url: "/api/v1/gateway/sessions/list/", headers: auth });
     expectProblem(res, 429, "rate-limit-exceeded", "Rate Limit Exceeded");
     expect(res.headers["retry-after"]).toBe("3");
   });
 
   it("when a service fails unexpectedly, then 500 internal-error with a generic detail", async () => {
-    t.sessions.failWith = new Error("E11000 duplicate key in gateway_sessions.sessions secret-internal-detail");
+    t.sessions.failWith = new Error(
+      "E11000 duplicate key in gateway_sessions.sessions secret-internal-detail",
+    );
     const res = await t.app.inject({ method: "GET", url: "/api/v1/gateway/sessions/ps_x/", headers: auth });
     const doc = expectProblem(res, 500, "internal-error", "Internal Server Error");
     expect(res.body).not.toContain("secret-internal-detail");
@@ -134,7 +190,12 @@ describe("problem documents", () => {
   });
 
   it("when the edge itself fails, then 500 internal-error and the cause is logged, not shown", async () => {
-    const created = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload: { merchant_reference: "c", amount: "1.000" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth, ...json },
+      payload: { merchant_reference: "c", amount: "1.000" },
+    });
     t.sessions.sessions[0]!.metadataJson = "{corrupt";
     const res = await t.app.inject({ method: "GET", url: `${SESSIONS}${created.json().id}/`, headers: auth });
     expectProblem(res, 500, "internal-error", "Internal Server Error");
@@ -145,14 +206,28 @@ describe("problem documents", () => {
   });
 
   it("when a session is terminal, then cancel answers 409 session-terminal", async () => {
-    const created = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload: { merchant_reference: "t", amount: "1.000" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth, ...json },
+      payload: { merchant_reference: "t", amount: "1.000" },
+    });
     t.sessions.sessions[0]!.status = 4; // SUCCEEDED
-    const res = await t.app.inject({ method: "POST", url: `${SESSIONS}${created.json().id}/cancel/`, headers: auth });
+    const res = await t.app.inject({
+      method: "POST",
+      url: `${SESSIONS}${created.json().id}/cancel/`,
+      headers: auth,
+    });
     expectProblem(res, 409, "session-terminal", "Session Terminal");
   });
 
   it("when validation fails, then the title is exactly 'Validation Error' with an errors array", async () => {
-    const res = await t.app.inject({ method: "POST", url: SESSIONS, headers: { ...auth, ...json }, payload: {} });
+    const res = await t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...auth, ...json },
+      payload: {},
+    });
     const doc = expectProblem(res, 422, "validation-error", "Validation Error");
     expect(Array.isArray(doc.errors)).toBe(true);
     for (const e of doc.errors as Array<Record<string, unknown>>) {
@@ -170,22 +245,32 @@ describe("problem documents", () => {
 describe("problem type pages", () => {
   const t = createTestEdge();
 
-  it.each(Object.values(errorCatalog).map((e) => [e.problemType, e]))("GET /errors/%s serves a human-readable page", async (type, entry) => {
-    const res = await t.app.inject({ method: "GET", url: `/errors/${type}` });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
-    expect(res.body).toContain(`<h1>${entry.title}</h1>`);
-    expect(res.body).toContain(String(entry.httpStatus));
-  });
+  it.each(Object.values(errorCatalog).map((e) => [e.problemType, e]))(
+    "GET /errors/%s serves a human-readable page",
+    async (type, entry) => {
+      const res = await t.app.inject({ method: "GET", url: `/errors/${type}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(res.body).toContain(`<h1>${entry.title}</h1>`);
+      expect(res.body).toContain(String(entry.httpStatus));
+    },
+  );
 
   it("when the type is unknown, then 404 not-found", async () => {
-    expectProblem(await t.app.inject({ method: "GET", url: "/errors/no-such-type" }), 404, "not-found", "Not Found");
+    expectProblem(
+      await t.app.inject({ method: "GET", url: "/errors/no-such-type" }),
+      404,
+      "not-found",
+      "Not Found",
+    );
   });
 });
 
 describe("health", () => {
   it("GET /healthz answers 200 without any dependency", async () => {
-    const t = createTestEdge({ readiness: [{ name: "accounts", check: () => Promise.reject(new Error("down")) }] });
+    const t = createTestEdge({
+      readiness: [{ name: "accounts", check: () => Promise.reject(new Error("down")) }],
+    });
     const res = await t.app.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: "ok" });
@@ -202,7 +287,12 @@ describe("health", () => {
     let accountsUp = true;
     const t = createTestEdge({
       readiness: [
-        { name: "accounts", check: async () => { if (!accountsUp) throw new Error("connection refused"); } },
+        {
+          name: "accounts",
+          check: async () => {
+            if (!accountsUp) throw new Error("connection refused");
+          },
+        },
         { name: "sessions", check: async () => {} },
       ],
     });

@@ -4,9 +4,15 @@ import { formatTimestamp, parseRfc3339 } from "../src/mapping/rfc3339.js";
 
 describe("parseRfc3339", () => {
   it("reads UTC, offsets and fractions to the nanosecond", () => {
-    expect(timestampDate(parseRfc3339("2026-01-31T12:00:00Z")!).toISOString()).toBe("2026-01-31T12:00:00.000Z");
-    expect(timestampDate(parseRfc3339("2026-01-31T12:00:00+01:30")!).toISOString()).toBe("2026-01-31T10:30:00.000Z");
-    expect(timestampDate(parseRfc3339("2026-01-31t12:00:00-00:15")!).toISOString()).toBe("2026-01-31T12:15:00.000Z");
+    expect(timestampDate(parseRfc3339("2026-01-31T12:00:00Z")!).toISOString()).toBe(
+      "2026-01-31T12:00:00.000Z",
+    );
+    expect(timestampDate(parseRfc3339("2026-01-31T12:00:00+01:30")!).toISOString()).toBe(
+      "2026-01-31T10:30:00.000Z",
+    );
+    expect(timestampDate(parseRfc3339("2026-01-31t12:00:00-00:15")!).toISOString()).toBe(
+      "2026-01-31T12:15:00.000Z",
+    );
     const precise = parseRfc3339("2026-01-31T12:00:00.123456789Z")!;
     expect(precise.nanos).toBe(123_456_789);
     expect(parseRfc3339("2024-02-29T00:00:00Z")).toBeDefined();

@@ -1,4 +1,11 @@
-import { createLogger, generateServiceAuthKeys, ManualClock, parseServiceAuthKeys, startServiceServer, type RunningServer } from "@gateway/platform";
+import {
+  createLogger,
+  generateServiceAuthKeys,
+  ManualClock,
+  parseServiceAuthKeys,
+  type RunningServer,
+  startServiceServer,
+} from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEdgeApp, createServiceClients } from "../src/index.js";
@@ -37,7 +44,11 @@ describe("createServiceClients", () => {
   });
 
   it("talks gRPC to the services and reports them ready", async () => {
-    const clients = createServiceClients({ accountsUrl: accountsServer.url, sessionsUrl: sessionsServer.url, serviceAuthKeys });
+    const clients = createServiceClients({
+      accountsUrl: accountsServer.url,
+      sessionsUrl: sessionsServer.url,
+      serviceAuthKeys,
+    });
     for (const check of clients.readiness) await expect(check.check()).resolves.toBeUndefined();
 
     const app = createEdgeApp({
@@ -54,7 +65,11 @@ describe("createServiceClients", () => {
       payload: { merchant_reference: "grpc-1", amount: "2.000", metadata: { a: 1 } },
     });
     expect(res.statusCode).toBe(201);
-    const missing = await app.inject({ method: "GET", url: "/api/v1/gateway/sessions/ps_nope/", headers: { authorization: `Bearer ${secret}` } });
+    const missing = await app.inject({
+      method: "GET",
+      url: "/api/v1/gateway/sessions/ps_nope/",
+      headers: { authorization: `Bearer ${secret}` },
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().type).toBe("http://edge.test/errors/not-found");
     expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
@@ -62,10 +77,22 @@ describe("createServiceClients", () => {
   });
 
   it("when a service is not listening, then readiness fails and API calls answer 503", async () => {
-    const clients = createServiceClients({ accountsUrl: "http://127.0.0.1:1", sessionsUrl: sessionsServer.url, serviceAuthKeys });
+    const clients = createServiceClients({
+      accountsUrl: "http://127.0.0.1:1",
+      sessionsUrl: sessionsServer.url,
+      serviceAuthKeys,
+    });
     await expect(clients.readiness[0]!.check()).rejects.toThrow();
-    const app = createEdgeApp({ ...clients, logger, config: { errorsUrl: "http://edge.test/errors", maxBodyBytes: 1024, authCacheTtlMs: 1000 } });
-    const res = await app.inject({ method: "GET", url: "/api/v1/gateway/sessions/list/", headers: { authorization: "Bearer sk_test_abc" } });
+    const app = createEdgeApp({
+      ...clients,
+      logger,
+      config: { errorsUrl: "http://edge.test/errors", maxBodyBytes: 1024, authCacheTtlMs: 1000 },
+    });
+    const res = await app.inject({
+      method: "GET",
+      url: "/api/v1/gateway/sessions/list/",
+      headers: { authorization: "Bearer sk_test_abc" },
+    });
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe("1");
     const ready = await app.inject({ method: "GET", url: "/readyz" });

@@ -11,7 +11,13 @@ describe("sessions API", () => {
   let t: TestEdge;
   let headers: Record<string, string>;
 
-  const post = (payload: unknown) => t.app.inject({ method: "POST", url: SESSIONS, headers, payload: typeof payload === "string" ? payload : JSON.stringify(payload) });
+  const post = (payload: unknown) =>
+    t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers,
+      payload: typeof payload === "string" ? payload : JSON.stringify(payload),
+    });
 
   beforeEach(async () => {
     t = createTestEdge();
@@ -26,7 +32,10 @@ describe("sessions API", () => {
         currency: "EUR",
         order_id: "A-1",
         description: "Two books",
-        items: [{ name: "Book", quantity: 2, unit_price: "6.25", description: "Paperback" }, { name: "Bag", quantity: 1, unit_price: "0.00" }],
+        items: [
+          { name: "Book", quantity: 2, unit_price: "6.25", description: "Paperback" },
+          { name: "Bag", quantity: 1, unit_price: "0.00" },
+        ],
         buyer_first_name: "Amal",
         buyer_last_name: "Ben Salah",
         buyer_email: "amal@example.com",
@@ -41,9 +50,31 @@ describe("sessions API", () => {
       const body = res.json();
       expect(res.headers.location).toBe(`/api/v1/gateway/sessions/${body.id}/`);
       expect(Object.keys(body)).toEqual([
-        "id", "merchant_reference", "order_number", "order_id", "amount", "currency", "original", "description", "items", "status",
-        "livemode", "buyer_first_name", "buyer_last_name", "buyer_email", "buyer_phone", "metadata", "return_url", "cancel_url",
-        "webhook_url", "max_attempts", "checkout_url", "expires_at", "completed_at", "created_at", "attempts",
+        "id",
+        "merchant_reference",
+        "order_number",
+        "order_id",
+        "amount",
+        "currency",
+        "original",
+        "description",
+        "items",
+        "status",
+        "livemode",
+        "buyer_first_name",
+        "buyer_last_name",
+        "buyer_email",
+        "buyer_phone",
+        "metadata",
+        "return_url",
+        "cancel_url",
+        "webhook_url",
+        "max_attempts",
+        "checkout_url",
+        "expires_at",
+        "completed_at",
+        "created_at",
+        "attempts",
       ]);
       expect(body).toMatchObject({
         merchant_reference: "order-1001",
@@ -86,7 +117,15 @@ describe("sessions API", () => {
     });
 
     it("when optional fields are null, then they count as absent", async () => {
-      const res = await post({ merchant_reference: "nulls", amount: "3.000", currency: null, order_id: null, items: null, metadata: null, max_attempts: null });
+      const res = await post({
+        merchant_reference: "nulls",
+        amount: "3.000",
+        currency: null,
+        order_id: null,
+        items: null,
+        metadata: null,
+        max_attempts: null,
+      });
       expect(res.statusCode).toBe(201);
       const sent = t.sessions.createRequests[0]!;
       expect(sent.currency).toBeUndefined();
@@ -161,11 +200,24 @@ describe("sessions API", () => {
     // for the service to add its own. A body the route schema refuses is answered with the
     // schema's violations; one it accepts gets the service's, so each fault is reported once.
     it("when the schema and the service would both find problems, then the schema's are answered and nothing is sent", async () => {
-      const res = await post({ merchant_reference: "both", amount: "1.5", colour: "red", max_attempts: 99, items: [{ name: "", quantity: 0, unit_price: "1" }] });
+      const res = await post({
+        merchant_reference: "both",
+        amount: "1.5",
+        colour: "red",
+        max_attempts: 99,
+        items: [{ name: "", quantity: 0, unit_price: "1" }],
+      });
       const doc = expectProblem(res, 422, "validation-error", "Validation Error");
-      expect((doc.errors as Array<{ field: string; code: string }>).map((e) => [e.field, e.code])).toEqual([["colour", "invalid"]]);
+      expect((doc.errors as Array<{ field: string; code: string }>).map((e) => [e.field, e.code])).toEqual([
+        ["colour", "invalid"],
+      ]);
       expect(t.sessions.createRequests).toHaveLength(0);
-      const meaning = await post({ merchant_reference: "both", amount: "1.5", max_attempts: 99, items: [{ name: "", quantity: 0, unit_price: "1" }] });
+      const meaning = await post({
+        merchant_reference: "both",
+        amount: "1.5",
+        max_attempts: 99,
+        items: [{ name: "", quantity: 0, unit_price: "1" }],
+      });
       const doc2 = expectProblem(meaning, 422, "validation-error", "Validation Error");
       expect((doc2.errors as Array<{ field: string; code: string }>).map((e) => [e.field, e.code])).toEqual([
         ["amount", "invalid_precision"],
@@ -201,7 +253,9 @@ describe("sessions API", () => {
 
     it("keeps metadata with tricky strings and inner whitespace intact", async () => {
       const metadata = String.raw`{ "q": "a \"quoted\" }{ value", "u": "\u00e9\n", "deep": { "x": [ 1.0 , -0, 2E3 ] } }`;
-      const res = await post(`{ "merchant_reference" : "tricky", "metadata" : ${metadata} , "amount":"2.000" }`);
+      const res = await post(
+        `{ "merchant_reference" : "tricky", "metadata" : ${metadata} , "amount":"2.000" }`,
+      );
       expect(res.statusCode).toBe(201);
       expect(res.body).toContain(`"metadata":${metadata},`);
       expect(res.json().metadata).toEqual(JSON.parse(metadata));
@@ -223,14 +277,39 @@ describe("sessions API", () => {
           failureCode: "card_declined",
           createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 1, 2, 345))),
         }),
-        create(PaymentAttemptSchema, { id: "pa_2", attemptNumber: 2, status: AttemptStatus.INITIATED, createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 2))) }),
+        create(PaymentAttemptSchema, {
+          id: "pa_2",
+          attemptNumber: 2,
+          status: AttemptStatus.INITIATED,
+          createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 2))),
+        }),
       );
       const res = await t.app.inject({ method: "GET", url: `${SESSIONS}${id}/`, headers });
       expect(res.statusCode).toBe(200);
       expect(res.json().status).toBe("PROCESSING");
       expect(res.json().attempts).toEqual([
-        { id: "pa_1", attempt_number: 1, status: "FAILED", card_brand: "visa", card_last_four: "0002", failure_code: "card_declined", fee_amount: null, net_amount: null, created_at: "2026-01-15T10:01:02.345Z" },
-        { id: "pa_2", attempt_number: 2, status: "INITIATED", card_brand: null, card_last_four: null, failure_code: null, fee_amount: null, net_amount: null, created_at: "2026-01-15T10:02:00.000Z" },
+        {
+          id: "pa_1",
+          attempt_number: 1,
+          status: "FAILED",
+          card_brand: "visa",
+          card_last_four: "0002",
+          failure_code: "card_declined",
+          fee_amount: null,
+          net_amount: null,
+          created_at: "2026-01-15T10:01:02.345Z",
+        },
+        {
+          id: "pa_2",
+          attempt_number: 2,
+          status: "INITIATED",
+          card_brand: null,
+          card_last_four: null,
+          failure_code: null,
+          fee_amount: null,
+          net_amount: null,
+          created_at: "2026-01-15T10:02:00.000Z",
+        },
       ]);
     });
   });
@@ -242,9 +321,18 @@ describe("sessions API", () => {
     });
 
     it("when there is no body, then the session is canceled and checkout_url is null", async () => {
-      const res = await t.app.inject({ method: "POST", url: `${SESSIONS}${id}/cancel/`, headers: { authorization: headers.authorization! } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: `${SESSIONS}${id}/cancel/`,
+        headers: { authorization: headers.authorization! },
+      });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ id, status: "CANCELED", checkout_url: null, completed_at: "2026-01-15T10:00:00.000Z" });
+      expect(res.json()).toMatchObject({
+        id,
+        status: "CANCELED",
+        checkout_url: null,
+        completed_at: "2026-01-15T10:00:00.000Z",
+      });
     });
 
     it.each([["{}"], [""], ["  "]])("when the body is %j, then it is accepted", async (payload) => {
@@ -254,15 +342,32 @@ describe("sessions API", () => {
 
     it("when cancelled again, then 200 with the session unchanged", async () => {
       await t.app.inject({ method: "POST", url: `${SESSIONS}${id}/cancel/`, headers, payload: "{}" });
-      const again = await t.app.inject({ method: "POST", url: `${SESSIONS}${id}/cancel/`, headers, payload: "{}" });
+      const again = await t.app.inject({
+        method: "POST",
+        url: `${SESSIONS}${id}/cancel/`,
+        headers,
+        payload: "{}",
+      });
       expect(again.statusCode).toBe(200);
       expect(again.json().status).toBe("CANCELED");
     });
 
     it("when the body has members, then 422 unknown field; when it is not an object, then 400", async () => {
-      const members = await t.app.inject({ method: "POST", url: `${SESSIONS}${id}/cancel/`, headers, payload: '{"reason":"x"}' });
-      expect(expectProblem(members, 422, "validation-error", "Validation Error").errors).toEqual([{ field: "reason", code: "invalid", message: "Unknown field." }]);
-      expectProblem(await t.app.inject({ method: "POST", url: `${SESSIONS}${id}/cancel/`, headers, payload: "[]" }), 400, "bad-request", "Bad Request");
+      const members = await t.app.inject({
+        method: "POST",
+        url: `${SESSIONS}${id}/cancel/`,
+        headers,
+        payload: '{"reason":"x"}',
+      });
+      expect(expectProblem(members, 422, "validation-error", "Validation Error").errors).toEqual([
+        { field: "reason", code: "invalid", message: "Unknown field." },
+      ]);
+      expectProblem(
+        await t.app.inject({ method: "POST", url: `${SESSIONS}${id}/cancel/`, headers, payload: "[]" }),
+        400,
+        "bad-request",
+        "Bad Request",
+      );
       expect(t.sessions.sessions[0]!.status).toBe(SessionStatus.CREATED);
     });
   });

@@ -1,8 +1,8 @@
 // The refunds service in distributed mode: config -> Mongo, NATS -> gRPC clients -> server -> runtime.
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createEpgAcquirer } from "@gateway/acquirer";
 import { createAccountsTerminalProvider } from "@gateway/accounts-client";
+import { createEpgAcquirer } from "@gateway/acquirer";
 import {
   newId,
   pingMongo,
@@ -32,15 +32,30 @@ runService({
     const paidSessions = await createMongoPaidSessionStore(db);
 
     const { nc: nats, bus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
-    const runtime = createRefundsRuntime({ refunds, paidSessions, bus, clock: systemClock, logger, outboxPollIntervalMs: config.outboxPollIntervalMs });
+    const runtime = createRefundsRuntime({
+      refunds,
+      paidSessions,
+      bus,
+      clock: systemClock,
+      logger,
+      outboxPollIntervalMs: config.outboxPollIntervalMs,
+    });
 
     const grpc = (baseUrl: string, audience: "sessions" | "accounts") =>
       createGrpcTransport({
         baseUrl,
-        interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock)],
+        interceptors: [
+          tracingClientInterceptor(),
+          serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock),
+        ],
       });
     // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({ name: "refunds", host: config.host, port: config.managementPort, logger });
+    const management = await startManagementServer({
+      name: "refunds",
+      host: config.host,
+      port: config.managementPort,
+      logger,
+    });
     onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "refunds",
@@ -49,9 +64,13 @@ runService({
       auth: { target: "refunds", keys: config.serviceAuthKeys },
       reflection: config.grpcReflection,
       routes: createRefundsRoutes({
-        sessions: createSessionsPaidSessionLookup(createClient(SessionService, grpc(config.sessionsUrl, "sessions"))),
+        sessions: createSessionsPaidSessionLookup(
+          createClient(SessionService, grpc(config.sessionsUrl, "sessions")),
+        ),
         paidSessions,
-        terminals: createAccountsTerminalProvider(createClient(AccountsService, grpc(config.accountsUrl, "accounts"))),
+        terminals: createAccountsTerminalProvider(
+          createClient(AccountsService, grpc(config.accountsUrl, "accounts")),
+        ),
         ledger: await createMongoBalanceLedger(db),
         refunds,
         acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),

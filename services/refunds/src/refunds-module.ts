@@ -1,12 +1,18 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { outboxBacklogReporter, type Clock, type EventBus, type EventSubscription, type Logger } from "@gateway/platform";
+import {
+  type Clock,
+  type EventBus,
+  type EventSubscription,
+  type Logger,
+  outboxBacklogReporter,
+} from "@gateway/platform";
 import { RefundService } from "@gateway/proto";
+import { subscribeToPaidSessions } from "./adapters/events/session-succeeded-consumer.js";
+import { prometheusRefundObserver, watchManualRefunds } from "./adapters/metrics/refund-metrics.js";
 import { learnPaidSession } from "./app/learn-paid-session.js";
 import { createOutboxRelay, type OutboxRelay } from "./app/outbox-relay.js";
 import type { OutboxSignal, PaidSessionStore, RefundOutboxStore } from "./app/ports.js";
 import type { RefundDeps } from "./app/refund-deps.js";
-import { prometheusRefundObserver, watchManualRefunds } from "./adapters/metrics/refund-metrics.js";
-import { subscribeToPaidSessions } from "./adapters/events/session-succeeded-consumer.js";
 import { protoRefundEventEncoder } from "./rpc/refund-event-encoder.js";
 import { createRefundServiceHandlers } from "./rpc/refund-service.js";
 
@@ -23,7 +29,11 @@ export type RefundsModuleDeps = Omit<RefundDeps, "events">;
  */
 export function createRefundsRoutes(deps: RefundsModuleDeps): (router: ConnectRouter) => void {
   watchManualRefunds(deps.refunds, deps.clock);
-  const handlers = createRefundServiceHandlers({ observer: prometheusRefundObserver, ...deps, events: protoRefundEventEncoder });
+  const handlers = createRefundServiceHandlers({
+    observer: prometheusRefundObserver,
+    ...deps,
+    events: protoRefundEventEncoder,
+  });
   return (router) => {
     router.service(RefundService, handlers);
   };

@@ -7,7 +7,13 @@ const authEnv = { GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().refunds }
 
 describe("refunds configuration", () => {
   it("when only MONGODB_URL and NATS_URL are set, then every other value has its documented default", () => {
-    expect(readConfig(refundsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
+    expect(
+      readConfig(refundsConfigSpec, {
+        ...authEnv,
+        MONGODB_URL: "mongodb://db:27017",
+        NATS_URL: "nats://nats:4222",
+      }),
+    ).toEqual({
       port: 50053,
       serviceAuthKeys: expect.objectContaining({ self: "refunds" }),
       jetstreamReplicas: 1,
@@ -37,13 +43,20 @@ describe("refunds configuration", () => {
       SESSIONS_URL: "http://sessions:50052",
       GATEWAY_ACQUIRER_TIMEOUT: "3s",
     });
-    expect([config.port, config.accountsUrl, config.sessionsUrl, config.acquirerTimeoutMs]).toEqual([6000, "http://accounts:50051", "http://sessions:50052", 3000]);
+    expect([config.port, config.accountsUrl, config.sessionsUrl, config.acquirerTimeoutMs]).toEqual([
+      6000,
+      "http://accounts:50051",
+      "http://sessions:50052",
+      3000,
+    ]);
     expect([config.natsUrl, config.outboxPollIntervalMs]).toEqual(["nats://a:4222,nats://b:4222", 50]);
   });
 
   it("when MONGODB_URL or NATS_URL is missing or values are bad, then start-up fails without echoing the secrets", () => {
     expect(() => readConfig(refundsConfigSpec, { ...authEnv, ...authEnv })).toThrow(ConfigError);
-    expect(() => readConfig(refundsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017" })).toThrow(/NATS_URL/);
+    expect(() => readConfig(refundsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017" })).toThrow(
+      /NATS_URL/,
+    );
     let message = "";
     try {
       readConfig(refundsConfigSpec, {

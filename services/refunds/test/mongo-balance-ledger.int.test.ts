@@ -2,7 +2,10 @@ import { newId } from "@gateway/platform";
 import { createTestDb, type TestDb } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMongoBalanceLedger, RESERVATIONS_COLLECTION } from "../src/adapters/mongo/mongo-balance-ledger.js";
+import {
+  createMongoBalanceLedger,
+  RESERVATIONS_COLLECTION,
+} from "../src/adapters/mongo/mongo-balance-ledger.js";
 import { amountToTake } from "../src/domain/refund-rules.js";
 import { balanceLedgerContract } from "./contracts/balance-ledger.contract.js";
 
@@ -31,17 +34,22 @@ describe("MongoBalanceLedger storage", () => {
 
 describe("MongoBalanceLedger across replicas", () => {
   it("when two replicas (separate connections) race 20 partial refunds, then the accepted ones never sum past the payment", async () => {
-    const other = new MongoClient(process.env.MONGODB_URL ?? "mongodb://127.0.0.1:27017", { retryWrites: false });
+    const other = new MongoClient(process.env.MONGODB_URL ?? "mongodb://127.0.0.1:27017", {
+      retryWrites: false,
+    });
     await other.connect();
     try {
-      const replicas = [await createMongoBalanceLedger(await db()), await createMongoBalanceLedger(other.db((await db()).databaseName))];
+      const replicas = [
+        await createMongoBalanceLedger(await db()),
+        await createMongoBalanceLedger(other.db((await db()).databaseName)),
+      ];
       const session = newId("ps");
       const paid = 5_000n;
       const outcomes = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          replicas[i % 2]!
-            .reserve(session, newId("re"), (refundedMinor) => amountToTake(333n, { paidMinor: paid, refundedMinor }))
-            .catch((err: { reason?: string }) => err.reason),
+          replicas[i % 2]!.reserve(session, newId("re"), (refundedMinor) =>
+            amountToTake(333n, { paidMinor: paid, refundedMinor }),
+          ).catch((err: { reason?: string }) => err.reason),
         ),
       );
       const accepted = outcomes.filter((o): o is bigint => typeof o === "bigint");

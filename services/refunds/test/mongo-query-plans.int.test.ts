@@ -8,7 +8,9 @@ import { refundRepositoryContract } from "./contracts/refund-repository.contract
 const plans = createQueryPlanDb("refunds_plans");
 afterAll(() => plans.close());
 
-refundRepositoryContract("MongoDB wire server, queries recorded", async () => createMongoRefundRepository(await plans.db()));
+refundRepositoryContract("MongoDB wire server, queries recorded", async () =>
+  createMongoRefundRepository(await plans.db()),
+);
 
 describe("query plans of the refunds service's Mongo repository", () => {
   it("when every recorded query pattern is explained, then none scans the collection and every find is bounded", async () => {

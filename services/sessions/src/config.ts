@@ -1,4 +1,12 @@
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
+import {
+  type ConfigOf,
+  grpcReflectionField,
+  jetstreamReplicasField,
+  managementPortField,
+  parse,
+  serviceAuthKeysField,
+  shutdownConfigSpec,
+} from "@gateway/platform";
 
 /** An absolute http(s) base address, without a trailing slash. */
 function publicUrl(raw: string): string {
@@ -16,7 +24,12 @@ export const sessionsConfigSpec = {
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   managementPort: managementPortField(9462),
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
+  mongodbUrl: {
+    env: "MONGODB_URL",
+    description: "MongoDB connection URL",
+    secret: true,
+    parse: parse.mongoUrl,
+  },
   mongodbDatabase: {
     env: "MONGODB_DATABASE",
     description: "database of the sessions service",
@@ -24,15 +37,30 @@ export const sessionsConfigSpec = {
     parse: parse.string,
   },
   // May embed credentials (nats://user:pass@host): never echoed in errors.
-  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: parse.natsUrls },
-  accountsUrl: { env: "ACCOUNTS_URL", description: "address of the accounts service", default: "http://127.0.0.1:50051", parse: parse.url },
+  natsUrl: {
+    env: "NATS_URL",
+    description: "NATS server(s) with JetStream, comma-separated",
+    secret: true,
+    parse: parse.natsUrls,
+  },
+  accountsUrl: {
+    env: "ACCOUNTS_URL",
+    description: "address of the accounts service",
+    default: "http://127.0.0.1:50051",
+    parse: parse.url,
+  },
   publicBaseUrl: {
     env: "GATEWAY_PUBLIC_URL",
     description: "public base address of the gateway; checkout links are <it>/checkout/<token>",
     default: "http://localhost:8080",
     parse: publicUrl,
   },
-  sessionLifetimeMs: { env: "GATEWAY_SESSION_LIFETIME", description: "session lifetime", default: "24h", parse: parse.positiveDuration },
+  sessionLifetimeMs: {
+    env: "GATEWAY_SESSION_LIFETIME",
+    description: "session lifetime",
+    default: "24h",
+    parse: parse.positiveDuration,
+  },
   checkoutLinkLifetimeMs: {
     env: "GATEWAY_CHECKOUT_LINK_LIFETIME",
     description: "lifetime of one hosted checkout link",
@@ -47,7 +75,8 @@ export const sessionsConfigSpec = {
   },
   outboxPollIntervalMs: {
     env: "GATEWAY_OUTBOX_POLL_INTERVAL",
-    description: "safety-net pause between looks for unpublished session events (every write that stores one wakes the relay at once)",
+    description:
+      "safety-net pause between looks for unpublished session events (every write that stores one wakes the relay at once)",
     default: "1s",
     parse: parse.positiveDuration,
   },
@@ -71,7 +100,8 @@ export const sessionsConfigSpec = {
   },
   sweepLeaseMs: {
     env: "GATEWAY_SWEEP_LEASE",
-    description: "how long a replica holds one session's sweep; after a crash another takes over once it ends",
+    description:
+      "how long a replica holds one session's sweep; after a crash another takes over once it ends",
     default: "2m",
     parse: parse.positiveDuration,
   },

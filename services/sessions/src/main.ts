@@ -1,7 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createEpgAcquirer } from "@gateway/acquirer";
 import { createAccountsTerminalProvider } from "@gateway/accounts-client";
+import { createEpgAcquirer } from "@gateway/acquirer";
 import {
   pingMongo,
   pingNats,
@@ -36,7 +36,10 @@ runService({
       AccountsService,
       createGrpcTransport({
         baseUrl: config.accountsUrl,
-        interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(config.serviceAuthKeys, "accounts", systemClock)],
+        interceptors: [
+          tracingClientInterceptor(),
+          serviceTokenInterceptor(config.serviceAuthKeys, "accounts", systemClock),
+        ],
       }),
     );
 
@@ -65,7 +68,12 @@ runService({
     });
 
     // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({ name: "sessions", host: config.host, port: config.managementPort, logger });
+    const management = await startManagementServer({
+      name: "sessions",
+      host: config.host,
+      port: config.managementPort,
+      logger,
+    });
     onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "sessions",

@@ -1,8 +1,9 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Acquirer } from "@gateway/acquirer";
-import { outboxBacklogReporter, type Clock, type EventBus, type Logger } from "@gateway/platform";
+import { type Clock, type EventBus, type Logger, outboxBacklogReporter } from "@gateway/platform";
 import { SessionService } from "@gateway/proto";
 import { publishingInRecordedTrace } from "./adapters/events/trace-continuing-event-bus.js";
+import { prometheusSweepObserver } from "./adapters/metrics/sweep-metrics.js";
 import { createOutboxRelay, type OutboxRelay } from "./app/outbox-relay.js";
 import type {
   ExchangeRateProvider,
@@ -14,9 +15,12 @@ import type {
   SweepLocks,
   TerminalProvider,
 } from "./app/ports.js";
-import { prometheusSweepObserver } from "./adapters/metrics/sweep-metrics.js";
 import { createSessionSweeper, type SessionSweeper } from "./app/session-sweeper.js";
-import { createSessionServiceHandlers, paymentDepsOf, type SessionServiceDeps } from "./rpc/session-service.js";
+import {
+  createSessionServiceHandlers,
+  paymentDepsOf,
+  type SessionServiceDeps,
+} from "./rpc/session-service.js";
 
 /** The error domain in every ErrorDetail this service raises. */
 export const SESSIONS_ERROR_DOMAIN = "sessions.gateway";

@@ -7,7 +7,13 @@ const authEnv = { GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().sessions 
 
 describe("sessions configuration", () => {
   it("when only MONGODB_URL and NATS_URL are set, then every other value has its documented default", () => {
-    expect(readConfig(sessionsConfigSpec, { ...authEnv, MONGODB_URL: "mongodb://db:27017", NATS_URL: "nats://nats:4222" })).toEqual({
+    expect(
+      readConfig(sessionsConfigSpec, {
+        ...authEnv,
+        MONGODB_URL: "mongodb://db:27017",
+        NATS_URL: "nats://nats:4222",
+      }),
+    ).toEqual({
       port: 50052,
       serviceAuthKeys: expect.objectContaining({ self: "sessions" }),
       jetstreamReplicas: 1,
@@ -41,12 +47,12 @@ describe("sessions configuration", () => {
       GATEWAY_OUTBOX_POLL_INTERVAL: "50ms",
       GATEWAY_ACQUIRER_TIMEOUT: "3s",
     });
-    expect([config.natsUrl, config.checkoutLinkLimit, config.outboxPollIntervalMs, config.acquirerTimeoutMs]).toEqual([
-      "nats://a:4222,nats://b:4222",
-      2,
-      50,
-      3000,
-    ]);
+    expect([
+      config.natsUrl,
+      config.checkoutLinkLimit,
+      config.outboxPollIntervalMs,
+      config.acquirerTimeoutMs,
+    ]).toEqual(["nats://a:4222,nats://b:4222", 2, 50, 3000]);
   });
 
   it("when lifetimes and the public URL are set, then they are read", () => {
@@ -93,7 +99,9 @@ describe("sessions configuration", () => {
     }
     expect(message).not.toContain("hunter2");
     expect(message).not.toContain("s3cret");
-    expect(() => readConfig(sessionsConfigSpec, { ...authEnv, ...authEnv })).toThrow(/MONGODB_URL is required/);
+    expect(() => readConfig(sessionsConfigSpec, { ...authEnv, ...authEnv })).toThrow(
+      /MONGODB_URL is required/,
+    );
     expect(() => readConfig(sessionsConfigSpec, { ...authEnv, ...authEnv })).toThrow(/NATS_URL is required/);
   });
 });

@@ -7,7 +7,8 @@ const memory = createMemorySessionRepository();
 sessionRepositoryContract(
   "in memory",
   async () => memory,
-  async (sessionId) => memory.outboxOf(sessionId).map((e) => ({ eventId: e.eventId, published: e.publishedAt !== undefined })),
+  async (sessionId) =>
+    memory.outboxOf(sessionId).map((e) => ({ eventId: e.eventId, published: e.publishedAt !== undefined })),
 );
 
 // Not in the contract: FerretDB 1.24 does not enforce unique indexes on array paths (MongoDB

@@ -1,6 +1,9 @@
 import { createQueryPlanDb } from "@gateway/testkit";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMongoSessionRepository, SESSIONS_COLLECTION } from "../src/adapters/mongo/mongo-session-repository.js";
+import {
+  createMongoSessionRepository,
+  SESSIONS_COLLECTION,
+} from "../src/adapters/mongo/mongo-session-repository.js";
 import { createMongoSweepLocks } from "../src/adapters/mongo/mongo-sweep-locks.js";
 import { sessionRepositoryContract } from "./contracts/session-repository.contract.js";
 
@@ -16,7 +19,10 @@ sessionRepositoryContract(
   async () => createMongoSessionRepository(await db()),
   async (sessionId) => {
     const raw = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: sessionId });
-    return ((raw?.outbox ?? []) as Array<{ eventId: string; publishedAt: Date | null }>).map((e) => ({ eventId: e.eventId, published: e.publishedAt !== null }));
+    return ((raw?.outbox ?? []) as Array<{ eventId: string; publishedAt: Date | null }>).map((e) => ({
+      eventId: e.eventId,
+      published: e.publishedAt !== null,
+    }));
   },
 );
 
@@ -25,7 +31,9 @@ sessionRepositoryContract(
  * start and finds nothing after the first: `$exists: false` cannot be pushed down, and need not.
  */
 function isStartupBackfill(shape: string): boolean {
-  return /^sessions (update|find) \{(linkExpiryScheduled|reconcileScheduled|checkoutTokens):\{\$exists:\?\}/.test(shape);
+  return /^sessions (update|find) \{(linkExpiryScheduled|reconcileScheduled|checkoutTokens):\{\$exists:\?\}/.test(
+    shape,
+  );
 }
 
 describe("query plans of the sessions service's Mongo repositories", () => {

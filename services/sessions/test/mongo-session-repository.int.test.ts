@@ -1,7 +1,10 @@
 import { createTestDb, type TestDb } from "@gateway/testkit";
 import { Long } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMongoSessionRepository, SESSIONS_COLLECTION } from "../src/adapters/mongo/mongo-session-repository.js";
+import {
+  createMongoSessionRepository,
+  SESSIONS_COLLECTION,
+} from "../src/adapters/mongo/mongo-session-repository.js";
 import { sessionRepositoryContract } from "./contracts/session-repository.contract.js";
 import { newScope, sessionFixture } from "./support/fixtures.js";
 
@@ -21,7 +24,10 @@ sessionRepositoryContract(
   async () => createMongoSessionRepository(await db()),
   async (sessionId) => {
     const raw = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: sessionId });
-    return ((raw?.outbox ?? []) as Array<{ eventId: string; publishedAt: Date | null }>).map((e) => ({ eventId: e.eventId, published: e.publishedAt !== null }));
+    return ((raw?.outbox ?? []) as Array<{ eventId: string; publishedAt: Date | null }>).map((e) => ({
+      eventId: e.eventId,
+      published: e.publishedAt !== null,
+    }));
   },
 );
 
@@ -45,10 +51,16 @@ describe("MongoSessionRepository storage", () => {
   it("when a session is stored, then amounts are BSON Int64 and the outbox is ready", async () => {
     const repo = await createMongoSessionRepository(await db());
     const scope = newScope();
-    const session = sessionFixture(scope, { amount: "10.00", currency: "EUR", items: [{ name: "Mug", quantity: 1, unitPrice: "10.00" }] });
+    const session = sessionFixture(scope, {
+      amount: "10.00",
+      currency: "EUR",
+      items: [{ name: "Mug", quantity: 1, unitPrice: "10.00" }],
+    });
     await repo.insert(session);
     // Read with promoteLongs off: Int64 arrives as Long, anything else (Int32, double) would not.
-    const raw = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: session.id }, { promoteLongs: false });
+    const raw = await (await db())
+      .collection(SESSIONS_COLLECTION)
+      .findOne({ id: session.id }, { promoteLongs: false });
     expect(raw?.amountMinor).toBeInstanceOf(Long);
     expect(raw?.original?.amountMinor).toBeInstanceOf(Long);
     expect(raw?.items?.[0]?.unitPriceMinor).toBeInstanceOf(Long);

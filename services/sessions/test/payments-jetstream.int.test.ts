@@ -1,11 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
-import { connectNats, createJetStreamEventBus, createLogger, ensureEventsStream, type EventBus, type NatsConnection, type ReceivedEvent } from "@gateway/platform";
+import {
+  connectNats,
+  createJetStreamEventBus,
+  createLogger,
+  type EventBus,
+  ensureEventsStream,
+  type NatsConnection,
+  type ReceivedEvent,
+} from "@gateway/platform";
 import { SessionEventSchema, SessionStatus } from "@gateway/proto";
-import { createTestDb, waitFor, type TestDb } from "@gateway/testkit";
+import { createTestDb, type TestDb, waitFor } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMongoSessionRepository, SESSIONS_COLLECTION } from "../src/adapters/mongo/mongo-session-repository.js";
+import {
+  createMongoSessionRepository,
+  SESSIONS_COLLECTION,
+} from "../src/adapters/mongo/mongo-session-repository.js";
 import { createOutboxRelay, type OutboxRelay } from "../src/app/outbox-relay.js";
 import type { OutboxStore, SessionRepository } from "../src/app/ports.js";
 import { settleAttempt } from "../src/app/settle-attempt.js";
@@ -13,7 +24,7 @@ import { startPayment } from "../src/app/start-payment.js";
 import type { Session } from "../src/domain/session.js";
 import { payOnCardPage } from "./support/card-page.js";
 import { pendingEventsOf } from "./support/events.js";
-import { startPaymentHarness, tokenOf, type PaymentHarness } from "./support/payment-harness.js";
+import { type PaymentHarness, startPaymentHarness, tokenOf } from "./support/payment-harness.js";
 
 // Distributed mode: sessions in the MongoDB wire server, events relayed to NATS JetStream (a
 // stream and subject space of this file's own), payments through the real EPG simulator.
@@ -62,7 +73,14 @@ afterAll(async () => {
 });
 
 function relayOver(store: OutboxStore, eventBus: EventBus = bus): OutboxRelay {
-  const relay = createOutboxRelay({ store, bus: eventBus, clock: h.clock, logger, subjectPrefix, pollIntervalMs: 50 });
+  const relay = createOutboxRelay({
+    store,
+    bus: eventBus,
+    clock: h.clock,
+    logger,
+    subjectPrefix,
+    pollIntervalMs: 50,
+  });
   relays.push(relay);
   return relay;
 }
@@ -80,7 +98,10 @@ async function paidSession(cvc = "123"): Promise<{ session: Session; eventId: st
 
 /** Deliveries of `eventId` once the stream had time to deliver any duplicate. */
 async function deliveriesOf(eventId: string): Promise<ReceivedEvent[]> {
-  await waitFor(() => received.some((e) => e.id === eventId) || undefined, { timeoutMs: 10_000, message: `event ${eventId} to arrive` });
+  await waitFor(() => received.some((e) => e.id === eventId) || undefined, {
+    timeoutMs: 10_000,
+    message: `event ${eventId} to arrive`,
+  });
   await new Promise((resolve) => setTimeout(resolve, 500));
   return received.filter((e) => e.id === eventId);
 }
@@ -102,7 +123,10 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
 async function otherProcessRepo(): Promise<{ repo: SessionRepository; close: () => Promise<void> }> {
   const client = new MongoClient(process.env.MONGODB_URL!, { retryWrites: false });
   await client.connect();
-  return { repo: await createMongoSessionRepository(client.db(testDb.db.databaseName)), close: () => client.close() };
+  return {
+    repo: await createMongoSessionRepository(client.db(testDb.db.databaseName)),
+    close: () => client.close(),
+  };
 }
 
 describe("events from MongoDB to JetStream", () => {
@@ -129,7 +153,13 @@ describe("events from MongoDB to JetStream", () => {
     for (const doc of docs) {
       for (const entry of (doc.outbox ?? []) as Array<{ payload: string }>) {
         const payload = fromBinary(SessionEventSchema, Buffer.from(entry.payload, "base64"));
-        strings.push(...stringsOf(JSON.parse(JSON.stringify(payload, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)))));
+        strings.push(
+          ...stringsOf(
+            JSON.parse(
+              JSON.stringify(payload, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)),
+            ),
+          ),
+        );
         strings.push(Buffer.from(entry.payload, "base64").toString("latin1"));
       }
     }
@@ -145,7 +175,10 @@ describe("events from MongoDB to JetStream", () => {
     const [a, b] = await Promise.all([startPayment(h.deps, token, "en"), startPayment(h.deps, token, "en")]);
     expect(b).toEqual(a);
     const page = await payOnCardPage(a.redirectUrl, { number: VISA });
-    const results = await Promise.all([settleAttempt(h.deps, page.orderId, "return"), settleAttempt(h.deps, page.orderId, "callback")]);
+    const results = await Promise.all([
+      settleAttempt(h.deps, page.orderId, "return"),
+      settleAttempt(h.deps, page.orderId, "callback"),
+    ]);
     expect(results[1].attempt).toEqual(results[0].attempt);
     const stored = await repo.findById(session.scope, session.id);
     expect(stored?.status).toBe("SUCCEEDED");
@@ -186,7 +219,9 @@ describe("events from MongoDB to JetStream", () => {
       const relay = relayOver(other.repo);
       relay.start();
       expect(await deliveriesOf(eventId)).toHaveLength(1);
-      await waitFor(async () => (await other.repo.findPendingOutbox(100)).length === 0 || undefined, { timeoutMs: 5_000 });
+      await waitFor(async () => (await other.repo.findPendingOutbox(100)).length === 0 || undefined, {
+        timeoutMs: 5_000,
+      });
       await relay.stop();
     } finally {
       await other.close();

@@ -1,32 +1,46 @@
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
-import { status as GrpcStatus } from "@grpc/grpc-js";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { createEpgSimulator, type ListeningSimulator } from "@gateway/epg-simulator";
 import {
-  GatewayError,
   connectNats,
   createJetStreamEventBus,
   createLogger,
+  type EventBus,
   ensureEventsStream,
+  GatewayError,
   generateServiceAuthKeys,
   mintServiceToken,
+  type NatsConnection,
   parseServiceAuthKeys,
+  type ReceivedEvent,
+  type RunningServer,
   readErrorDetail,
   serviceTokenInterceptor,
   startServiceServer,
   systemClock,
-  type EventBus,
-  type NatsConnection,
-  type ReceivedEvent,
-  type RunningServer,
 } from "@gateway/platform";
-import { AccountsService, CheckoutState, SessionEventSchema, SessionService, SessionStatus, SettlementSource } from "@gateway/proto";
-import { createTestDb, freePort, startProcess, waitFor, type ManagedProcess, type TestDb } from "@gateway/testkit";
-import { fileURLToPath } from "node:url";
+import {
+  AccountsService,
+  CheckoutState,
+  SessionEventSchema,
+  SessionService,
+  SessionStatus,
+  SettlementSource,
+} from "@gateway/proto";
+import {
+  createTestDb,
+  freePort,
+  type ManagedProcess,
+  startProcess,
+  type TestDb,
+  waitFor,
+} from "@gateway/testkit";
+import { status as GrpcStatus } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payOnCardPage } from "./support/card-page.js";
 import { createRawSessionsClients, grpcStatusOf } from "./support/grpc-js-raw-clients.js";
@@ -39,7 +53,10 @@ const keys = generateServiceAuthKeys();
 const edgeKeys = parseServiceAuthKeys("edge")(keys.edge);
 const refundsKeys = parseServiceAuthKeys("refunds")(keys.refunds);
 const asEdge = (baseUrl: string): Transport =>
-  createGrpcTransport({ baseUrl, interceptors: [serviceTokenInterceptor(edgeKeys, "sessions", systemClock)] });
+  createGrpcTransport({
+    baseUrl,
+    interceptors: [serviceTokenInterceptor(edgeKeys, "sessions", systemClock)],
+  });
 
 describe("sessions as its own process", () => {
   let accounts: RunningServer;
@@ -57,7 +74,11 @@ describe("sessions as its own process", () => {
     const sim = createEpgSimulator();
     simulator = await sim.listen(0);
     stopSimulator = () => sim.stop();
-    const terminal = { baseUrl: simulatorTerminalBaseUrl(simulator.url), username: "sim-merchant", password: "sim-password" };
+    const terminal = {
+      baseUrl: simulatorTerminalBaseUrl(simulator.url),
+      username: "sim-merchant",
+      password: "sim-password",
+    };
     // A stand-in accounts service over real gRPC: one rate, the simulator's terminal, a fee plan.
     accounts = await startServiceServer({
       name: "accounts",
@@ -67,11 +88,16 @@ describe("sessions as its own process", () => {
       routes: (router) => {
         router.service(AccountsService, {
           async getExchangeRate(req) {
-            if (req.currency !== "EUR") throw new GatewayError("NOT_FOUND", `No exchange rate is configured for ${req.currency}.`);
+            if (req.currency !== "EUR")
+              throw new GatewayError("NOT_FOUND", `No exchange rate is configured for ${req.currency}.`);
             return { currency: "EUR", rate: "3.400000" };
           },
           async resolveTerminalCredentials(req) {
-            if (req.scope?.merchantId === "mer_no_terminal") throw new GatewayError("NO_TERMINAL_CONFIGURED", "The account has no acquirer terminal configured.");
+            if (req.scope?.merchantId === "mer_no_terminal")
+              throw new GatewayError(
+                "NO_TERMINAL_CONFIGURED",
+                "The account has no acquirer terminal configured.",
+              );
             return terminal;
           },
           async getFeePlan(req) {
@@ -134,46 +160,87 @@ describe("sessions as its own process", () => {
   it("when a EUR session is created over gRPC, then the rate comes from accounts and the session is stored", async () => {
     const client = createClient(SessionService, asEdge(url));
     const scope = { merchantId: "mer_process", livemode: false };
-    const res = await client.createSession({ scope, merchantReference: "proc-1", amount: "10.00", currency: "EUR" });
-    expect(res.session).toMatchObject({ amount: "34.000", currency: "TND", original: { amount: "10.00", currency: "EUR", rate: "3.400000" } });
+    const res = await client.createSession({
+      scope,
+      merchantReference: "proc-1",
+      amount: "10.00",
+      currency: "EUR",
+    });
+    expect(res.session).toMatchObject({
+      amount: "34.000",
+      currency: "TND",
+      original: { amount: "10.00", currency: "EUR", rate: "3.400000" },
+    });
     expect(res.session!.checkoutUrl).toMatch(/^https:\/\/pay\.example\.test\/checkout\//);
     expect((await client.getSession({ scope, sessionId: res.session!.id })).session).toEqual(res.session);
-    const unsupported = await client.createSession({ scope, merchantReference: "proc-2", amount: "10.00", currency: "USD" }).catch((e: unknown) => e);
+    const unsupported = await client
+      .createSession({ scope, merchantReference: "proc-2", amount: "10.00", currency: "USD" })
+      .catch((e: unknown) => e);
     expect(unsupported).toBeInstanceOf(ConnectError);
     expect((unsupported as ConnectError).code).toBe(Code.InvalidArgument);
-    expect(readErrorDetail(unsupported as ConnectError)?.fieldViolations.map((v) => [v.field, v.code])).toEqual([["currency", "currency_unsupported"]]);
+    expect(
+      readErrorDetail(unsupported as ConnectError)?.fieldViolations.map((v) => [v.field, v.code]),
+    ).toEqual([["currency", "currency_unsupported"]]);
   });
 
   it("when a buyer pays over gRPC, then the session succeeds with accounts' fee plan and session.succeeded reaches JetStream", async () => {
     const client = createClient(SessionService, asEdge(url));
     const scope = { merchantId: "mer_process", livemode: false };
-    const { session } = await client.createSession({ scope, merchantReference: "proc-pay", amount: "34.000" });
+    const { session } = await client.createSession({
+      scope,
+      merchantReference: "proc-pay",
+      amount: "34.000",
+    });
     const token = session!.checkoutUrl.split("/").at(-1)!;
 
     const view = await client.getCheckout({ token });
-    expect(view).toMatchObject({ merchantName: "Process Shop", state: CheckoutState.PAYABLE, attemptsLeft: 3 });
+    expect(view).toMatchObject({
+      merchantName: "Process Shop",
+      state: CheckoutState.PAYABLE,
+      attemptsLeft: 3,
+    });
 
     const started = await client.startPayment({ token, language: "en" });
     const page = await payOnCardPage(started.redirectUrl, { number: "5555555555554444" });
     expect(page.location.startsWith(`${PUBLIC_URL}/checkout/return?`)).toBe(true);
-    const settled = await client.settleAttempt({ acquirerOrderId: page.orderId, source: SettlementSource.RETURN });
+    const settled = await client.settleAttempt({
+      acquirerOrderId: page.orderId,
+      source: SettlementSource.RETURN,
+    });
     // 34.000 * 1.5 % = 0.510, + 0.100.
-    expect(settled.attempt).toMatchObject({ id: started.attemptId, cardBrand: "mastercard", cardLastFour: "4444", feeAmount: "0.610", netAmount: "33.390" });
+    expect(settled.attempt).toMatchObject({
+      id: started.attemptId,
+      cardBrand: "mastercard",
+      cardLastFour: "4444",
+      feeAmount: "0.610",
+      netAmount: "33.390",
+    });
     expect(settled.session?.status).toBe(SessionStatus.SUCCEEDED);
     expect(settled.redirectUrl).toBe(`${PUBLIC_URL}/checkout/${token}`);
 
     const event = await waitFor(
-      () => received.map((e) => fromBinary(SessionEventSchema, e.data)).find((e) => e.session?.id === session!.id),
+      () =>
+        received
+          .map((e) => fromBinary(SessionEventSchema, e.data))
+          .find((e) => e.session?.id === session!.id),
       { timeoutMs: 15_000, message: "session.succeeded to reach JetStream" },
     );
-    expect(event).toMatchObject({ eventType: "session.succeeded", sequence: 1n, payment: { cardBrand: "mastercard", feeAmount: "0.610", netAmount: "33.390" } });
+    expect(event).toMatchObject({
+      eventType: "session.succeeded",
+      sequence: 1n,
+      payment: { cardBrand: "mastercard", feeAmount: "0.610", netAmount: "33.390" },
+    });
   });
 
   // Issue 15 item 10: the merchant hears it at create (it used to be a 201, and StartPayment failed).
   it("when the merchant has no terminal, then CreateSession fails with NO_TERMINAL_CONFIGURED", async () => {
     const client = createClient(SessionService, asEdge(url));
     const err = await client
-      .createSession({ scope: { merchantId: "mer_no_terminal", livemode: false }, merchantReference: "proc-nt", amount: "1.000" })
+      .createSession({
+        scope: { merchantId: "mer_no_terminal", livemode: false },
+        merchantReference: "proc-nt",
+        amount: "1.000",
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectError);
     expect((err as ConnectError).code).toBe(Code.FailedPrecondition);
@@ -182,15 +249,22 @@ describe("sessions as its own process", () => {
 
   describe("service authentication (a plain grpc-js client, as anyone on the network would call)", () => {
     const scope = { merchantId: "mer_process", livemode: false };
-    const token = (o: { caller: string; audience: string; key: Buffer }) => mintServiceToken({ ...o, nowMs: Date.now() });
+    const token = (o: { caller: string; audience: string; key: Buffer }) =>
+      mintServiceToken({ ...o, nowMs: Date.now() });
     const refundsKey = refundsKeys.outgoing.get("sessions")!;
 
     it("when a call carries no credentials, then it is refused UNAUTHENTICATED, whatever the scope", async () => {
       const raw = createRawSessionsClients(`127.0.0.1:${new URL(url).port}`);
       try {
-        expect(await grpcStatusOf(raw.sessions("GetSession", { scope, sessionId: "ps_any" }))).toBe(GrpcStatus.UNAUTHENTICATED);
-        expect(await grpcStatusOf(raw.sessions("CancelSession", { scope, sessionId: "ps_any" }))).toBe(GrpcStatus.UNAUTHENTICATED);
-        expect(await grpcStatusOf(raw.sessions("ListSessions", { scope }, "not-a-token"))).toBe(GrpcStatus.UNAUTHENTICATED);
+        expect(await grpcStatusOf(raw.sessions("GetSession", { scope, sessionId: "ps_any" }))).toBe(
+          GrpcStatus.UNAUTHENTICATED,
+        );
+        expect(await grpcStatusOf(raw.sessions("CancelSession", { scope, sessionId: "ps_any" }))).toBe(
+          GrpcStatus.UNAUTHENTICATED,
+        );
+        expect(await grpcStatusOf(raw.sessions("ListSessions", { scope }, "not-a-token"))).toBe(
+          GrpcStatus.UNAUTHENTICATED,
+        );
       } finally {
         raw.close();
       }
@@ -201,12 +275,25 @@ describe("sessions as its own process", () => {
       try {
         const list = (t: string) => grpcStatusOf(raw.sessions("ListSessions", { scope }, t));
         // refunds' key, claiming to be the edge.
-        expect(await list(token({ caller: "edge", audience: "sessions", key: refundsKey }))).toBe(GrpcStatus.UNAUTHENTICATED);
+        expect(await list(token({ caller: "edge", audience: "sessions", key: refundsKey }))).toBe(
+          GrpcStatus.UNAUTHENTICATED,
+        );
         // The edge's valid token for accounts, replayed against sessions.
-        expect(await list(token({ caller: "edge", audience: "accounts", key: edgeKeys.outgoing.get("accounts")! }))).toBe(GrpcStatus.UNAUTHENTICATED);
+        expect(
+          await list(
+            token({ caller: "edge", audience: "accounts", key: edgeKeys.outgoing.get("accounts")! }),
+          ),
+        ).toBe(GrpcStatus.UNAUTHENTICATED);
         // A service sessions accepts no calls from (webhooks), with a key of its own making.
-        expect(await list(token({ caller: "webhooks", audience: "sessions", key: randomBytes(32) }))).toBe(GrpcStatus.UNAUTHENTICATED);
-        const stale = mintServiceToken({ caller: "edge", audience: "sessions", key: edgeKeys.outgoing.get("sessions")!, nowMs: Date.now() - 10 * 60_000 });
+        expect(await list(token({ caller: "webhooks", audience: "sessions", key: randomBytes(32) }))).toBe(
+          GrpcStatus.UNAUTHENTICATED,
+        );
+        const stale = mintServiceToken({
+          caller: "edge",
+          audience: "sessions",
+          key: edgeKeys.outgoing.get("sessions")!,
+          nowMs: Date.now() - 10 * 60_000,
+        });
         expect(await list(stale)).toBe(GrpcStatus.UNAUTHENTICATED);
       } finally {
         raw.close();
@@ -214,14 +301,31 @@ describe("sessions as its own process", () => {
     });
 
     it("when refunds calls a method outside its grant, then it is PERMISSION_DENIED; GetSession, its grant, is served", async () => {
-      const created = await createClient(SessionService, asEdge(url)).createSession({ scope, merchantReference: "auth-grant", amount: "1.000" });
+      const created = await createClient(SessionService, asEdge(url)).createSession({
+        scope,
+        merchantReference: "auth-grant",
+        amount: "1.000",
+      });
       const raw = createRawSessionsClients(`127.0.0.1:${new URL(url).port}`);
       try {
         const asRefunds = token({ caller: "refunds", audience: "sessions", key: refundsKey });
-        expect(await grpcStatusOf(raw.sessions("CancelSession", { scope, sessionId: created.session!.id }, asRefunds))).toBe(GrpcStatus.PERMISSION_DENIED);
-        expect(await grpcStatusOf(raw.sessions("ListSessions", { scope }, asRefunds))).toBe(GrpcStatus.PERMISSION_DENIED);
-        const read = (await raw.sessions("GetSession", { scope, sessionId: created.session!.id }, asRefunds)) as { session: { id: string; merchantReference: string } };
-        expect([read.session.id, read.session.merchantReference]).toEqual([created.session!.id, "auth-grant"]);
+        expect(
+          await grpcStatusOf(
+            raw.sessions("CancelSession", { scope, sessionId: created.session!.id }, asRefunds),
+          ),
+        ).toBe(GrpcStatus.PERMISSION_DENIED);
+        expect(await grpcStatusOf(raw.sessions("ListSessions", { scope }, asRefunds))).toBe(
+          GrpcStatus.PERMISSION_DENIED,
+        );
+        const read = (await raw.sessions(
+          "GetSession",
+          { scope, sessionId: created.session!.id },
+          asRefunds,
+        )) as { session: { id: string; merchantReference: string } };
+        expect([read.session.id, read.session.merchantReference]).toEqual([
+          created.session!.id,
+          "auth-grant",
+        ]);
       } finally {
         raw.close();
       }
@@ -249,7 +353,9 @@ describe("sessions as its own process", () => {
           "grpc.health.v1.Health",
           "grpc.reflection.v1.ServerReflection",
         ]);
-        const files = file!.fileDescriptorResponse!.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
+        const files = file!.fileDescriptorResponse!.fileDescriptorProto.map((bytes) =>
+          fromBinary(FileDescriptorProtoSchema, bytes),
+        );
         expect(files[0]!.name).toBe("gateway/sessions/v1/sessions.proto");
         expect(files[0]!.service[0]!.method.map((m) => m.name)).toContain("CancelSession");
         // Every import the service's file names is in the answer, so a client can build the whole schema.

@@ -1,5 +1,13 @@
-import { parse, type ConfigOf, shutdownConfigSpec, grpcReflectionField, jetstreamReplicasField, serviceAuthKeysField, managementPortField } from "@gateway/platform";
-import { assertAddressPolicy, type AddressPolicy } from "./adapters/http/index.js";
+import {
+  type ConfigOf,
+  grpcReflectionField,
+  jetstreamReplicasField,
+  managementPortField,
+  parse,
+  serviceAuthKeysField,
+  shutdownConfigSpec,
+} from "@gateway/platform";
+import { type AddressPolicy, assertAddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
 
@@ -23,7 +31,12 @@ function cidrList(raw: string): string[] {
  * the embedded launcher's, then `webhooksSettingsFromConfig`).
  */
 export const webhookDeliveryConfigSpec = {
-  timeoutMs: { env: "GATEWAY_WEBHOOK_TIMEOUT", description: "timeout of one webhook POST", default: "10s", parse: parse.positiveDuration },
+  timeoutMs: {
+    env: "GATEWAY_WEBHOOK_TIMEOUT",
+    description: "timeout of one webhook POST",
+    default: "10s",
+    parse: parse.positiveDuration,
+  },
   retryScheduleMs: {
     env: "GATEWAY_WEBHOOK_RETRY_SCHEDULE",
     description: "waits before each webhook retry after a failure, comma-separated (none: no retries)",
@@ -54,7 +67,12 @@ export const webhookDeliveryConfigSpec = {
     default: "1s",
     parse: parse.positiveDuration,
   },
-  concurrency: { env: "GATEWAY_WEBHOOK_CONCURRENCY", description: "webhook POSTs in flight at once per process", default: "16", parse: parse.positiveInt },
+  concurrency: {
+    env: "GATEWAY_WEBHOOK_CONCURRENCY",
+    description: "webhook POSTs in flight at once per process",
+    default: "16",
+    parse: parse.positiveInt,
+  },
 };
 
 /** Environment of the webhooks process (distributed mode). */
@@ -66,10 +84,25 @@ export const webhooksConfigSpec = {
   host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
   managementPort: managementPortField(9464),
   // May embed database credentials: never echoed in errors.
-  mongodbUrl: { env: "MONGODB_URL", description: "MongoDB connection URL", secret: true, parse: parse.mongoUrl },
-  mongodbDatabase: { env: "MONGODB_DATABASE", description: "database of the webhooks service", default: "gateway_webhooks", parse: parse.string },
+  mongodbUrl: {
+    env: "MONGODB_URL",
+    description: "MongoDB connection URL",
+    secret: true,
+    parse: parse.mongoUrl,
+  },
+  mongodbDatabase: {
+    env: "MONGODB_DATABASE",
+    description: "database of the webhooks service",
+    default: "gateway_webhooks",
+    parse: parse.string,
+  },
   // May embed credentials too.
-  natsUrl: { env: "NATS_URL", description: "NATS server(s) with JetStream, comma-separated", secret: true, parse: parse.natsUrls },
+  natsUrl: {
+    env: "NATS_URL",
+    description: "NATS server(s) with JetStream, comma-separated",
+    secret: true,
+    parse: parse.natsUrls,
+  },
   ...webhookDeliveryConfigSpec,
   secretsKey: {
     env: "GATEWAY_SECRETS_KEY",

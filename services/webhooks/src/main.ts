@@ -22,19 +22,37 @@ runService({
   readConfig: () => readConfigOrExit(webhooksConfigSpec),
   async start({ config, logger, onStop, mongo, events }) {
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
-    const stores = await createMongoWebhooksStores(db, createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []));
+    const stores = await createMongoWebhooksStores(
+      db,
+      createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []),
+    );
 
     const { nc, bus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
 
-    if (config.allowPrivate) logger.warn("GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)");
+    if (config.allowPrivate)
+      logger.warn(
+        "GATEWAY_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach private and loopback addresses (never in production)",
+      );
     const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
     onStop("deliverer", async () => deliverer.close());
     const settings = webhooksSettingsFromConfig(config);
-    const runtime = createWebhooksRuntime({ stores, bus, sender: createSigningWebhookSender(deliverer), clock: systemClock, logger, settings });
+    const runtime = createWebhooksRuntime({
+      stores,
+      bus,
+      sender: createSigningWebhookSender(deliverer),
+      clock: systemClock,
+      logger,
+      settings,
+    });
 
     // startServiceServer logs the URL it listens on.
     // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({ name: "webhooks", host: config.host, port: config.managementPort, logger });
+    const management = await startManagementServer({
+      name: "webhooks",
+      host: config.host,
+      port: config.managementPort,
+      logger,
+    });
     onStop("management", () => management.close());
     const server = await startServiceServer({
       name: "webhooks",
@@ -42,7 +60,13 @@ runService({
       port: config.port,
       auth: { target: "webhooks", keys: config.serviceAuthKeys },
       reflection: config.grpcReflection,
-      routes: createWebhooksRoutes({ stores, clock: systemClock, logger, settings, wake: () => runtime.wake() }),
+      routes: createWebhooksRoutes({
+        stores,
+        clock: systemClock,
+        logger,
+        settings,
+        wake: () => runtime.wake(),
+      }),
       readiness: [
         { name: "mongo", check: () => pingMongo(db) },
         { name: "nats", check: () => pingNats(nc) },
@@ -53,7 +77,12 @@ runService({
     await runtime.start();
     // Stop consuming, stop claiming, let POSTs in flight finish (bounded by half the time left,
     // so the server and clients still close in time); the rest is re-sent after its lease.
-    onStop("deliveries", (remainingMs) => runtime.stop({ graceMs: Math.min(config.timeoutMs + 1_000, MAX_DRAIN_MS, remainingMs / 2) }));
-    logger.info({ retryScheduleMs: config.retryScheduleMs, timeoutMs: config.timeoutMs }, "webhooks consuming session and refund events");
+    onStop("deliveries", (remainingMs) =>
+      runtime.stop({ graceMs: Math.min(config.timeoutMs + 1_000, MAX_DRAIN_MS, remainingMs / 2) }),
+    );
+    logger.info(
+      { retryScheduleMs: config.retryScheduleMs, timeoutMs: config.timeoutMs },
+      "webhooks consuming session and refund events",
+    );
   },
 });

@@ -1,15 +1,15 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Clock, EventBus, EventSubscription, Logger } from "@gateway/platform";
 import { WebhookService } from "@gateway/proto";
+import { subscribeToGatewayEvents } from "./adapters/events/gateway-event-consumer.js";
+import { recordAttemptMetrics } from "./adapters/metrics/delivery-metrics.js";
 import { DeliveryDispatcher, type StopOptions } from "./app/delivery-dispatcher.js";
 import type { WebhookSender, WebhooksStores } from "./app/ports.js";
 import { recordRefundEvent } from "./app/record-refund-event.js";
 import { recordSessionEvent } from "./app/record-session-event.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
-import { subscribeToGatewayEvents } from "./adapters/events/gateway-event-consumer.js";
-import { recordAttemptMetrics } from "./adapters/metrics/delivery-metrics.js";
-import { createWebhookServiceHandlers } from "./rpc/webhook-service.js";
 import { assertRetrySchedule } from "./domain/retry-schedule.js";
+import { createWebhookServiceHandlers } from "./rpc/webhook-service.js";
 
 /** The error domain in every ErrorDetail this service raises. */
 export const WEBHOOKS_ERROR_DOMAIN = "webhooks.gateway";

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { ConfigError, generateServiceAuthKeys, readConfig } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { addressPolicyFromConfig, webhookDeliveryConfigSpec, webhooksConfigSpec, webhooksSettingsFromConfig } from "../src/config.js";
+import {
+  addressPolicyFromConfig,
+  webhookDeliveryConfigSpec,
+  webhooksConfigSpec,
+  webhooksSettingsFromConfig,
+} from "../src/config.js";
 
 const KEY = randomBytes(32).toString("base64");
 const REQUIRED = {
@@ -63,9 +68,16 @@ describe("webhooks configuration", () => {
       GATEWAY_WEBHOOK_ALLOWED_CIDRS: "10.20.0.0/16, fd00::/8",
       GATEWAY_SECRETS_PREVIOUS_KEYS: `${randomBytes(32).toString("base64")},${randomBytes(32).toString("base64")}`,
     });
-    expect(config).toMatchObject({ retryScheduleMs: [50, 100, 200], timeoutMs: 250, allowPrivate: true, allowedCidrs: ["10.20.0.0/16", "fd00::/8"] });
+    expect(config).toMatchObject({
+      retryScheduleMs: [50, 100, 200],
+      timeoutMs: 250,
+      allowPrivate: true,
+      allowedCidrs: ["10.20.0.0/16", "fd00::/8"],
+    });
     expect(config.previousSecretsKeys).toHaveLength(2);
-    expect(readConfig(webhooksConfigSpec, { ...REQUIRED, GATEWAY_WEBHOOK_RETRY_SCHEDULE: "none" }).retryScheduleMs).toEqual([]);
+    expect(
+      readConfig(webhooksConfigSpec, { ...REQUIRED, GATEWAY_WEBHOOK_RETRY_SCHEDULE: "none" }).retryScheduleMs,
+    ).toEqual([]);
   });
 
   it("when variables are missing or wrong, then one error names each, without echoing secrets", () => {

@@ -8,16 +8,24 @@ import {
   connectNats,
   createJetStreamEventBus,
   generateServiceAuthKeys,
+  type NatsConnection,
   parseServiceAuthKeys,
   serviceTokenInterceptor,
   systemClock,
-  type NatsConnection,
 } from "@gateway/platform";
 import { AccountScopeSchema, DeliveryStatus, WebhookService } from "@gateway/proto";
-import { freePort, startNatsServer, startProcess, uniqueDbName, waitFor, type LocalServer, type ManagedProcess } from "@gateway/testkit";
+import {
+  freePort,
+  type LocalServer,
+  type ManagedProcess,
+  startNatsServer,
+  startProcess,
+  uniqueDbName,
+  waitFor,
+} from "@gateway/testkit";
 import { verifyWebhook } from "@gateway/webhook-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestReceiver, startReceiver } from "./http/test-receiver.js";
+import { startReceiver, type TestReceiver } from "./http/test-receiver.js";
 import { eventFacts, newScope, publishedEvent } from "./support/fixtures.js";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
@@ -71,10 +79,20 @@ describe("the webhooks process", () => {
       },
       `${base}/readyz`,
     );
-    const asEdge = serviceTokenInterceptor(parseServiceAuthKeys("edge")(serviceAuthKeys.edge), "webhooks", systemClock);
-    const client = createClient(WebhookService, createGrpcTransport({ baseUrl: base, interceptors: [asEdge] }));
+    const asEdge = serviceTokenInterceptor(
+      parseServiceAuthKeys("edge")(serviceAuthKeys.edge),
+      "webhooks",
+      systemClock,
+    );
+    const client = createClient(
+      WebhookService,
+      createGrpcTransport({ baseUrl: base, interceptors: [asEdge] }),
+    );
     const scope = newScope();
-    const { secret } = await client.setEndpoint({ scope: create(AccountScopeSchema, scope), url: receiver.url });
+    const { secret } = await client.setEndpoint({
+      scope: create(AccountScopeSchema, scope),
+      url: receiver.url,
+    });
     expect(secret).toMatch(/^whsec_/);
 
     const nc: NatsConnection = await connectNats(nats.url, "webhooks-main-test-publisher");
@@ -84,13 +102,24 @@ describe("the webhooks process", () => {
       await bus.publish(publishedEvent(facts));
       await waitFor(() => receiver.requests.length === 1, { message: "the webhook POST" });
       const request = receiver.requests[0]!;
-      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({ ok: true, webhookId: facts.eventId });
+      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({
+        ok: true,
+        webhookId: facts.eventId,
+      });
 
       const listed = await waitFor(async () => {
-        const { deliveries } = await client.listDeliveries({ scope: create(AccountScopeSchema, scope), eventId: facts.eventId });
+        const { deliveries } = await client.listDeliveries({
+          scope: create(AccountScopeSchema, scope),
+          eventId: facts.eventId,
+        });
         return deliveries[0]?.status === DeliveryStatus.SUCCEEDED ? deliveries : undefined;
       });
-      expect(listed[0]).toMatchObject({ eventId: facts.eventId, attemptNumber: 1, httpStatusCode: 200, url: receiver.url });
+      expect(listed[0]).toMatchObject({
+        eventId: facts.eventId,
+        attemptNumber: 1,
+        httpStatusCode: 200,
+        url: receiver.url,
+      });
       await bus.close();
     } finally {
       await nc.drain();
@@ -105,7 +134,12 @@ describe("the webhooks process", () => {
   });
 
   it("when GATEWAY_SECRETS_KEY is missing, then it names the variable on stderr and exits 1", async () => {
-    const service = await startWebhooks({ PORT: "0", MONGODB_URL, NATS_URL: nats.url, GATEWAY_SECRETS_KEY: "" });
+    const service = await startWebhooks({
+      PORT: "0",
+      MONGODB_URL,
+      NATS_URL: nats.url,
+      GATEWAY_SECRETS_KEY: "",
+    });
     expect(await service.exited).toBe(1);
     expect(service.logs()).toMatch(/GATEWAY_SECRETS_KEY is required/);
   });

@@ -5,6 +5,9 @@ import { deliveryRepositoryContract } from "./contracts/delivery-repository.cont
 import { endpointRepositoryContract } from "./contracts/endpoint-repository.contract.js";
 import { eventRepositoryContract } from "./contracts/event-repository.contract.js";
 
-deliveryRepositoryContract("in memory", async () => ({ repo: new InMemoryDeliveryRepository(), close: async () => {} }));
+deliveryRepositoryContract("in memory", async () => ({
+  repo: new InMemoryDeliveryRepository(),
+  close: async () => {},
+}));
 eventRepositoryContract("in memory", async () => new InMemoryWebhookEventRepository());
 endpointRepositoryContract("in memory", async () => new InMemoryEndpointRepository());

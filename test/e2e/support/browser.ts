@@ -1,12 +1,19 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 /** Debian's Chromium, headless, with the flags a container needs (no sandbox, no GPU, no sync). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -28,7 +35,9 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     visits.push(req.url ?? "");
     const heading = req.url?.startsWith("/thanks") ? MERCHANT_THANKS_HEADING : MERCHANT_CANCEL_HEADING;
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1></main></body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1></main></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

@@ -12,13 +12,24 @@ export interface GatewayTarget {
  * `npm start` as one process (no MongoDB, no NATS), answering on its own URL, without rate
  * limits (suites that send many requests from one key test budgets elsewhere).
  */
-export async function startEmbeddedTarget(demoKey: string, env: Record<string, string> = {}): Promise<GatewayTarget> {
+export async function startEmbeddedTarget(
+  demoKey: string,
+  env: Record<string, string> = {},
+): Promise<GatewayTarget> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = await startProcess({
     name: "embedded",
     entry: launcherEntries.embedded,
-    env: { PORT: String(port), GATEWAY_PUBLIC_URL: url, GATEWAY_RATE_LIMITS: "off", GATEWAY_DEMO_TEST_KEY: demoKey, MONGODB_URL: "", NATS_URL: "", ...env },
+    env: {
+      PORT: String(port),
+      GATEWAY_PUBLIC_URL: url,
+      GATEWAY_RATE_LIMITS: "off",
+      GATEWAY_DEMO_TEST_KEY: demoKey,
+      MONGODB_URL: "",
+      NATS_URL: "",
+      ...env,
+    },
     readyUrl: `${url}/healthz`,
     timeoutMs: 60_000,
   });
@@ -26,7 +37,15 @@ export async function startEmbeddedTarget(demoKey: string, env: Record<string, s
 }
 
 /** The distributed stack (a process per service, MongoDB wire server, NATS) with its demo merchant. */
-export async function startDistributedTarget(databasePrefix: string, env: Record<string, string> = {}): Promise<GatewayTarget> {
-  const gw = await startDistributedGateway({ mongodbUrl: process.env.MONGODB_URL, natsUrl: process.env.NATS_URL, databasePrefix, env });
+export async function startDistributedTarget(
+  databasePrefix: string,
+  env: Record<string, string> = {},
+): Promise<GatewayTarget> {
+  const gw = await startDistributedGateway({
+    mongodbUrl: process.env.MONGODB_URL,
+    natsUrl: process.env.NATS_URL,
+    databasePrefix,
+    env,
+  });
   return { url: gw.edgeUrl, demoKey: gw.demoTestKey!, stop: () => gw.stop() };
 }

@@ -16,9 +16,13 @@ export async function request<T = any>(
     body = JSON.stringify(init.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(url, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+  const res = await fetch(url, {
+    method: init.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    body,
+  });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -34,7 +38,11 @@ export function merchantApi(baseUrl: string, apiKey: string) {
   return {
     createSession: (body: unknown) => request(url("/sessions/"), { method: "POST", headers: auth, body }),
     createSessionRaw: (rawBody: string) =>
-      request(url("/sessions/"), { method: "POST", headers: { ...auth, "content-type": "application/json" }, rawBody }),
+      request(url("/sessions/"), {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        rawBody,
+      }),
     getSession: (id: string) => request(url(`/sessions/${id}/`), { headers: auth }),
     listSessions: (query: Record<string, string> = {}) =>
       request(url(`/sessions/list/?${new URLSearchParams(query)}`), { headers: auth }),
@@ -47,8 +55,10 @@ export function adminApi(baseUrl: string, token: string) {
   const auth = { authorization: `Bearer ${token}` };
   const url = (path: string) => `${baseUrl}/admin/v1${path}`;
   return {
-    createMerchant: (name: string) => request(url("/merchants"), { method: "POST", headers: auth, body: { name } }),
-    verifyMerchant: (id: string) => request(url(`/merchants/${id}/verification`), { method: "POST", headers: auth }),
+    createMerchant: (name: string) =>
+      request(url("/merchants"), { method: "POST", headers: auth, body: { name } }),
+    verifyMerchant: (id: string) =>
+      request(url(`/merchants/${id}/verification`), { method: "POST", headers: auth }),
     createKey: (merchantId: string, mode: "test" | "live", expiresAt?: string) =>
       request(url(`/merchants/${merchantId}/api-keys`), {
         method: "POST",
@@ -56,10 +66,22 @@ export function adminApi(baseUrl: string, token: string) {
         body: expiresAt ? { mode, expires_at: expiresAt } : { mode },
       }),
     revokeKey: (keyId: string) => request(url(`/api-keys/${keyId}`), { method: "DELETE", headers: auth }),
-    setTerminal: (merchantId: string, mode: "test" | "live", terminal: { base_url: string; username: string; password: string; active: boolean }) =>
-      request(url(`/merchants/${merchantId}/terminals/${mode}`), { method: "PUT", headers: auth, body: terminal }),
+    setTerminal: (
+      merchantId: string,
+      mode: "test" | "live",
+      terminal: { base_url: string; username: string; password: string; active: boolean },
+    ) =>
+      request(url(`/merchants/${merchantId}/terminals/${mode}`), {
+        method: "PUT",
+        headers: auth,
+        body: terminal,
+      }),
     setRate: (merchantId: string, currency: string, rate: string) =>
-      request(url(`/merchants/${merchantId}/exchange-rates/${currency}`), { method: "PUT", headers: auth, body: { rate } }),
+      request(url(`/merchants/${merchantId}/exchange-rates/${currency}`), {
+        method: "PUT",
+        headers: auth,
+        body: { rate },
+      }),
   };
 }
 

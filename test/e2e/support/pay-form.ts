@@ -16,17 +16,24 @@ export async function readPayForm(checkoutUrl: string): Promise<PayForm> {
     .map((c) => c.split(";")[0])
     .join("; ");
   const html = await page.text();
-  const form = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].find((f) => /action="[^"]*\/pay"/.test(f[1]!));
+  const form = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].find((f) =>
+    /action="[^"]*\/pay"/.test(f[1]!),
+  );
   if (!form) throw new Error(`no Pay form on the checkout page:\n${html.slice(0, 1000)}`);
   const action = new URL(/action="([^"]*)"/.exec(form[1]!)![1]!.replace(/&amp;/g, "&"), checkoutUrl);
   const fields = [...form[2]!.matchAll(/<input\b([^>]*)>/g)]
-    .map((i): [string, string] => [/name="([^"]+)"/.exec(i[1]!)?.[1] ?? "", /value="([^"]*)"/.exec(i[1]!)?.[1] ?? ""])
+    .map((i): [string, string] => [
+      /name="([^"]+)"/.exec(i[1]!)?.[1] ?? "",
+      /value="([^"]*)"/.exec(i[1]!)?.[1] ?? "",
+    ])
     .filter(([name]) => name !== "");
   return { action, body: new URLSearchParams(fields).toString(), cookie };
 }
 
 /** Posts the Pay form (redirects not followed); returns the answer. */
-export async function postPayForm(form: PayForm): Promise<{ status: number; location: string | null; page: string }> {
+export async function postPayForm(
+  form: PayForm,
+): Promise<{ status: number; location: string | null; page: string }> {
   const res = await fetch(form.action, {
     method: "POST",
     redirect: "manual",

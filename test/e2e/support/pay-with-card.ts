@@ -55,15 +55,22 @@ const form = (fields: Map<string, string>) => ({
 });
 
 /** Opens the checkout link and presses Pay; returns the acquirer card page URL. */
-export async function startPayment(checkoutUrl: string, jar = new CookieJar()): Promise<{ cardPageUrl: string; jar: CookieJar }> {
+export async function startPayment(
+  checkoutUrl: string,
+  jar = new CookieJar(),
+): Promise<{ cardPageUrl: string; jar: CookieJar }> {
   const page = await fetch(checkoutUrl);
   jar.take(page);
   const html = await page.text();
   if (page.status !== 200) throw new Error(`checkout page answered ${page.status}:\n${html.slice(0, 1000)}`);
   const pay = formOf(html, /\/pay$/);
-  const res = await fetch(new URL(pay.action, checkoutUrl), { ...form(pay.fields), headers: { ...form(pay.fields).headers, cookie: jar.header() } });
+  const res = await fetch(new URL(pay.action, checkoutUrl), {
+    ...form(pay.fields),
+    headers: { ...form(pay.fields).headers, cookie: jar.header() },
+  });
   const location = res.headers.get("location");
-  if (res.status !== 303 || !location) throw new Error(`Pay answered ${res.status}:\n${(await res.text()).slice(0, 1000)}`);
+  if (res.status !== 303 || !location)
+    throw new Error(`Pay answered ${res.status}:\n${(await res.text()).slice(0, 1000)}`);
   return { cardPageUrl: new URL(location, checkoutUrl).toString(), jar };
 }
 
@@ -83,9 +90,15 @@ export async function payWithCard(checkoutUrl: string, card: CardDetails): Promi
   set(/year/i, `20${(card.expiry ?? "12/34").split("/")[1]!}`);
   const submitted = await fetch(new URL(cardForm.action, cardPageUrl), form(cardForm.fields));
   const back = submitted.headers.get("location");
-  if (submitted.status !== 303 || !back) throw new Error(`card page answered ${submitted.status}:\n${(await submitted.text()).slice(0, 1000)}`);
+  if (submitted.status !== 303 || !back)
+    throw new Error(`card page answered ${submitted.status}:\n${(await submitted.text()).slice(0, 1000)}`);
   const returnUrl = new URL(back, cardPageUrl);
   const orderId = returnUrl.searchParams.get("orderId") ?? "";
   const answer = await fetch(returnUrl, { redirect: "manual" });
-  return { orderId, returnStatus: answer.status, returnLocation: answer.headers.get("location"), returnPage: await answer.text() };
+  return {
+    orderId,
+    returnStatus: answer.status,
+    returnLocation: answer.headers.get("location"),
+    returnPage: await answer.text(),
+  };
 }

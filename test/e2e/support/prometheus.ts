@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,14 +22,23 @@ export async function startPrometheus(targets: Record<string, string>): Promise<
   const dir = await mkdtemp(join(tmpdir(), "gateway-prometheus-"));
   const port = await freePort();
   const jobs = Object.entries(targets).map(
-    ([job, url]) => `  - job_name: ${JSON.stringify(job)}\n    static_configs:\n      - targets: [${JSON.stringify(new URL(url).host)}]`,
+    ([job, url]) =>
+      `  - job_name: ${JSON.stringify(job)}\n    static_configs:\n      - targets: [${JSON.stringify(new URL(url).host)}]`,
   );
   const config = join(dir, "prometheus.yml");
-  await writeFile(config, `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs.join("\n")}\n`);
+  await writeFile(
+    config,
+    `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs.join("\n")}\n`,
+  );
   let output = "";
   const child: ChildProcess = spawn(
     PROMETHEUS_BINARY,
-    [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=warn"],
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      "--log.level=warn",
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout?.on("data", (chunk) => (output += String(chunk)));
@@ -57,7 +66,14 @@ export async function startPrometheus(targets: Record<string, string>): Promise<
     url,
     async query(promql) {
       const res = await fetch(`${url}/api/v1/query?${new URLSearchParams({ query: promql })}`);
-      const body = (await res.json()) as { status: string; error?: string; data?: { resultType: string; result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+      const body = (await res.json()) as {
+        status: string;
+        error?: string;
+        data?: {
+          resultType: string;
+          result: Array<{ metric: Record<string, string>; value: [number, string] }>;
+        };
+      };
       if (body.status !== "success") throw new Error(`PromQL ${promql} failed: ${body.error}`);
       return body.data!.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },

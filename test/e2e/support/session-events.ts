@@ -7,8 +7,17 @@ export function eventsOf(receiver: WebhookReceiver, sessionId: string, event: st
 }
 
 /** Waits for the first `event` about the session and returns it. */
-export async function waitForEvent(receiver: WebhookReceiver, sessionId: string, event: string, timeoutMs = 20_000): Promise<ReceivedWebhook> {
-  const [first] = await receiver.waitForRequests(1, (r) => r.json?.data?.id === sessionId && r.json?.event === event, timeoutMs);
+export async function waitForEvent(
+  receiver: WebhookReceiver,
+  sessionId: string,
+  event: string,
+  timeoutMs = 20_000,
+): Promise<ReceivedWebhook> {
+  const [first] = await receiver.waitForRequests(
+    1,
+    (r) => r.json?.data?.id === sessionId && r.json?.event === event,
+    timeoutMs,
+  );
   return first!;
 }
 
@@ -17,7 +26,11 @@ export async function waitForEvent(receiver: WebhookReceiver, sessionId: string,
  * with the same id would be a retry, and the receiver never fails a delivery), correctly
  * signed, with the 6.2 envelope.
  */
-export function expectExactlyOneEvent(receiver: WebhookReceiver, sessionId: string, event: string): ReceivedWebhook {
+export function expectExactlyOneEvent(
+  receiver: WebhookReceiver,
+  sessionId: string,
+  event: string,
+): ReceivedWebhook {
   const got = eventsOf(receiver, sessionId, event);
   const ids = got.map((r) => r.webhookId);
   expect(ids, `${event} deliveries for ${sessionId}`).toHaveLength(1);
@@ -25,7 +38,10 @@ export function expectExactlyOneEvent(receiver: WebhookReceiver, sessionId: stri
   const r = got[0]!;
   expect(r.webhookId).toMatch(/^evt_/);
   expect(r.headers["x-service-event"]).toBe(event);
-  expect(r.signature, `signature of ${event} for ${sessionId}`).toMatchObject({ ok: true, webhookId: r.webhookId });
+  expect(r.signature, `signature of ${event} for ${sessionId}`).toMatchObject({
+    ok: true,
+    webhookId: r.webhookId,
+  });
   expect(r.json).toMatchObject({ id: r.webhookId, event, data: { id: sessionId } });
   expect(new Date(r.json.created_at).toISOString()).toBe(r.json.created_at);
   return r;

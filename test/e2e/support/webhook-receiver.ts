@@ -1,8 +1,8 @@
 import { Buffer } from "node:buffer";
 import http, { type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { verifyStandardWebhook, verifyWebhook, type VerifyResult } from "@gateway/webhook-signature";
 import { waitFor } from "@gateway/testkit";
+import { type VerifyResult, verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
 
 /** How the receiver answers one request. */
 export type ReceiverAnswer =
@@ -14,7 +14,11 @@ export type ReceiverAnswer =
 
 export const answer = {
   ok: (delayMs = 0): ReceiverAnswer => ({ kind: "status", status: 200, delayMs }),
-  status: (status: number, headers: Record<string, string> = {}): ReceiverAnswer => ({ kind: "status", status, headers }),
+  status: (status: number, headers: Record<string, string> = {}): ReceiverAnswer => ({
+    kind: "status",
+    status,
+    headers,
+  }),
   redirect: (location: string): ReceiverAnswer => ({ kind: "status", status: 302, headers: { location } }),
   gone: (): ReceiverAnswer => ({ kind: "status", status: 410 }),
   hang: (): ReceiverAnswer => ({ kind: "hang" }),
@@ -53,7 +57,11 @@ export interface WebhookReceiver {
   /** Requests whose envelope is about this session. */
   forSession(sessionId: string): ReceivedWebhook[];
   /** Waits until `count` requests matched `filter`, and returns them. */
-  waitForRequests(count: number, filter?: (r: ReceivedWebhook) => boolean, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  waitForRequests(
+    count: number,
+    filter?: (r: ReceivedWebhook) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
 
@@ -80,7 +88,9 @@ function respond(res: ServerResponse, a: ReceiverAnswer & { kind: "status" }): v
  * records every request's raw bytes and headers, verifies both signature schemes, and answers
  * as the test says (status, slow answer, hang, reset, redirect, 410).
  */
-export async function startWebhookReceiver(options: { secrets?: string | string[] } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { secrets?: string | string[] } = {},
+): Promise<WebhookReceiver> {
   const requests: ReceivedWebhook[] = [];
   const sockets = new Set<Socket>();
   let secrets: string[] = options.secrets === undefined ? [] : ([] as string[]).concat(options.secrets);

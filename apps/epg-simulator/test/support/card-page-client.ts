@@ -21,7 +21,12 @@ function attribute(tag: string, name: string): string | undefined {
 }
 
 function unescapeHtml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 export async function loadCardForm(formUrl: string): Promise<LoadedForm> {
@@ -37,7 +42,8 @@ export async function loadCardForm(formUrl: string): Promise<LoadedForm> {
     if (token !== undefined && name !== undefined) fields[token as keyof LoadedForm["fields"]] = name;
   }
   for (const token of ["cc-name", "cc-number", "cc-exp", "cc-csc"] as const) {
-    if (fields[token] === undefined) throw new Error(`the card page has no input with autocomplete="${token}"`);
+    if (fields[token] === undefined)
+      throw new Error(`the card page has no input with autocomplete="${token}"`);
   }
   return { action, fields: fields as LoadedForm["fields"], html, response };
 }

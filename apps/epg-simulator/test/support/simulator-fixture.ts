@@ -1,7 +1,17 @@
 import { randomBytes } from "node:crypto";
+import {
+  type Acquirer,
+  type RegisteredOrder,
+  simulatorTerminalBaseUrl,
+  type Terminal,
+} from "@gateway/acquirer";
 import { GatewayError } from "@gateway/platform";
-import { simulatorTerminalBaseUrl, type Acquirer, type RegisteredOrder, type Terminal } from "@gateway/acquirer";
-import { createEpgSimulator, type EpgSimulator, type EpgSimulatorOptions, type ListeningSimulator } from "../../src/index.js";
+import {
+  createEpgSimulator,
+  type EpgSimulator,
+  type EpgSimulatorOptions,
+  type ListeningSimulator,
+} from "../../src/index.js";
 
 export const RETURN_URL = "https://shop.example/return";
 export const FAIL_URL = "https://shop.example/fail";
@@ -15,7 +25,11 @@ export interface RunningSimulator {
 export async function startSimulator(options: EpgSimulatorOptions = {}): Promise<RunningSimulator> {
   const simulator = createEpgSimulator(options);
   const server = await simulator.listen(0);
-  const terminal = { baseUrl: simulatorTerminalBaseUrl(server.url), username: "sim-merchant", password: "sim-password" };
+  const terminal = {
+    baseUrl: simulatorTerminalBaseUrl(server.url),
+    username: "sim-merchant",
+    password: "sim-password",
+  };
   return { simulator, server, terminal };
 }
 
@@ -26,7 +40,12 @@ export function orderNumber(): string {
 export function registerOrder(
   acquirer: Acquirer,
   terminal: Terminal,
-  overrides: { orderNumber?: string; amountMinor?: bigint; sessionTimeoutSecs?: number; language?: string } = {},
+  overrides: {
+    orderNumber?: string;
+    amountMinor?: bigint;
+    sessionTimeoutSecs?: number;
+    language?: string;
+  } = {},
 ): Promise<RegisteredOrder> {
   return acquirer.registerOrder({
     terminal,

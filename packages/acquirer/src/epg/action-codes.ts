@@ -34,18 +34,30 @@ interface ActionCodeEntry {
  */
 export const EPG_ACTION_CODES: ReadonlyMap<number, ActionCodeEntry> = new Map<number, ActionCodeEntry>([
   [-2007, { description: "Payment session expired", failureCode: "session_timeout" }],
-  [-20010, { description: "Blocked by the amount limits of the terminal", failureCode: "processor_declined" }],
+  [
+    -20010,
+    { description: "Blocked by the amount limits of the terminal", failureCode: "processor_declined" },
+  ],
   [-2000, { description: "Card is on the blacklist", failureCode: "card_declined" }],
   [-2001, { description: "Buyer's IP address is on the blacklist", failureCode: "card_declined" }],
   [-2002, { description: "Amount exceeds the limit", failureCode: "card_velocity_exceeded" }],
   [-2004, { description: "Payment without CVC is not allowed", failureCode: "incorrect_cvc" }],
   [-2005, { description: "3-D Secure signature check failed", failureCode: "authentication_failed" }],
   [-2006, { description: "Issuer refused 3-D Secure authentication", failureCode: "authentication_failed" }],
-  [-2011, { description: "3-D Secure authentication was not completed", failureCode: "authentication_failed" }],
+  [
+    -2011,
+    { description: "3-D Secure authentication was not completed", failureCode: "authentication_failed" },
+  ],
   [-2012, { description: "Operation not supported", failureCode: "processor_declined" }],
   [-2013, { description: "Payment attempts exhausted", failureCode: "card_declined" }],
   [-2015, { description: "Directory server declined the card", failureCode: "authentication_failed" }],
-  [-2016, { description: "Issuer could not tell whether the card is 3-D Secure enrolled", failureCode: "authentication_failed" }],
+  [
+    -2016,
+    {
+      description: "Issuer could not tell whether the card is 3-D Secure enrolled",
+      failureCode: "authentication_failed",
+    },
+  ],
   [-2017, { description: "3-D Secure status unknown", failureCode: "authentication_failed" }],
   [-2018, { description: "Directory server did not answer", failureCode: "processor_timeout" }],
   [-2019, { description: "Issuer declined the 3-D Secure result", failureCode: "authentication_failed" }],

@@ -1,5 +1,12 @@
-import { GatewayError, systemClock, type Clock, type FieldViolation } from "@gateway/platform";
-import type { Acquirer, OrderStatus, RefundInput, RegisteredOrder, RegisterOrderInput, Terminal } from "../acquirer-port.js";
+import { type Clock, type FieldViolation, GatewayError, systemClock } from "@gateway/platform";
+import type {
+  Acquirer,
+  OrderStatus,
+  RefundInput,
+  RegisteredOrder,
+  RegisterOrderInput,
+  Terminal,
+} from "../acquirer-port.js";
 import { DEFAULT_SETTLEMENT_TIME_ZONE, settledAfterLocalMidnight } from "../settlement-day.js";
 import { unreadableAnswerError } from "./epg-errors.js";
 import { callEpg, type EpgHttpOptions } from "./epg-http-client.js";
@@ -22,7 +29,9 @@ function requireValid(violations: FieldViolation[]): void {
 }
 
 function checkPositive(field: string, value: bigint): FieldViolation[] {
-  return value > 0n ? [] : [{ field, code: "invalid_value", message: `${field} must be a positive number of minor units.` }];
+  return value > 0n
+    ? []
+    : [{ field, code: "invalid_value", message: `${field} must be a positive number of minor units.` }];
 }
 
 function checkPresent(field: string, value: string): FieldViolation[] {
@@ -33,12 +42,20 @@ function checkRegisterInput(input: RegisterOrderInput): void {
   requireValid([
     ...checkPresent("order_number", input.orderNumber),
     ...checkPositive("amount", input.amountMinor),
-    ...(/^\d{3}$/.test(input.currencyNumeric) ? [] : [{ field: "currency", code: "invalid", message: "currency must be an ISO 4217 numeric code." }]),
+    ...(/^\d{3}$/.test(input.currencyNumeric)
+      ? []
+      : [{ field: "currency", code: "invalid", message: "currency must be an ISO 4217 numeric code." }]),
     ...checkPresent("return_url", input.returnUrl),
     ...checkPresent("fail_url", input.failUrl),
     ...(Number.isSafeInteger(input.sessionTimeoutSecs) && input.sessionTimeoutSecs > 0
       ? []
-      : [{ field: "session_timeout_secs", code: "invalid_value", message: "session_timeout_secs must be a positive whole number of seconds." }]),
+      : [
+          {
+            field: "session_timeout_secs",
+            code: "invalid_value",
+            message: "session_timeout_secs must be a positive whole number of seconds.",
+          },
+        ]),
   ]);
 }
 
@@ -75,8 +92,10 @@ export function createEpgAcquirer(options: EpgAcquirerOptions = {}): Acquirer {
         http,
       );
       const { orderId, formUrl } = answer;
-      if (typeof orderId !== "string" || orderId === "") throw unreadableAnswerError("register", "no_order_id");
-      if (typeof formUrl !== "string" || !/^https?:\/\//i.test(formUrl)) throw unreadableAnswerError("register", "no_form_url");
+      if (typeof orderId !== "string" || orderId === "")
+        throw unreadableAnswerError("register", "no_order_id");
+      if (typeof formUrl !== "string" || !/^https?:\/\//i.test(formUrl))
+        throw unreadableAnswerError("register", "no_form_url");
       return { acquirerOrderId: orderId, formUrl };
     },
 
@@ -95,7 +114,11 @@ export function createEpgAcquirer(options: EpgAcquirerOptions = {}): Acquirer {
       await callEpg(
         "refund",
         input.terminal,
-        { orderId: input.acquirerOrderId, amount: input.amountMinor.toString(), externalRefundId: input.externalRefundId },
+        {
+          orderId: input.acquirerOrderId,
+          amount: input.amountMinor.toString(),
+          externalRefundId: input.externalRefundId,
+        },
         http,
       );
     },

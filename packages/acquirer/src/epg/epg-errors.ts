@@ -1,4 +1,4 @@
-import { GatewayError, type ErrorReason } from "@gateway/platform";
+import { type ErrorReason, GatewayError } from "@gateway/platform";
 import { EPG_ERROR, type EpgOperation } from "./epg-protocol.js";
 
 // How an acquirer answer becomes a GatewayError. Two kinds of failure:
@@ -43,7 +43,8 @@ import { EPG_ERROR, type EpgOperation } from "./epg-protocol.js";
 
 export type TransportOutcome = "unknown" | "not_performed";
 
-const CREDENTIALS_MESSAGE = /access denied|invalid credentials|bad credentials|wrong (user ?name|login|password)|authentication failed|must change (his|the|your) password/i;
+const CREDENTIALS_MESSAGE =
+  /access denied|invalid credentials|bad credentials|wrong (user ?name|login|password)|authentication failed|must change (his|the|your) password/i;
 
 const MAX_ACQUIRER_MESSAGE = 500;
 
@@ -52,28 +53,70 @@ interface Rule {
   message: string;
 }
 
-const TERMINAL_CREDENTIALS: Rule = { reason: "TERMINAL_REJECTED", message: "The acquirer rejected the terminal credentials." };
+const TERMINAL_CREDENTIALS: Rule = {
+  reason: "TERMINAL_REJECTED",
+  message: "The acquirer rejected the terminal credentials.",
+};
 
 const RULES: Record<EpgOperation, { byCode: ReadonlyMap<number, Rule>; otherwise: Rule }> = {
   register: {
     byCode: new Map<number, Rule>([
-      [EPG_ERROR.duplicateOrNoOrder, { reason: "CONFLICT", message: "The acquirer already has an order with this order number." }],
-      [EPG_ERROR.unknownCurrency, { reason: "TERMINAL_REJECTED", message: "The acquirer terminal does not accept this currency." }],
-      [EPG_ERROR.missingParameter, { reason: "TERMINAL_REJECTED", message: "The acquirer terminal refused the order parameters." }],
-      [EPG_ERROR.accessDeniedOrWrongValue, { reason: "TERMINAL_REJECTED", message: "The acquirer terminal refused the order parameters." }],
-      [13, { reason: "TERMINAL_REJECTED", message: "The acquirer terminal is not allowed to make this payment." }],
-      [14, { reason: "TERMINAL_REJECTED", message: "The acquirer terminal is not allowed to make this payment." }],
+      [
+        EPG_ERROR.duplicateOrNoOrder,
+        { reason: "CONFLICT", message: "The acquirer already has an order with this order number." },
+      ],
+      [
+        EPG_ERROR.unknownCurrency,
+        { reason: "TERMINAL_REJECTED", message: "The acquirer terminal does not accept this currency." },
+      ],
+      [
+        EPG_ERROR.missingParameter,
+        { reason: "TERMINAL_REJECTED", message: "The acquirer terminal refused the order parameters." },
+      ],
+      [
+        EPG_ERROR.accessDeniedOrWrongValue,
+        { reason: "TERMINAL_REJECTED", message: "The acquirer terminal refused the order parameters." },
+      ],
+      [
+        13,
+        {
+          reason: "TERMINAL_REJECTED",
+          message: "The acquirer terminal is not allowed to make this payment.",
+        },
+      ],
+      [
+        14,
+        {
+          reason: "TERMINAL_REJECTED",
+          message: "The acquirer terminal is not allowed to make this payment.",
+        },
+      ],
     ]),
     otherwise: { reason: "PROCESSOR_UNAVAILABLE", message: "The acquirer could not register the order." },
   },
   status: {
     byCode: new Map<number, Rule>([
-      [EPG_ERROR.duplicateOrNoOrder, { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." }],
-      [EPG_ERROR.missingParameter, { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." }],
-      [EPG_ERROR.accessDeniedOrWrongValue, { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." }],
-      [EPG_ERROR.unknownOrder, { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." }],
+      [
+        EPG_ERROR.duplicateOrNoOrder,
+        { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." },
+      ],
+      [
+        EPG_ERROR.missingParameter,
+        { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." },
+      ],
+      [
+        EPG_ERROR.accessDeniedOrWrongValue,
+        { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." },
+      ],
+      [
+        EPG_ERROR.unknownOrder,
+        { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." },
+      ],
     ]),
-    otherwise: { reason: "PROCESSOR_UNAVAILABLE", message: "The acquirer could not report the order status." },
+    otherwise: {
+      reason: "PROCESSOR_UNAVAILABLE",
+      message: "The acquirer could not report the order status.",
+    },
   },
   refund: {
     byCode: new Map<number, Rule>(),
@@ -81,16 +124,27 @@ const RULES: Record<EpgOperation, { byCode: ReadonlyMap<number, Rule>; otherwise
   },
   reverse: {
     byCode: new Map<number, Rule>([
-      [EPG_ERROR.unknownOrder, { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." }],
+      [
+        EPG_ERROR.unknownOrder,
+        { reason: "NOT_FOUND", message: "The acquirer has no such order for this terminal." },
+      ],
     ]),
-    otherwise: { reason: "INVALID_STATE", message: "The acquirer cannot reverse this order in its current state." },
+    otherwise: {
+      reason: "INVALID_STATE",
+      message: "The acquirer cannot reverse this order in its current state.",
+    },
   },
 };
 
-function acquirerMetadata(operation: EpgOperation, errorCode: number | undefined, errorMessage: string | undefined): Record<string, string> {
+function acquirerMetadata(
+  operation: EpgOperation,
+  errorCode: number | undefined,
+  errorMessage: string | undefined,
+): Record<string, string> {
   const metadata: Record<string, string> = { acquirer_operation: operation };
   if (errorCode !== undefined) metadata.acquirer_error_code = String(errorCode);
-  if (errorMessage !== undefined && errorMessage !== "") metadata.acquirer_message = errorMessage.slice(0, MAX_ACQUIRER_MESSAGE);
+  if (errorMessage !== undefined && errorMessage !== "")
+    metadata.acquirer_message = errorMessage.slice(0, MAX_ACQUIRER_MESSAGE);
   return metadata;
 }
 
@@ -100,10 +154,18 @@ export function isCredentialsRefusal(errorCode: number, errorMessage: string | u
 }
 
 /** The GatewayError for a protocol answer with a non-zero errorCode (table above). */
-export function protocolError(operation: EpgOperation, errorCode: number, errorMessage: string | undefined): GatewayError {
+export function protocolError(
+  operation: EpgOperation,
+  errorCode: number,
+  errorMessage: string | undefined,
+): GatewayError {
   const rules = RULES[operation];
-  const rule = isCredentialsRefusal(errorCode, errorMessage) ? TERMINAL_CREDENTIALS : (rules.byCode.get(errorCode) ?? rules.otherwise);
-  return new GatewayError(rule.reason, rule.message, { metadata: acquirerMetadata(operation, errorCode, errorMessage) });
+  const rule = isCredentialsRefusal(errorCode, errorMessage)
+    ? TERMINAL_CREDENTIALS
+    : (rules.byCode.get(errorCode) ?? rules.otherwise);
+  return new GatewayError(rule.reason, rule.message, {
+    metadata: acquirerMetadata(operation, errorCode, errorMessage),
+  });
 }
 
 /** Operations after which a lost answer leaves us not knowing whether the acquirer acted. */
@@ -111,18 +173,36 @@ function changesState(operation: EpgOperation): boolean {
   return operation !== "status";
 }
 
-function unavailable(operation: EpgOperation, message: string, outcome: TransportOutcome, extra: Record<string, string>, cause?: unknown): GatewayError {
+function unavailable(
+  operation: EpgOperation,
+  message: string,
+  outcome: TransportOutcome,
+  extra: Record<string, string>,
+  cause?: unknown,
+): GatewayError {
   const metadata: Record<string, string> = { ...acquirerMetadata(operation, undefined, undefined), ...extra };
   if (changesState(operation)) metadata.outcome = outcome;
   return new GatewayError("PROCESSOR_UNAVAILABLE", message, { metadata, cause });
 }
 
 export function timeoutError(operation: EpgOperation, timeoutMs: number, cause: unknown): GatewayError {
-  return unavailable(operation, "The acquirer did not answer in time.", "unknown", { timeout_ms: String(timeoutMs) }, cause);
+  return unavailable(
+    operation,
+    "The acquirer did not answer in time.",
+    "unknown",
+    { timeout_ms: String(timeoutMs) },
+    cause,
+  );
 }
 
 export function connectionError(operation: EpgOperation, nothingSent: boolean, cause: unknown): GatewayError {
-  return unavailable(operation, "The acquirer could not be reached.", nothingSent ? "not_performed" : "unknown", {}, cause);
+  return unavailable(
+    operation,
+    "The acquirer could not be reached.",
+    nothingSent ? "not_performed" : "unknown",
+    {},
+    cause,
+  );
 }
 
 export function httpStatusError(operation: EpgOperation, status: number): GatewayError {
@@ -131,7 +211,10 @@ export function httpStatusError(operation: EpgOperation, status: number): Gatewa
       metadata: { ...acquirerMetadata(operation, undefined, undefined), http_status: String(status) },
     });
   }
-  const message = status >= 500 ? "The acquirer is temporarily unavailable." : "The acquirer answered with an unexpected HTTP status.";
+  const message =
+    status >= 500
+      ? "The acquirer is temporarily unavailable."
+      : "The acquirer answered with an unexpected HTTP status.";
   return unavailable(operation, message, "unknown", { http_status: String(status) });
 }
 

@@ -1,6 +1,12 @@
 import { GatewayError } from "@gateway/platform";
 import type { Terminal } from "../acquirer-port.js";
-import { connectionError, httpStatusError, protocolError, timeoutError, unreadableAnswerError } from "./epg-errors.js";
+import {
+  connectionError,
+  httpStatusError,
+  protocolError,
+  timeoutError,
+  unreadableAnswerError,
+} from "./epg-errors.js";
 import { recordEpgCall } from "./epg-metrics.js";
 import { EPG_OPERATIONS, type EpgOperation } from "./epg-protocol.js";
 
@@ -97,7 +103,8 @@ async function exchange(
   } catch {
     throw unreadableAnswerError(operation, "not_json");
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) throw unreadableAnswerError(operation, "not_an_object");
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw unreadableAnswerError(operation, "not_an_object");
   return json as Record<string, unknown>;
 }
 

@@ -30,7 +30,9 @@ function readInteger(value: unknown): number | undefined {
 }
 
 function readObject(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** Brand, last four and country; the masked PAN itself goes no further than this function. */
@@ -59,13 +61,18 @@ export interface ReadOrderStatusOptions {
  * protocol has no settlement flag, and a wrong guess only costs a refused reversal, which the
  * caller answers with a refund.
  */
-export function readOrderStatus(answer: Record<string, unknown>, options: ReadOrderStatusOptions): OrderStatus {
+export function readOrderStatus(
+  answer: Record<string, unknown>,
+  options: ReadOrderStatusOptions,
+): OrderStatus {
   const orderStatusCode = readInteger(answer.orderStatus);
   const state = orderStatusCode === undefined ? undefined : STATE_BY_ORDER_STATUS.get(orderStatusCode);
-  if (orderStatusCode === undefined || state === undefined) throw unreadableAnswerError("status", "bad_order_status");
+  if (orderStatusCode === undefined || state === undefined)
+    throw unreadableAnswerError("status", "bad_order_status");
 
   const actionCode = readInteger(answer.actionCode) ?? 0;
-  const failureCode = state === "DECLINED" ? (failureCodeForActionCode(actionCode) ?? "card_declined") : undefined;
+  const failureCode =
+    state === "DECLINED" ? (failureCodeForActionCode(actionCode) ?? "card_declined") : undefined;
   const amounts = readObject(answer.paymentAmountInfo);
 
   const status: OrderStatus = {
@@ -74,7 +81,8 @@ export function readOrderStatus(answer: Record<string, unknown>, options: ReadOr
     state: failureCode === "session_timeout" ? "ABANDONED" : state,
     orderStatusCode,
     actionCode,
-    actionCodeDescription: typeof answer.actionCodeDescription === "string" ? answer.actionCodeDescription : "",
+    actionCodeDescription:
+      typeof answer.actionCodeDescription === "string" ? answer.actionCodeDescription : "",
     amountMinor: readMinor(answer.amount, "amount"),
     depositedMinor: readMinor(amounts.depositedAmount, "deposited_amount"),
     refundedMinor: readMinor(amounts.refundedAmount, "refunded_amount"),

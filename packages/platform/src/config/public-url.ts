@@ -9,7 +9,10 @@ const LOCAL_INTERFACES = new Set(["127.0.0.1", "0.0.0.0", "::", "::1", "localhos
  * 3000. PORT=0 (a port the system picks) has no such URL before listening: set the variable.
  */
 export function defaultPublicUrl(host: string, port: number): string {
-  if (port === 0) throw new ConfigError("Invalid configuration:\n  - GATEWAY_PUBLIC_URL is required when PORT is 0 (the listening port is not known before start)");
+  if (port === 0)
+    throw new ConfigError(
+      "Invalid configuration:\n  - GATEWAY_PUBLIC_URL is required when PORT is 0 (the listening port is not known before start)",
+    );
   const name = LOCAL_INTERFACES.has(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
   return new URL(`http://${name}:${port}`).toString().replace(/\/$/, "");
 }

@@ -24,7 +24,11 @@ export interface OptionalConfigField<T> extends Omit<ConfigField<T>, "default"> 
 export type ConfigSpec = Record<string, ConfigField<unknown> | OptionalConfigField<unknown>>;
 
 export type ConfigOf<S extends ConfigSpec> = {
-  [K in keyof S]: S[K] extends OptionalConfigField<infer T> ? T | undefined : S[K] extends ConfigField<infer T> ? T : never;
+  [K in keyof S]: S[K] extends OptionalConfigField<infer T>
+    ? T | undefined
+    : S[K] extends ConfigField<infer T>
+      ? T
+      : never;
 };
 
 /**
@@ -105,7 +109,8 @@ export const parse = {
   /** One or more NATS server URLs, comma-separated. */
   natsUrls: (raw: string): string => {
     for (const url of raw.split(",")) {
-      if (!/^(nats|tls|wss?):\/\/\S+$/.test(url.trim())) throw new Error("must be nats:// URLs, separated by commas");
+      if (!/^(nats|tls|wss?):\/\/\S+$/.test(url.trim()))
+        throw new Error("must be nats:// URLs, separated by commas");
     }
     return raw;
   },
@@ -113,7 +118,8 @@ export const parse = {
   oneOf:
     <T extends string>(...allowed: T[]) =>
     (raw: string): T => {
-      if (!(allowed as string[]).includes(raw)) throw new Error(`'${raw}' is not one of ${allowed.join(", ")}`);
+      if (!(allowed as string[]).includes(raw))
+        throw new Error(`'${raw}' is not one of ${allowed.join(", ")}`);
       return raw as T;
     },
 };
@@ -122,7 +128,10 @@ export const parse = {
  * For a process's entry point: reads the config or, when it is invalid, prints the message
  * (which names every bad variable and never echoes a secret) and exits with status 1.
  */
-export function readConfigOrExit<S extends ConfigSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+export function readConfigOrExit<S extends ConfigSpec>(
+  spec: S,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigOf<S> {
   try {
     return readConfig(spec, env);
   } catch (err) {
@@ -140,7 +149,8 @@ export function readConfigOrExit<S extends ConfigSpec>(spec: S, env: NodeJS.Proc
 export function managementPortField(defaultPort: number) {
   return {
     env: "MANAGEMENT_PORT",
-    description: "port of the management listener (GET /metrics for Prometheus), bound to HOST; 0 = a free port",
+    description:
+      "port of the management listener (GET /metrics for Prometheus), bound to HOST; 0 = a free port",
     default: String(defaultPort),
     parse: parse.port,
   };

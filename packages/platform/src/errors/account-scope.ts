@@ -12,6 +12,7 @@ export interface AccountScopeValue {
  * without one is refused outright: no service ever acts for "no account".
  */
 export function scopeFromProto(scope: ProtoScope | undefined): AccountScopeValue {
-  if (!scope || scope.merchantId === "") throw new GatewayError("UNAUTHORIZED", "The call does not name a merchant account.");
+  if (!scope || scope.merchantId === "")
+    throw new GatewayError("UNAUTHORIZED", "The call does not name a merchant account.");
   return { merchantId: scope.merchantId, livemode: scope.livemode };
 }

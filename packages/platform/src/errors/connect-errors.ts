@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { ErrorDetailSchema, FieldViolationSchema, type ErrorDetail } from "@gateway/proto";
+import { type ErrorDetail, ErrorDetailSchema, FieldViolationSchema } from "@gateway/proto";
+import { capViolations } from "../validation/violation-cap.js";
 import { errorCatalog, isErrorReason } from "./error-catalog.js";
 import { GatewayError } from "./gateway-error.js";
-import { capViolations } from "../validation/violation-cap.js";
 
 /** Error detail metadata: how many violations were left out of `field_violations`. */
 export const VIOLATIONS_OMITTED = "violations_omitted";
@@ -26,11 +26,23 @@ export function toConnectError(err: unknown, domain: string): ConnectError {
       metadata,
       fieldViolations: capped.violations.map((v) => create(FieldViolationSchema, v)),
     });
-    return new ConnectError(err.message, entry.code, undefined, [{ desc: ErrorDetailSchema, value: detail }], err);
+    return new ConnectError(
+      err.message,
+      entry.code,
+      undefined,
+      [{ desc: ErrorDetailSchema, value: detail }],
+      err,
+    );
   }
   if (err instanceof ConnectError && readErrorDetail(err)) return err;
   const detail = create(ErrorDetailSchema, { reason: "INTERNAL", domain });
-  return new ConnectError("Internal error.", Code.Internal, undefined, [{ desc: ErrorDetailSchema, value: detail }], err);
+  return new ConnectError(
+    "Internal error.",
+    Code.Internal,
+    undefined,
+    [{ desc: ErrorDetailSchema, value: detail }],
+    err,
+  );
 }
 
 /** The count of violations an error's metadata says were left out (0 when none). */
@@ -61,7 +73,9 @@ export function fromConnectError(err: unknown): GatewayError {
     });
   }
   if (ce.code === Code.Unavailable || ce.code === Code.DeadlineExceeded || ce.code === Code.Canceled) {
-    return new GatewayError("SERVICE_UNAVAILABLE", "A gateway dependency is temporarily unavailable.", { cause: ce });
+    return new GatewayError("SERVICE_UNAVAILABLE", "A gateway dependency is temporarily unavailable.", {
+      cause: ce,
+    });
   }
   return new GatewayError("INTERNAL", "Internal error.", { cause: ce });
 }

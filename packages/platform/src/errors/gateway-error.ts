@@ -40,6 +40,8 @@ export class GatewayError extends Error {
   }
 
   static notFound(what: string, id: string): GatewayError {
-    return new GatewayError("NOT_FOUND", `No ${what} with id '${id}' exists for this account.`, { metadata: { id } });
+    return new GatewayError("NOT_FOUND", `No ${what} with id '${id}' exists for this account.`, {
+      metadata: { id },
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { TRACER_NAME } from "../telemetry/rpc-tracing.js";
 import type { EventOutcome, ReceivedEvent } from "./event-bus.js";
 
@@ -30,7 +30,10 @@ export async function tracePublish(
 }
 
 /** Runs a handler inside a CONSUMER span that continues the trace found in the event's headers. */
-export async function traceHandle(event: ReceivedEvent, handle: () => Promise<EventOutcome>): Promise<EventOutcome> {
+export async function traceHandle(
+  event: ReceivedEvent,
+  handle: () => Promise<EventOutcome>,
+): Promise<EventOutcome> {
   const parent = propagation.extract(context.active(), event.headers);
   const span = trace.getTracer(TRACER_NAME).startSpan(
     `process ${event.subject}`,

@@ -1,15 +1,15 @@
-import { systemClock, type Clock } from "../clock.js";
+import { type Clock, systemClock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import {
   DEFAULT_RETRY_ON_ERROR_MS,
   type EventBus,
   type EventHandler,
   type EventOutcome,
-  type PublishedEvent,
   type EventSubscribeOptions,
   type EventSubscription,
+  type PublishedEvent,
 } from "./event-bus.js";
-import { tracePublish, traceHandle } from "./event-tracing.js";
+import { traceHandle, tracePublish } from "./event-tracing.js";
 import { assertValidSubject, subjectMatches } from "./subject-filter.js";
 
 export interface InMemoryEventBusOptions {
@@ -112,7 +112,11 @@ export class InMemoryEventBus implements EventBus {
   }
 
   private startHandOff(id: string, subject: string): HandOff | undefined {
-    const waiting = new Set([...this.durables.values()].filter((d) => d.subjects.some((f) => subjectMatches(f, subject))).map((d) => d.name));
+    const waiting = new Set(
+      [...this.durables.values()]
+        .filter((d) => d.subjects.some((f) => subjectMatches(f, subject)))
+        .map((d) => d.name),
+    );
     if (waiting.size === 0) return undefined;
     let resolve!: () => void;
     let reject!: (err: Error) => void;
@@ -129,7 +133,10 @@ export class InMemoryEventBus implements EventBus {
   private async awaitHandOff(handOff: HandOff): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("event not yet handled by its consumers; publish it again later")), this.o.handOffTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error("event not yet handled by its consumers; publish it again later")),
+        this.o.handOffTimeoutMs,
+      );
     });
     try {
       await Promise.race([handOff.done, timeout]);
@@ -153,11 +160,26 @@ export class InMemoryEventBus implements EventBus {
     for (const subject of o.subjects) assertValidSubject(subject, true);
     let durable = this.durables.get(o.durable);
     if (!durable) {
-      durable = { name: o.durable, subjects: o.subjects, cursor: 1, due: [], deliveries: new Map(), subscribers: [], nextSubscriber: 0, pumpScheduled: false };
+      durable = {
+        name: o.durable,
+        subjects: o.subjects,
+        cursor: 1,
+        due: [],
+        deliveries: new Map(),
+        subscribers: [],
+        nextSubscriber: 0,
+        pumpScheduled: false,
+      };
       this.durables.set(o.durable, durable);
     }
     durable.subjects = o.subjects; // like a consumer update: the latest filter wins
-    const sub: Subscriber = { handler: o.handler, concurrency: Math.max(1, o.concurrency ?? 1), inFlight: 0, active: true, running: new Set() };
+    const sub: Subscriber = {
+      handler: o.handler,
+      concurrency: Math.max(1, o.concurrency ?? 1),
+      inFlight: 0,
+      active: true,
+      running: new Set(),
+    };
     durable.subscribers.push(sub);
     this.schedulePump(durable);
     const owner = durable;
@@ -172,7 +194,8 @@ export class InMemoryEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const handOff of this.handOffs.values()) handOff.reject(new Error("event bus closed before the event was handled"));
+    for (const handOff of this.handOffs.values())
+      handOff.reject(new Error("event bus closed before the event was handled"));
     this.handOffs.clear();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
@@ -245,10 +268,19 @@ export class InMemoryEventBus implements EventBus {
     const deliveryCount = (durable.deliveries.get(event.seq) ?? 0) + 1;
     durable.deliveries.set(event.seq, deliveryCount);
     sub.inFlight++;
-    const received = { id: event.id, subject: event.subject, data: event.data, headers: { ...event.headers }, deliveryCount };
+    const received = {
+      id: event.id,
+      subject: event.subject,
+      data: event.data,
+      headers: { ...event.headers },
+      deliveryCount,
+    };
     const run = traceHandle(received, () => sub.handler(received))
       .catch((err: unknown): EventOutcome => {
-        this.o.logger?.warn({ err, eventId: event.id, subject: event.subject }, "event handler failed, will redeliver");
+        this.o.logger?.warn(
+          { err, eventId: event.id, subject: event.subject },
+          "event handler failed, will redeliver",
+        );
         return { retryAfterMs: this.retryOnErrorMs };
       })
       .then((outcome) => {
@@ -267,11 +299,14 @@ export class InMemoryEventBus implements EventBus {
 
   private redeliverLater(durable: Durable, event: StoredEvent, ms: number): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      durable.due.push(event);
-      this.schedulePump(durable);
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        durable.due.push(event);
+        this.schedulePump(durable);
+      },
+      Math.max(0, ms),
+    );
     this.timers.add(timer);
   }
 }

@@ -1,14 +1,14 @@
 import {
   AckPolicy,
-  DeliverPolicy,
-  JetStreamApiError,
-  jetstreamManager,
   type ConsumerConfig,
   type ConsumerMessages,
+  DeliverPolicy,
+  JetStreamApiError,
   type JetStreamManager,
   type JsMsg,
+  jetstreamManager,
 } from "@nats-io/jetstream";
-import { headers as natsHeaders, nanos, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
+import { type MsgHdrs, type NatsConnection, nanos, headers as natsHeaders } from "@nats-io/transport-node";
 import { GatewayError } from "../errors/gateway-error.js";
 import type { Logger } from "../logger.js";
 import { DEFAULT_EVENTS_STREAM } from "../nats.js";
@@ -16,10 +16,10 @@ import {
   DEFAULT_RETRY_ON_ERROR_MS,
   type EventBus,
   type EventOutcome,
-  type PublishedEvent,
-  type ReceivedEvent,
   type EventSubscribeOptions,
   type EventSubscription,
+  type PublishedEvent,
+  type ReceivedEvent,
 } from "./event-bus.js";
 import { traceHandle, tracePublish } from "./event-tracing.js";
 
@@ -52,7 +52,11 @@ function fromNatsHeaders(h: MsgHdrs | undefined): Record<string, string> {
 }
 
 /** Creates the durable consumer, or updates its filter when it already exists. */
-async function upsertConsumer(jsm: JetStreamManager, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }) {
+async function upsertConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  config: Partial<ConsumerConfig> & { durable_name: string },
+) {
   const exists = await jsm.consumers.info(stream, config.durable_name).then(
     () => true,
     (err: unknown) => {
@@ -74,10 +78,21 @@ async function upsertConsumer(jsm: JetStreamManager, stream: string, config: Par
 }
 
 /** The client recovers by itself; these notices tell an operator why events are not flowing. */
-async function watchConsumerHealth(messages: ConsumerMessages, durable: string, logger: Logger): Promise<void> {
-  const worrying = new Set(["heartbeats_missed", "consumer_not_found", "stream_not_found", "consumer_deleted", "no_responders"]);
+async function watchConsumerHealth(
+  messages: ConsumerMessages,
+  durable: string,
+  logger: Logger,
+): Promise<void> {
+  const worrying = new Set([
+    "heartbeats_missed",
+    "consumer_not_found",
+    "stream_not_found",
+    "consumer_deleted",
+    "no_responders",
+  ]);
   for await (const notice of messages.status()) {
-    if (worrying.has(notice.type)) logger.warn({ durable, notice: notice.type }, "event consumer cannot receive events");
+    if (worrying.has(notice.type))
+      logger.warn({ durable, notice: notice.type }, "event consumer cannot receive events");
   }
 }
 
@@ -93,7 +108,10 @@ export async function createJetStreamEventBus(o: JetStreamEventBusOptions): Prom
   const jsm = await jetstreamManager(o.nc);
   await jsm.streams.info(stream).catch((err: unknown) => {
     if (err instanceof JetStreamApiError && err.code === STREAM_NOT_FOUND) {
-      throw new Error(`JetStream stream '${stream}' does not exist: declare it with ensureEventsStream first`, { cause: err });
+      throw new Error(
+        `JetStream stream '${stream}' does not exist: declare it with ensureEventsStream first`,
+        { cause: err },
+      );
     }
     throw err;
   });
@@ -118,7 +136,10 @@ export async function createJetStreamEventBus(o: JetStreamEventBusOptions): Prom
     try {
       outcome = await traceHandle(event, () => handler(event));
     } catch (err) {
-      o.logger?.warn({ err, eventId: event.id, subject: event.subject }, "event handler failed, will redeliver");
+      o.logger?.warn(
+        { err, eventId: event.id, subject: event.subject },
+        "event handler failed, will redeliver",
+      );
       outcome = { retryAfterMs: retryOnErrorMs };
     } finally {
       clearInterval(keepAlive);
@@ -134,9 +155,16 @@ export async function createJetStreamEventBus(o: JetStreamEventBusOptions): Prom
       if (!e.id) throw new Error("an event needs an id");
       await tracePublish(e.subject, e.headers, async (headers) => {
         try {
-          await js.publish(e.subject, e.data, { msgID: e.id, headers: toNatsHeaders(headers), timeout: o.publishTimeoutMs ?? 5_000 });
+          await js.publish(e.subject, e.data, {
+            msgID: e.id,
+            headers: toNatsHeaders(headers),
+            timeout: o.publishTimeoutMs ?? 5_000,
+          });
         } catch (err) {
-          throw new GatewayError("SERVICE_UNAVAILABLE", "The event store did not accept the event.", { cause: err, metadata: { subject: e.subject } });
+          throw new GatewayError("SERVICE_UNAVAILABLE", "The event store did not accept the event.", {
+            cause: err,
+            metadata: { subject: e.subject },
+          });
         }
       });
     },

@@ -20,7 +20,10 @@ new Gauge({
   registers: [metricsRegistry],
   collect() {
     for (const [service, { clock, at }] of oldestPending) {
-      this.set({ service }, at === undefined ? 0 : Math.max(0, (clock.now().getTime() - at.getTime()) / 1000));
+      this.set(
+        { service },
+        at === undefined ? 0 : Math.max(0, (clock.now().getTime() - at.getTime()) / 1000),
+      );
     }
   },
 });
@@ -30,12 +33,16 @@ new Gauge({
  * gauge is measured when Prometheus scrapes, from the oldest event seen, so a relay stuck on a
  * failing read or publish shows a growing age rather than a frozen one.
  */
-export function outboxBacklogReporter(service: string, clock: Clock): (pending: readonly { occurredAt: Date }[]) => void {
+export function outboxBacklogReporter(
+  service: string,
+  clock: Clock,
+): (pending: readonly { occurredAt: Date }[]) => void {
   oldestPending.set(service, { clock, at: undefined });
   return (pending) => {
     pendingEvents.set({ service }, pending.length);
     let oldest: Date | undefined;
-    for (const event of pending) if (oldest === undefined || event.occurredAt < oldest) oldest = event.occurredAt;
+    for (const event of pending)
+      if (oldest === undefined || event.occurredAt < oldest) oldest = event.occurredAt;
     oldestPending.set(service, { clock, at: oldest });
   };
 }

@@ -44,7 +44,9 @@ export interface GenericOutboxRelayOptions<E extends PendingEvent> extends Outbo
  * (replicas) may run at once: at worst they publish the same id twice, dropped the same way.
  * The loop is woken by the writes that fill the outbox (wake()); its poll is a safety net.
  */
-export function createGenericOutboxRelay<E extends PendingEvent>(o: GenericOutboxRelayOptions<E>): OutboxRelay {
+export function createGenericOutboxRelay<E extends PendingEvent>(
+  o: GenericOutboxRelayOptions<E>,
+): OutboxRelay {
   const batchSize = o.batchSize ?? DEFAULT_OUTBOX_BATCH_SIZE;
   const subjectPrefix = o.subjectPrefix ?? EVENT_SUBJECT_PREFIX;
 
@@ -53,16 +55,27 @@ export function createGenericOutboxRelay<E extends PendingEvent>(o: GenericOutbo
     for (const event of events) {
       const owner = { [o.ownerLogKey]: o.ownerOf(event) };
       try {
-        await o.bus.publish({ id: event.eventId, subject: `${subjectPrefix}.${event.type}`, data: event.payload, ...(event.headers ? { headers: event.headers } : {}) });
+        await o.bus.publish({
+          id: event.eventId,
+          subject: `${subjectPrefix}.${event.type}`,
+          data: event.payload,
+          ...(event.headers ? { headers: event.headers } : {}),
+        });
       } catch (err) {
-        o.logger.warn({ err, eventId: event.eventId, ...owner, type: event.type }, `${o.eventNoun} not published yet, will retry`);
+        o.logger.warn(
+          { err, eventId: event.eventId, ...owner, type: event.type },
+          `${o.eventNoun} not published yet, will retry`,
+        );
         return { published, failed: true };
       }
       try {
         await o.store.markOutboxPublished(o.ownerOf(event), event.eventId, o.clock.now());
       } catch (err) {
         // Published but not marked: the next look publishes it again and the stream drops the duplicate.
-        o.logger.warn({ err, eventId: event.eventId, ...owner }, `published ${o.eventNoun} not marked yet, will retry`);
+        o.logger.warn(
+          { err, eventId: event.eventId, ...owner },
+          `published ${o.eventNoun} not marked yet, will retry`,
+        );
         return { published: published + 1, failed: true };
       }
       published++;

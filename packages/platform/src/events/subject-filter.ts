@@ -19,6 +19,9 @@ export function assertValidSubject(subject: string, allowWildcards: boolean): vo
   const bad =
     subject.length === 0 ||
     /\s/.test(subject) ||
-    tokens.some((t, i) => t === "" || (!allowWildcards && (t === "*" || t === ">")) || (t === ">" && i !== tokens.length - 1));
+    tokens.some(
+      (t, i) =>
+        t === "" || (!allowWildcards && (t === "*" || t === ">")) || (t === ">" && i !== tokens.length - 1),
+    );
   if (bad) throw new Error(`'${subject}' is not a valid ${allowWildcards ? "subject filter" : "subject"}`);
 }

@@ -6,7 +6,14 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-export type JsonOutput = null | boolean | number | string | RawJson | JsonOutput[] | { [key: string]: JsonOutput | undefined };
+export type JsonOutput =
+  | null
+  | boolean
+  | number
+  | string
+  | RawJson
+  | JsonOutput[]
+  | { [key: string]: JsonOutput | undefined };
 
 /**
  * JSON.stringify for documents that may hold RawJson values. Object members keep their
@@ -23,7 +30,8 @@ export function stringifyWithRaw(value: JsonOutput): string {
     }
     return `{${members.join(",")}}`;
   }
-  if (typeof value === "number" && !Number.isFinite(value)) throw new TypeError("Cannot serialise a non-finite number");
+  if (typeof value === "number" && !Number.isFinite(value))
+    throw new TypeError("Cannot serialise a non-finite number");
   return JSON.stringify(value);
 }
 

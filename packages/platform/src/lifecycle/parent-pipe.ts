@@ -16,7 +16,10 @@ export function watchParentPipe(onGone: () => void, env: NodeJS.ProcessEnv = pro
   const raw = env[PARENT_PIPE_FD_ENV];
   if (raw === undefined || raw === "") return false;
   const fd = Number(raw);
-  if (!Number.isInteger(fd) || fd < 3) throw new Error(`${PARENT_PIPE_FD_ENV} must be a file descriptor number >= 3, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(fd) || fd < 3)
+    throw new Error(
+      `${PARENT_PIPE_FD_ENV} must be a file descriptor number >= 3, got ${JSON.stringify(raw)}`,
+    );
   // Processes this one starts get their own pipe (or none), never this descriptor.
   delete env[PARENT_PIPE_FD_ENV];
   const pipe = new Socket({ fd, readable: true, writable: false });

@@ -1,9 +1,9 @@
 import type { Db, MongoClient } from "mongodb";
 import { ConfigError } from "../config/read-config.js";
-import { createLogger, type Logger } from "../logger.js";
-import { connectMongo } from "../mongo.js";
 import type { EventBus } from "../events/event-bus.js";
 import { createJetStreamEventBus } from "../events/jetstream-event-bus.js";
+import { createLogger, type Logger } from "../logger.js";
+import { connectMongo } from "../mongo.js";
 import { connectNats, ensureEventsStream, type NatsConnection } from "../nats.js";
 import { initTelemetry } from "../telemetry/tracing.js";
 import { watchParentPipe } from "./parent-pipe.js";
@@ -55,7 +55,9 @@ export function runService<C extends BootstrapConfig>(options: RunServiceOptions
     config = options.readConfig();
   } catch (err) {
     // ConfigError messages name the bad variables and never echo secrets.
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `${name} failed to start: ${String(err)}`}\n`);
+    process.stderr.write(
+      `${err instanceof ConfigError ? err.message : `${name} failed to start: ${String(err)}`}\n`,
+    );
     process.exit(1);
   }
   const logger = createLogger({ service: name, level: config.logLevel });
@@ -70,7 +72,9 @@ export function runService<C extends BootstrapConfig>(options: RunServiceOptions
   };
   // Last registered first: the server and loops stop before the clients they use close.
   const steps: ShutdownStep[] = [];
-  const shutdown = installGracefulShutdown(logger, () => [startUp, ...steps], { timeoutMs: config.shutdownTimeoutMs });
+  const shutdown = installGracefulShutdown(logger, () => [startUp, ...steps], {
+    timeoutMs: config.shutdownTimeoutMs,
+  });
   const onStop: ServiceContext<C>["onStop"] = (stepName, run, abandon) => {
     steps.unshift({ name: stepName, run, ...(abandon ? { abandon } : {}) });
   };
@@ -87,12 +91,20 @@ export function runService<C extends BootstrapConfig>(options: RunServiceOptions
     onStop,
     async mongo(url, database) {
       const client = await connectMongo(url, name);
-      onStop("mongo", () => client.close(), () => client.close(true));
+      onStop(
+        "mongo",
+        () => client.close(),
+        () => client.close(true),
+      );
       return { client, db: client.db(database) };
     },
     async nats(url) {
       const nc = await connectNats(url, name, logger);
-      onStop("nats", () => nc.drain(), () => nc.close());
+      onStop(
+        "nats",
+        () => nc.drain(),
+        () => nc.close(),
+      );
       return nc;
     },
     async events(url, stream = {}) {

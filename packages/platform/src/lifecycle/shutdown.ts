@@ -68,7 +68,10 @@ export function installGracefulShutdown(
     const plan = typeof steps === "function" ? steps() : [...steps];
     const unfinished = new Set(plan);
     // Armed before anything else can fail: whatever happens next, the process ends by the deadline.
-    const abandonTimer = setTimeout(() => void abandonRest(logger, [...unfinished], abandonGraceMs, reason), timeoutMs);
+    const abandonTimer = setTimeout(
+      () => void abandonRest(logger, [...unfinished], abandonGraceMs, reason),
+      timeoutMs,
+    );
     safeLog(() => logger.info({ reason, timeoutMs }, "shutting down"));
     void (async () => {
       for (const step of plan) {
@@ -101,9 +104,19 @@ export function installGracefulShutdown(
 }
 
 /** The deadline passed: say what is cut short, drop connections (bounded), exit 1. */
-async function abandonRest(logger: Logger, unfinished: ShutdownStep[], graceMs: number, reason: string): Promise<void> {
+async function abandonRest(
+  logger: Logger,
+  unfinished: ShutdownStep[],
+  graceMs: number,
+  reason: string,
+): Promise<void> {
   const hardStop = setTimeout(() => process.exit(1), graceMs);
-  safeLog(() => logger.error({ reason, abandoned: unfinished.map((s) => s.name) }, "shutdown deadline passed, abandoning unfinished work"));
+  safeLog(() =>
+    logger.error(
+      { reason, abandoned: unfinished.map((s) => s.name) },
+      "shutdown deadline passed, abandoning unfinished work",
+    ),
+  );
   try {
     await Promise.allSettled(unfinished.map(async (step) => step.abandon?.()));
   } finally {

@@ -43,24 +43,41 @@ export interface PageSource<T extends ListPosition> {
 }
 
 /** One page of a newest-first list; a bad `limit` or cursor is a validation error. */
-export async function readNewestFirstPage<T extends ListPosition>(query: PageQuery, source: PageSource<T>): Promise<Page<T>> {
+export async function readNewestFirstPage<T extends ListPosition>(
+  query: PageQuery,
+  source: PageSource<T>,
+): Promise<Page<T>> {
   const limit = query.limit === undefined || query.limit === 0 ? DEFAULT_PAGE_SIZE : query.limit;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw GatewayError.validation([{ field: "limit", code: "invalid", message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.` }]);
+    throw GatewayError.validation([
+      {
+        field: "limit",
+        code: "invalid",
+        message: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+      },
+    ]);
   }
   let after: ListPosition | undefined;
   if (query.startingAfter !== undefined && query.startingAfter !== "") {
     const cursor = await source.findCursor(query.startingAfter);
     if (!cursor) {
       throw GatewayError.validation([
-        { field: "starting_after", code: "invalid", message: `starting_after must be the id of ${source.noun} of this account.` },
+        {
+          field: "starting_after",
+          code: "invalid",
+          message: `starting_after must be the id of ${source.noun} of this account.`,
+        },
       ]);
     }
     after = { createdAt: cursor.createdAt, id: cursor.id };
   }
   const page = await source.read(after ? { limit, after } : { limit });
   const last = page.items.at(-1);
-  return { items: page.items, hasMore: page.hasMore, ...(page.hasMore && last ? { nextCursor: last.id } : {}) };
+  return {
+    items: page.items,
+    hasMore: page.hasMore,
+    ...(page.hasMore && last ? { nextCursor: last.id } : {}),
+  };
 }
 
 /** Newest-first order by (createdAt, id), for in-memory lists. */
@@ -77,7 +94,12 @@ export function isAfterPosition(item: ListPosition, position: ListPosition): boo
 
 /** The MongoDB filter of "strictly after `position`" in newest-first order (sort {createdAt: -1, id: -1}). */
 export function afterPositionFilter(position: ListPosition): { $or: object[] } {
-  return { $or: [{ createdAt: { $lt: position.createdAt } }, { createdAt: position.createdAt, id: { $lt: position.id } }] };
+  return {
+    $or: [
+      { createdAt: { $lt: position.createdAt } },
+      { createdAt: position.createdAt, id: { $lt: position.id } },
+    ],
+  };
 }
 
 /** The sort that goes with afterPositionFilter. */

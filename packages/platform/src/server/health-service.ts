@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { Health, HealthCheckResponse_ServingStatus as Status, HealthCheckResponseSchema } from "@gateway/proto";
+import {
+  type Health,
+  HealthCheckResponseSchema,
+  HealthCheckResponse_ServingStatus as Status,
+} from "@gateway/proto";
 import type { ReadinessReport } from "./readiness.js";
 
 export interface HealthServiceOptions {

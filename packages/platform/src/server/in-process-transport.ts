@@ -1,4 +1,9 @@
-import { createRouterTransport, type ConnectRouter, type Interceptor, type Transport } from "@connectrpc/connect";
+import {
+  type ConnectRouter,
+  createRouterTransport,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
 import type { Logger } from "../logger.js";
 import { standardServerInterceptors } from "./server-interceptors.js";
 

@@ -14,7 +14,11 @@ function send(res: Response, status: number, contentType: string, body: string):
  * Answers the probe endpoints (liveness, readiness) on the RPC port (Prometheus metrics are on
  * the management listener, management-server.ts), over HTTP/1.1 and HTTP/2 alike. Returns false for any other request.
  */
-export function handleOpsRequest(req: Request, res: Response, readiness: () => Promise<ReadinessReport>): boolean {
+export function handleOpsRequest(
+  req: Request,
+  res: Response,
+  readiness: () => Promise<ReadinessReport>,
+): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const path = (req.url ?? "").split("?")[0];
   switch (path) {

@@ -19,7 +19,9 @@ function settleWithin(check: ReadinessCheck, ms: number): Promise<void> {
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
-  return Promise.race([Promise.resolve().then(() => check.check()), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([Promise.resolve().then(() => check.check()), timeout]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 /**

@@ -1,7 +1,12 @@
-import { create, toBinary, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { create, type DescFile, type DescMessage, type DescService, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { ServerReflection, ServerReflectionResponseSchema, type ServerReflectionRequest, type ServerReflectionResponse } from "@gateway/proto";
+import {
+  type ServerReflection,
+  type ServerReflectionRequest,
+  type ServerReflectionResponse,
+  ServerReflectionResponseSchema,
+} from "@gateway/proto";
 
 /** Every proto file a set of services needs, the services' own files first, then their imports. */
 function filesOf(services: readonly DescService[]): DescFile[] {
@@ -41,14 +46,27 @@ function symbolIndex(files: readonly DescFile[]): Map<string, DescFile> {
  * hosts, answered from the descriptors embedded in the generated code. A file is sent with
  * its transitive imports, as grpcurl and `buf curl` expect.
  */
-export function createReflectionService(services: () => readonly DescService[]): ServiceImpl<typeof ServerReflection> {
+export function createReflectionService(
+  services: () => readonly DescService[],
+): ServiceImpl<typeof ServerReflection> {
   const answer = (req: ServerReflectionRequest): ServerReflectionResponse["messageResponse"] => {
     const hosted = services();
     const files = filesOf(hosted);
     const byName = new Map(files.map((f) => [f.proto.name, f]));
     const withImports = (file: DescFile | undefined): ServerReflectionResponse["messageResponse"] => {
-      if (!file) return { case: "errorResponse", value: { $typeName: "grpc.reflection.v1.ErrorResponse", errorCode: Code.NotFound, errorMessage: "not found" } };
-      return { case: "fileDescriptorResponse", value: { $typeName: "grpc.reflection.v1.FileDescriptorResponse", fileDescriptorProto: collect(file) } };
+      if (!file)
+        return {
+          case: "errorResponse",
+          value: {
+            $typeName: "grpc.reflection.v1.ErrorResponse",
+            errorCode: Code.NotFound,
+            errorMessage: "not found",
+          },
+        };
+      return {
+        case: "fileDescriptorResponse",
+        value: { $typeName: "grpc.reflection.v1.FileDescriptorResponse", fileDescriptorProto: collect(file) },
+      };
     };
     const request = req.messageRequest;
     switch (request.case) {
@@ -57,7 +75,10 @@ export function createReflectionService(services: () => readonly DescService[]):
           case: "listServicesResponse",
           value: {
             $typeName: "grpc.reflection.v1.ListServiceResponse",
-            service: hosted.map((s) => ({ $typeName: "grpc.reflection.v1.ServiceResponse", name: s.typeName })),
+            service: hosted.map((s) => ({
+              $typeName: "grpc.reflection.v1.ServiceResponse",
+              name: s.typeName,
+            })),
           },
         };
       case "fileByFilename":
@@ -69,13 +90,24 @@ export function createReflectionService(services: () => readonly DescService[]):
         // Our protos declare no extensions.
         return withImports(undefined);
       default:
-        return { case: "errorResponse", value: { $typeName: "grpc.reflection.v1.ErrorResponse", errorCode: Code.InvalidArgument, errorMessage: "unknown request" } };
+        return {
+          case: "errorResponse",
+          value: {
+            $typeName: "grpc.reflection.v1.ErrorResponse",
+            errorCode: Code.InvalidArgument,
+            errorMessage: "unknown request",
+          },
+        };
     }
   };
   return {
     async *serverReflectionInfo(requests) {
       for await (const req of requests) {
-        yield create(ServerReflectionResponseSchema, { validHost: req.host, originalRequest: req, messageResponse: answer(req) });
+        yield create(ServerReflectionResponseSchema, {
+          validHost: req.host,
+          originalRequest: req,
+          messageResponse: answer(req),
+        });
       }
     },
   };

@@ -3,7 +3,8 @@ import { parse } from "../config/read-config.js";
 /** GATEWAY_GRPC_REFLECTION: off by default; reflection describes the API to grpcurl and `buf curl`. */
 export const grpcReflectionField = {
   env: "GATEWAY_GRPC_REFLECTION",
-  description: "serve gRPC server reflection (grpc.reflection.v1), so grpcurl and `buf curl` need no proto files; calls still need service credentials",
+  description:
+    "serve gRPC server reflection (grpc.reflection.v1), so grpcurl and `buf curl` need no proto files; calls still need service credentials",
   default: "false",
   parse: parse.boolean,
 };
@@ -11,7 +12,8 @@ export const grpcReflectionField = {
 /** GATEWAY_JETSTREAM_REPLICAS: copies of the events stream and the rate-limit KV bucket in a NATS cluster. */
 export const jetstreamReplicasField = {
   env: "GATEWAY_JETSTREAM_REPLICAS",
-  description: "replicas of the JetStream events stream and rate-limit KV bucket this process creates or updates: 1, or 3/5 in a clustered NATS (high availability)",
+  description:
+    "replicas of the JetStream events stream and rate-limit KV bucket this process creates or updates: 1, or 3/5 in a clustered NATS (high availability)",
   default: "1",
   parse: (raw: string): number => {
     const n = parse.int(raw);

@@ -12,13 +12,20 @@ import { tracingServerInterceptor } from "../telemetry/rpc-tracing.js";
  * Routes must not pass `interceptors` to `router.service(...)`: Connect replaces the router's
  * list with the service's, which would silently drop these.
  */
-export function standardServerInterceptors(name: string, logger: Logger, extra: Interceptor[] = [], guard?: Interceptor): Interceptor[] {
+export function standardServerInterceptors(
+  name: string,
+  logger: Logger,
+  extra: Interceptor[] = [],
+  guard?: Interceptor,
+): Interceptor[] {
   return [
     tracingServerInterceptor(),
     rpcMetricsInterceptor(),
     // Outside the error details: a refusal keeps its own gRPC code and carries no ErrorDetail.
     ...(guard ? [guard] : []),
-    errorDetailInterceptor(`${name}.gateway`, (err) => logger.error({ err }, "unexpected error in RPC handler")),
+    errorDetailInterceptor(`${name}.gateway`, (err) =>
+      logger.error({ err }, "unexpected error in RPC handler"),
+    ),
     ...extra,
   ];
 }

@@ -1,18 +1,18 @@
-import { standardServerInterceptors } from "./server-interceptors.js";
+import type { DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import type { DescService } from "@bufbuild/protobuf";
 import { Health, ServerReflection } from "@gateway/proto";
 import { systemClock } from "../clock.js";
+import type { Logger } from "../logger.js";
 import type { ServedServiceName } from "../service-auth/caller-permissions.js";
 import { serviceAuthGuard } from "../service-auth/service-auth-interceptors.js";
 import type { ServiceAuthKeys } from "../service-auth/service-auth-keys.js";
-import { createReflectionService } from "./reflection-service.js";
-import type { Logger } from "../logger.js";
 import { createDualProtocolListener } from "./dual-protocol-listener.js";
 import { createHealthService } from "./health-service.js";
 import { handleOpsRequest } from "./ops-endpoints.js";
-import { runReadinessChecks, type ReadinessCheck } from "./readiness.js";
+import { type ReadinessCheck, runReadinessChecks } from "./readiness.js";
+import { createReflectionService } from "./reflection-service.js";
+import { standardServerInterceptors } from "./server-interceptors.js";
 
 export interface ServiceServerOptions {
   /** Short service name, e.g. "accounts"; errors carry the domain `${name}.gateway`. */
@@ -79,10 +79,16 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
       if (o.reflection) {
         hosted.set(Health.typeName, Health);
         hosted.set(ServerReflection.typeName, ServerReflection);
-        router.service(ServerReflection, createReflectionService(() => [...hosted.values()]));
+        router.service(
+          ServerReflection,
+          createReflectionService(() => [...hosted.values()]),
+        );
       }
       if (!knownServices.has(Health.typeName)) {
-        router.service(Health, createHealthService({ knownServices: () => knownServices, readiness, closing: closing.signal }));
+        router.service(
+          Health,
+          createHealthService({ knownServices: () => knownServices, readiness, closing: closing.signal }),
+        );
       }
     },
   });

@@ -12,7 +12,10 @@ export type MethodGrant = "*" | readonly string[];
  * Webhooks calls no service (it learns everything from events). A caller missing here is refused.
  * The standard health service is open to everyone (probes, load balancers).
  */
-export const callerPermissions: Record<Exclude<GatewayServiceName, "edge">, Partial<Record<GatewayServiceName, MethodGrant>>> = {
+export const callerPermissions: Record<
+  Exclude<GatewayServiceName, "edge">,
+  Partial<Record<GatewayServiceName, MethodGrant>>
+> = {
   accounts: {
     edge: "*",
     sessions: ["GetExchangeRate", "GetFeePlan", "GetMerchant", "ResolveTerminalCredentials"],
@@ -38,7 +41,9 @@ export function mayCall(target: ServedServiceName, caller: string, method: strin
 /** Every (caller, target) pair that needs a key: what a deployment must provision. */
 export function callerTargetPairs(): Array<{ caller: GatewayServiceName; target: ServedServiceName }> {
   const pairs: Array<{ caller: GatewayServiceName; target: ServedServiceName }> = [];
-  for (const [target, callers] of Object.entries(callerPermissions) as Array<[ServedServiceName, Partial<Record<GatewayServiceName, MethodGrant>>]>) {
+  for (const [target, callers] of Object.entries(callerPermissions) as Array<
+    [ServedServiceName, Partial<Record<GatewayServiceName, MethodGrant>>]
+  >) {
     for (const caller of Object.keys(callers) as GatewayServiceName[]) pairs.push({ caller, target });
   }
   return pairs;

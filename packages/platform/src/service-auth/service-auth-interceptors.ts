@@ -27,7 +27,10 @@ export function serviceTokenInterceptor(keys: ServiceAuthKeys, audience: string,
   if (!key) throw new Error(`GATEWAY_SERVICE_AUTH_KEYS has no key for ${keys.self}>${audience}`);
   return (next) => (req) => {
     // HMAC is a few microseconds: a token per call is cheaper than caching and refreshing one.
-    req.header.set(HEADER, `Bearer ${mintServiceToken({ caller: keys.self, audience, key, nowMs: clock.now().getTime() })}`);
+    req.header.set(
+      HEADER,
+      `Bearer ${mintServiceToken({ caller: keys.self, audience, key, nowMs: clock.now().getTime() })}`,
+    );
     return next(req);
   };
 }
@@ -39,20 +42,35 @@ export function serviceTokenInterceptor(keys: ServiceAuthKeys, audience: string,
  * no ErrorDetail on purpose: the edge then answers its client 500, never a 401/403 that would
  * blame the merchant's key for an internal misconfiguration.
  */
-export function serviceAuthGuard(o: { keys: ServiceAuthKeys; target: ServedServiceName; clock: Clock; logger: Logger }): Interceptor {
+export function serviceAuthGuard(o: {
+  keys: ServiceAuthKeys;
+  target: ServedServiceName;
+  clock: Clock;
+  logger: Logger;
+}): Interceptor {
   return (next) => (req) => {
     if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
     const method = `${req.service.typeName}/${req.method.name}`;
     const refuse = (code: Code, why: string, caller?: string): never => {
       o.logger.warn({ method, caller, why }, "internal call refused");
-      throw new ConnectError(code === Code.Unauthenticated ? "Service credentials are missing or invalid." : "This caller may not call this method.", code);
+      throw new ConnectError(
+        code === Code.Unauthenticated
+          ? "Service credentials are missing or invalid."
+          : "This caller may not call this method.",
+        code,
+      );
     };
     const header = req.header.get(HEADER) ?? "";
     const token = /^Bearer (\S+)$/i.exec(header)?.[1];
     if (!token) return refuse(Code.Unauthenticated, "no service token");
-    const check = verifyServiceToken(token, { audience: o.target, keyOf: (caller) => o.keys.incoming.get(caller), nowMs: o.clock.now().getTime() });
+    const check = verifyServiceToken(token, {
+      audience: o.target,
+      keyOf: (caller) => o.keys.incoming.get(caller),
+      nowMs: o.clock.now().getTime(),
+    });
     if (!check.ok) return refuse(Code.Unauthenticated, check.why, check.caller);
-    if (!mayCall(o.target, check.caller, req.method.name)) return refuse(Code.PermissionDenied, "method not granted", check.caller);
+    if (!mayCall(o.target, check.caller, req.method.name))
+      return refuse(Code.PermissionDenied, "method not granted", check.caller);
     return next(req);
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { callerTargetPairs } from "./caller-permissions.js";
-import { isGatewayServiceName, type GatewayServiceName } from "./service-names.js";
+import { type GatewayServiceName, isGatewayServiceName } from "./service-names.js";
 
 /** Shortest accepted pair key: 256 bits, the size of the HMAC-SHA256 output. */
 const MIN_KEY_BYTES = 32;
@@ -27,15 +27,24 @@ export function parseServiceAuthKeys(self: GatewayServiceName) {
   return (raw: string): ServiceAuthKeys => {
     const outgoing = new Map<string, Buffer>();
     const incoming = new Map<string, Buffer>();
-    for (const [index, entry] of raw.split(",").map((e) => e.trim()).filter(Boolean).entries()) {
+    for (const [index, entry] of raw
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean)
+      .entries()) {
       const match = /^([a-z]+)>([a-z]+)=([A-Za-z0-9_-]+)$/.exec(entry);
       if (!match) throw new Error(`entry ${index + 1} is not caller>target=<base64url key>`);
       const [, caller, target, encoded] = match as unknown as [string, string, string, string];
-      if (!isGatewayServiceName(caller) || !isGatewayServiceName(target)) throw new Error(`entry ${index + 1} names an unknown service`);
+      if (!isGatewayServiceName(caller) || !isGatewayServiceName(target))
+        throw new Error(`entry ${index + 1} names an unknown service`);
       if (caller === target) throw new Error(`entry ${index + 1} names the same service twice`);
-      if (caller !== self && target !== self) throw new Error(`entry ${index + 1} (${caller}>${target}) does not concern ${self}: give each process only its own keys`);
+      if (caller !== self && target !== self)
+        throw new Error(
+          `entry ${index + 1} (${caller}>${target}) does not concern ${self}: give each process only its own keys`,
+        );
       const key = Buffer.from(encoded, "base64url");
-      if (key.length < MIN_KEY_BYTES) throw new Error(`the key of ${caller}>${target} is shorter than ${MIN_KEY_BYTES} bytes`);
+      if (key.length < MIN_KEY_BYTES)
+        throw new Error(`the key of ${caller}>${target} is shorter than ${MIN_KEY_BYTES} bytes`);
       const map = caller === self ? outgoing : incoming;
       const peer = caller === self ? target : caller;
       if (map.has(peer)) throw new Error(`${caller}>${target} is given twice`);
@@ -50,13 +59,22 @@ export function parseServiceAuthKeys(self: GatewayServiceName) {
  * value of each service (a local stack, tests). Production keys come from a Kubernetes Secret.
  */
 export function generateServiceAuthKeys(): Record<GatewayServiceName, string> {
-  const entries: Record<GatewayServiceName, string[]> = { edge: [], accounts: [], sessions: [], refunds: [], webhooks: [] };
+  const entries: Record<GatewayServiceName, string[]> = {
+    edge: [],
+    accounts: [],
+    sessions: [],
+    refunds: [],
+    webhooks: [],
+  };
   for (const { caller, target } of callerTargetPairs()) {
     const entry = `${caller}>${target}=${randomBytes(MIN_KEY_BYTES).toString("base64url")}`;
     entries[caller].push(entry);
     entries[target].push(entry);
   }
-  return Object.fromEntries(Object.entries(entries).map(([name, list]) => [name, list.join(",")])) as Record<GatewayServiceName, string>;
+  return Object.fromEntries(Object.entries(entries).map(([name, list]) => [name, list.join(",")])) as Record<
+    GatewayServiceName,
+    string
+  >;
 }
 
 /** The config field every service declares (required: a service never runs without authentication). */

@@ -20,9 +20,19 @@ function sign(input: string, key: Buffer): Buffer {
   return createHmac("sha256", key).update(input).digest();
 }
 
-export function mintServiceToken(o: { caller: string; audience: string; key: Buffer; nowMs: number }): string {
+export function mintServiceToken(o: {
+  caller: string;
+  audience: string;
+  key: Buffer;
+  nowMs: number;
+}): string {
   const iat = Math.floor(o.nowMs / 1000);
-  const claims: ServiceTokenClaims = { iss: o.caller, aud: o.audience, iat, exp: iat + SERVICE_TOKEN_LIFETIME_SECONDS };
+  const claims: ServiceTokenClaims = {
+    iss: o.caller,
+    aud: o.audience,
+    iat,
+    exp: iat + SERVICE_TOKEN_LIFETIME_SECONDS,
+  };
   const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
   return `${body}.${sign(body, o.key).toString("base64url")}`;
 }
@@ -34,7 +44,10 @@ export type TokenCheck = { ok: true; caller: string } | { ok: false; why: string
  * this service accepts, or undefined. The caller named in an unverified token is only used to
  * pick the key; nothing about it is trusted before the signature checks.
  */
-export function verifyServiceToken(token: string, o: { audience: string; keyOf: (caller: string) => Buffer | undefined; nowMs: number }): TokenCheck {
+export function verifyServiceToken(
+  token: string,
+  o: { audience: string; keyOf: (caller: string) => Buffer | undefined; nowMs: number },
+): TokenCheck {
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, why: "malformed token" };
   const [header, payload, signature] = parts as [string, string, string];
@@ -45,14 +58,20 @@ export function verifyServiceToken(token: string, o: { audience: string; keyOf: 
   } catch {
     return { ok: false, why: "malformed token" };
   }
-  if (typeof claims.iss !== "string" || typeof claims.aud !== "string" || typeof claims.iat !== "number" || typeof claims.exp !== "number") {
+  if (
+    typeof claims.iss !== "string" ||
+    typeof claims.aud !== "string" ||
+    typeof claims.iat !== "number" ||
+    typeof claims.exp !== "number"
+  ) {
     return { ok: false, why: "malformed token claims" };
   }
   const key = o.keyOf(claims.iss);
   if (!key) return { ok: false, why: "unknown caller", caller: claims.iss };
   const expected = sign(`${header}.${payload}`, key);
   const given = Buffer.from(signature, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, why: "bad signature", caller: claims.iss };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, why: "bad signature", caller: claims.iss };
   if (claims.aud !== o.audience) return { ok: false, why: "token for another service", caller: claims.iss };
   const now = Math.floor(o.nowMs / 1000);
   if (claims.exp < now - CLOCK_SKEW_SECONDS) return { ok: false, why: "expired token", caller: claims.iss };

@@ -1,4 +1,12 @@
-import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span } from "@opentelemetry/api";
+import {
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { TRACER_NAME } from "./rpc-tracing.js";
 

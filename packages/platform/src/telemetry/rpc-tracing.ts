@@ -1,15 +1,15 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
 import {
-  SpanKind,
-  SpanStatusCode,
+  type Context,
   context,
   propagation,
-  trace,
-  type Context,
   type Span,
+  SpanKind,
+  SpanStatusCode,
   type TextMapGetter,
   type TextMapSetter,
+  trace,
 } from "@opentelemetry/api";
 import { observeStream } from "../observe-stream.js";
 
@@ -23,7 +23,14 @@ const headerGetter: TextMapGetter<Headers> = {
 
 // gRPC semantic conventions: on the server only these codes mean the server failed; a
 // NOT_FOUND or INVALID_ARGUMENT is the caller's problem and not a server span error.
-const SERVER_FAULTS = new Set([Code.Unknown, Code.DeadlineExceeded, Code.Unimplemented, Code.Internal, Code.Unavailable, Code.DataLoss]);
+const SERVER_FAULTS = new Set([
+  Code.Unknown,
+  Code.DeadlineExceeded,
+  Code.Unimplemented,
+  Code.Internal,
+  Code.Unavailable,
+  Code.DataLoss,
+]);
 
 function finishSpan(span: Span, err: unknown, side: "client" | "server"): void {
   if (err !== undefined) {
@@ -52,7 +59,11 @@ const traced =
         finishSpan(span, undefined, side);
         return res;
       }
-      const message = observeStream(res.message, (err) => finishSpan(span, err, side), (fn) => context.with(ctx, fn));
+      const message = observeStream(
+        res.message,
+        (err) => finishSpan(span, err, side),
+        (fn) => context.with(ctx, fn),
+      );
       return { ...res, message };
     } catch (err) {
       finishSpan(span, err, side);
@@ -83,11 +94,13 @@ export function tracingClientInterceptor(): Interceptor {
 export function tracingServerInterceptor(): Interceptor {
   return (next) => async (req) => {
     const parent = propagation.extract(context.active(), req.header, headerGetter);
-    const span = trace.getTracer(TRACER_NAME).startSpan(
-      `rpc ${req.service.typeName}/${req.method.name}`,
-      { kind: SpanKind.SERVER, attributes: rpcAttributes(req) },
-      parent,
-    );
+    const span = trace
+      .getTracer(TRACER_NAME)
+      .startSpan(
+        `rpc ${req.service.typeName}/${req.method.name}`,
+        { kind: SpanKind.SERVER, attributes: rpcAttributes(req) },
+        parent,
+      );
     return traced(span, trace.setSpan(parent, span), "server")(next)(req);
   };
 }

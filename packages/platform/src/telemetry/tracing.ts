@@ -26,14 +26,17 @@ let active: Telemetry | undefined;
  */
 function otlpTraceExporterClass(): typeof OtlpTraceExporterClass {
   const load = createRequire(import.meta.url);
-  return (load("@opentelemetry/exporter-trace-otlp-http") as { OTLPTraceExporter: typeof OtlpTraceExporterClass }).OTLPTraceExporter;
+  return (
+    load("@opentelemetry/exporter-trace-otlp-http") as { OTLPTraceExporter: typeof OtlpTraceExporterClass }
+  ).OTLPTraceExporter;
 }
 
 function spanProcessors(exporter: SpanExporter | undefined): SpanProcessor[] {
   // A given exporter (tests: InMemorySpanExporter) is flushed span by span so assertions see
   // spans at once; the network exporter batches.
   if (exporter) return [new SimpleSpanProcessor(exporter)];
-  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return [new BatchSpanProcessor(new (otlpTraceExporterClass())())];
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT)
+    return [new BatchSpanProcessor(new (otlpTraceExporterClass())())];
   // No exporter: spans are still created so trace ids propagate across services and logs.
   return [];
 }

@@ -18,7 +18,8 @@ export type HttpUrlCheck = { ok: true; url: URL } | { ok: false; message: string
 // C0 and C1 controls, space and the other white space, and the bidirectional formatting
 // characters (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069) that make a URL read differently
 // from what it is.
-const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u00a0\u061c\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/u;
+const FORBIDDEN_CHARACTERS =
+  /[\u0000-\u0020\u007f-\u00a0\u061c\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/u;
 // Scheme, "//", authority, then path, query and fragment: the authority ends at the first / ? #.
 const ABSOLUTE_HTTP = /^(https?):\/\/([^/?#]*)(.*)$/isu;
 const PORT = /^[0-9]{1,5}$/;
@@ -33,7 +34,8 @@ export function checkHttpUrl(raw: string, rules: HttpUrlRules = {}): HttpUrlChec
   const fail = (message: string): HttpUrlCheck => ({ ok: false, message });
   const absolute = "must be an absolute http:// or https:// URL.";
   if (raw.length > MAX_URL_LENGTH) return fail(`must be at most ${MAX_URL_LENGTH} characters.`);
-  if (FORBIDDEN_CHARACTERS.test(raw)) return fail("must not contain spaces, control characters or bidirectional formatting characters.");
+  if (FORBIDDEN_CHARACTERS.test(raw))
+    return fail("must not contain spaces, control characters or bidirectional formatting characters.");
   if (raw.includes("\\")) return fail(absolute);
   const parts = ABSOLUTE_HTTP.exec(raw);
   if (!parts) return fail(absolute);
@@ -86,7 +88,8 @@ function checkWrittenHost(authority: string): string | undefined {
     const lastLabel = host.replace(/\.$/, "").split(".").pop() ?? "";
     if (/^(?:[0-9]+|0x[0-9a-f]*)$/i.test(lastLabel) && !isDottedQuad(host)) return invalidHost;
   }
-  if (port !== undefined && (!PORT.test(port) || Number(port) > 65535)) return "must have a port from 0 to 65535.";
+  if (port !== undefined && (!PORT.test(port) || Number(port) > 65535))
+    return "must have a port from 0 to 65535.";
   return undefined;
 }
 

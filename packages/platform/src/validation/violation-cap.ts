@@ -21,7 +21,10 @@ export function capViolations(violations: readonly FieldViolation[], alreadyOmit
     code: cut(code),
     message: cut(message),
   }));
-  return { violations: shown, omitted: alreadyOmitted + Math.max(0, violations.length - MAX_REPORTED_VIOLATIONS) };
+  return {
+    violations: shown,
+    omitted: alreadyOmitted + Math.max(0, violations.length - MAX_REPORTED_VIOLATIONS),
+  };
 }
 
 /** Keeps both ends (member names often differ only at the end), with "…" for the middle. */
@@ -41,7 +44,8 @@ export class ViolationCollector {
 
   add(v: FieldViolation | undefined): void {
     if (v === undefined) return;
-    if (this.violations.length < MAX_REPORTED_VIOLATIONS) this.violations.push(capViolations([v]).violations[0]!);
+    if (this.violations.length < MAX_REPORTED_VIOLATIONS)
+      this.violations.push(capViolations([v]).violations[0]!);
     else this.omitted += 1;
   }
 

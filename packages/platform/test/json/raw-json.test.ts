@@ -3,12 +3,16 @@ import { RawJson, stringifyWithRaw, topLevelMemberTexts } from "../../src/json/r
 
 describe("stringifyWithRaw", () => {
   it("when a value is RawJson, then its text is spliced in verbatim", () => {
-    const out = stringifyWithRaw({ id: "ps_1", metadata: new RawJson('{"n":1.50,"2":true}'), list: [new RawJson("1e2"), null] });
+    const out = stringifyWithRaw({
+      id: "ps_1",
+      metadata: new RawJson('{"n":1.50,"2":true}'),
+      list: [new RawJson("1e2"), null],
+    });
     expect(out).toBe('{"id":"ps_1","metadata":{"n":1.50,"2":true},"list":[1e2,null]}');
   });
 
   it("when there is no RawJson, then the output equals JSON.stringify", () => {
-    const value = { a: "q\"uote\u2028", b: [1, 2.5, true, null, { c: "é" }], d: undefined, e: -0 };
+    const value = { a: 'q"uote\u2028', b: [1, 2.5, true, null, { c: "é" }], d: undefined, e: -0 };
     expect(stringifyWithRaw(value)).toBe(JSON.stringify(value));
   });
 
@@ -19,7 +23,8 @@ describe("stringifyWithRaw", () => {
 
 describe("topLevelMemberTexts", () => {
   it("when members hold every kind of value, then each value's exact source text is returned", () => {
-    const text = '{"s":"x","n":1.50,"e":-1e+2,"t":true,"f":false,"z":null,"o":{"a":[1,{"b":2}]},"a":[[1,2],[]]}';
+    const text =
+      '{"s":"x","n":1.50,"e":-1e+2,"t":true,"f":false,"z":null,"o":{"a":[1,{"b":2}]},"a":[[1,2],[]]}';
     expect(Object.fromEntries(topLevelMemberTexts(text))).toEqual({
       s: '"x"',
       n: "1.50",
@@ -59,11 +64,14 @@ describe("topLevelMemberTexts", () => {
 
   it("when nesting is very deep, then it neither recurses nor overflows", () => {
     const depth = 100_000;
-    expect(topLevelMemberTexts(`{"deep":${"[".repeat(depth)}${"]".repeat(depth)}}`).get("deep")?.length).toBe(depth * 2);
+    expect(topLevelMemberTexts(`{"deep":${"[".repeat(depth)}${"]".repeat(depth)}}`).get("deep")?.length).toBe(
+      depth * 2,
+    );
   });
 
   it("agrees with JSON.parse on what each member parses to", () => {
-    const text = '{"metadata":{"b":1,"a":"x.y","$k":[[1,2]],"n":1.50,"2":true},"amount":"10.000","items":[{"name":"A"}],"s":"a,b:c"}';
+    const text =
+      '{"metadata":{"b":1,"a":"x.y","$k":[[1,2]],"n":1.50,"2":true},"amount":"10.000","items":[{"name":"A"}],"s":"a,b:c"}';
     const parsed = JSON.parse(text) as Record<string, unknown>;
     const members = topLevelMemberTexts(text);
     expect([...members.keys()]).toEqual(Object.keys(parsed));

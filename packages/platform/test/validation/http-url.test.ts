@@ -49,12 +49,18 @@ describe("checkHttpUrl, the one validator of merchant URLs", () => {
 
   it("refuses a fragment only where asked to", () => {
     expect(checkHttpUrl("https://shop.example/hooks#f")).toMatchObject({ ok: true });
-    expect(checkHttpUrl("https://shop.example/hooks#f", { forbidFragment: true })).toEqual({ ok: false, message: "must not contain a #fragment." });
+    expect(checkHttpUrl("https://shop.example/hooks#f", { forbidFragment: true })).toEqual({
+      ok: false,
+      message: "must not contain a #fragment.",
+    });
   });
 
   it("refuses plain http only where asked to", () => {
     expect(checkHttpUrl("http://shop.example/ok")).toMatchObject({ ok: true });
-    expect(checkHttpUrl("http://shop.example/ok", { httpsOnly: true })).toEqual({ ok: false, message: "must use https:// in live mode." });
+    expect(checkHttpUrl("http://shop.example/ok", { httpsOnly: true })).toEqual({
+      ok: false,
+      message: "must use https:// in live mode.",
+    });
     expect(checkHttpUrl("HTTPS://shop.example/ok", { httpsOnly: true })).toMatchObject({ ok: true });
   });
 });

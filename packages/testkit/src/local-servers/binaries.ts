@@ -28,8 +28,16 @@ export function cacheDir(): string {
  */
 export async function ensureServerBinaries(): Promise<ServerBinaries> {
   const binDir = serverBinDir();
-  const binaries: ServerBinaries = { ferretdb: join(binDir, "ferretdb"), natsServer: join(binDir, "nats-server") };
-  const required = [binaries.ferretdb, `${binaries.ferretdb}.version`, binaries.natsServer, `${binaries.natsServer}.version`];
+  const binaries: ServerBinaries = {
+    ferretdb: join(binDir, "ferretdb"),
+    natsServer: join(binDir, "nats-server"),
+  };
+  const required = [
+    binaries.ferretdb,
+    `${binaries.ferretdb}.version`,
+    binaries.natsServer,
+    `${binaries.natsServer}.version`,
+  ];
   const present = await Promise.all(required.map(isPresent));
   if (present.every(Boolean)) return binaries;
 
@@ -66,7 +74,9 @@ function runInstallScript(): Promise<void> {
       env: { ...process.env, GATEWAY_CACHE_DIR: cacheDir() },
       stdio: ["ignore", 2, 2],
     });
-    child.once("error", (err) => reject(new Error(`could not run ${script}: ${err.message}`, { cause: err })));
+    child.once("error", (err) =>
+      reject(new Error(`could not run ${script}: ${err.message}`, { cause: err })),
+    );
     child.once("close", (code, signal) => {
       if (code === 0) resolve();
       else reject(new Error(`${script} failed (${signal ?? `exit code ${code}`}); see its output above`));

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureServerBinaries } from "./binaries.js";
-import { startLocalServer, type LocalServer, type StartOptions } from "./local-server.js";
+import { type LocalServer, type StartOptions, startLocalServer } from "./local-server.js";
 import { startPostgres } from "./postgres-server.js";
 import { pingMongo } from "./probes.js";
 
@@ -101,5 +101,11 @@ function startOnSqlite(ferretdb: string, options: StartOptions): Promise<LocalSe
 
 /** Loopback only, no debug listener, state beside the data, no telemetry, warnings and worse. */
 function commonArgs(port: number, dataDir: string): string[] {
-  return [`--listen-addr=127.0.0.1:${port}`, "--debug-addr=-", `--state-dir=${join(dataDir, "state")}`, "--telemetry=disable", "--log-level=warn"];
+  return [
+    `--listen-addr=127.0.0.1:${port}`,
+    "--debug-addr=-",
+    `--state-dir=${join(dataDir, "state")}`,
+    "--telemetry=disable",
+    "--log-level=warn",
+  ];
 }

@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server } from "node:net";
+import { type AddressInfo, createServer, type Server } from "node:net";
 
 /**
  * A TCP port on 127.0.0.1 that was free a moment ago: the OS picks it, we release it. Another

@@ -3,7 +3,7 @@ import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { spawnOwnedChild, type OwnedChild } from "../process/owned-child.js";
+import { type OwnedChild, spawnOwnedChild } from "../process/owned-child.js";
 import { freePort, isPortFree } from "./free-port.js";
 
 /** A server process this process started on 127.0.0.1, with its own temporary data directory. */
@@ -49,7 +49,10 @@ const LOG_TAIL_BYTES = 4_096;
 const liveDataDirs = new Set<string>();
 let exitHookInstalled = false;
 
-export async function startLocalServer(definition: ServerDefinition, options: StartOptions = {}): Promise<LocalServer> {
+export async function startLocalServer(
+  definition: ServerDefinition,
+  options: StartOptions = {},
+): Promise<LocalServer> {
   installDataDirCleanup();
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   const dataDir = await mkdtemp(join(tmpdir(), `gateway-${definition.name}-`));
@@ -110,15 +113,25 @@ async function launchOnSomePort(
 
 class PortInUseError extends Error {}
 
-async function launch(definition: ServerDefinition, port: number, dataDir: string, logFile: string, readyTimeoutMs: number): Promise<OwnedChild> {
+async function launch(
+  definition: ServerDefinition,
+  port: number,
+  dataDir: string,
+  logFile: string,
+  readyTimeoutMs: number,
+): Promise<OwnedChild> {
   // Otherwise the readiness probe could reach whatever already listens there and report success.
-  if (!(await isPortFree(port))) throw new PortInUseError(`${definition.name}: port ${port} on 127.0.0.1 is already in use`);
+  if (!(await isPortFree(port)))
+    throw new PortInUseError(`${definition.name}: port ${port} on 127.0.0.1 is already in use`);
   const args = definition.args(port, dataDir);
   const logFd = openSync(logFile, "a");
   let child: OwnedChild;
   try {
     writeSync(logFd, `\n--- ${new Date().toISOString()} starting ${definition.binary} ${args.join(" ")}\n`);
-    child = await spawnOwnedChild(definition.binary, args, { stdio: ["ignore", logFd, logFd], removeOnParentDeath: dataDir });
+    child = await spawnOwnedChild(definition.binary, args, {
+      stdio: ["ignore", logFd, logFd],
+      removeOnParentDeath: dataDir,
+    });
   } finally {
     // The child has its own copy of the descriptor.
     closeSync(logFd);

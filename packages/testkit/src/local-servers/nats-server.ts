@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureServerBinaries } from "./binaries.js";
-import { startLocalServer, type LocalServer, type StartOptions } from "./local-server.js";
+import { type LocalServer, type StartOptions, startLocalServer } from "./local-server.js";
 import { pingJetStream } from "./probes.js";
 
 /**
@@ -18,11 +18,18 @@ export async function startNatsServer(options: StartOptions = {}): Promise<Local
       prepare: async (dataDir) => {
         await mkdir(join(dataDir, "jetstream"), { recursive: true });
       },
-      args: (port, dataDir) => ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", join(dataDir, "jetstream")],
+      args: (port, dataDir) => [
+        "-js",
+        "-a",
+        "127.0.0.1",
+        "-p",
+        String(port),
+        "-sd",
+        join(dataDir, "jetstream"),
+      ],
       url: (port) => `nats://127.0.0.1:${port}`,
       probe: pingJetStream,
     },
     options,
   );
 }
-

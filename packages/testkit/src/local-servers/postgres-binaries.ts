@@ -19,7 +19,9 @@ export function postgresBinDir(): string | undefined {
   } catch {
     // No Debian layout: PATH only.
   }
-  return candidates.find((dir) => ["initdb", "postgres", "pg_isready"].every((program) => isExecutable(join(dir, program))));
+  return candidates.find((dir) =>
+    ["initdb", "postgres", "pg_isready"].every((program) => isExecutable(join(dir, program))),
+  );
 }
 
 function isExecutable(path: string): boolean {
@@ -58,5 +60,7 @@ export async function serverIdentity(): Promise<ServerIdentity> {
       // No such account: try the next one.
     }
   }
-  throw new Error("running as root, but neither a 'postgres' nor a 'nobody' account exists to run PostgreSQL as");
+  throw new Error(
+    "running as root, but neither a 'postgres' nor a 'nobody' account exists to run PostgreSQL as",
+  );
 }

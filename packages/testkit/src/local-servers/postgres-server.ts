@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { chmod, chown, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startLocalServer, type LocalServer, type StartOptions } from "./local-server.js";
+import { type LocalServer, type StartOptions, startLocalServer } from "./local-server.js";
 import { postgresBinDir, serverIdentity } from "./postgres-binaries.js";
 
 const run = promisify(execFile);
@@ -27,7 +27,8 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
     );
   }
   const identity = await serverIdentity();
-  const [launcher = join(binDir, "postgres"), ...launcherArgs] = identity.prefix.length > 0 ? [...identity.prefix, join(binDir, "postgres")] : [];
+  const [launcher = join(binDir, "postgres"), ...launcherArgs] =
+    identity.prefix.length > 0 ? [...identity.prefix, join(binDir, "postgres")] : [];
   return startLocalServer(
     {
       name: "postgres",
@@ -40,10 +41,23 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
         if (identity.prefix.length > 0) {
           // The unprivileged account must reach its directories inside our (root-owned) temp dir.
           await chmod(dataDir, 0o711);
-          await Promise.all([chown(cluster, identity.uid, identity.gid), chown(socketDir, identity.uid, identity.gid)]);
+          await Promise.all([
+            chown(cluster, identity.uid, identity.gid),
+            chown(socketDir, identity.uid, identity.gid),
+          ]);
         }
         const initdb = [...identity.prefix, join(binDir, "initdb")];
-        const initdbArgs = ["-D", cluster, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"];
+        const initdbArgs = [
+          "-D",
+          cluster,
+          "-U",
+          SUPERUSER,
+          "--auth=trust",
+          "--encoding=UTF8",
+          "--locale=C",
+          "--no-sync",
+          "--no-instructions",
+        ];
         try {
           await run(initdb[0]!, [...initdb.slice(1), ...initdbArgs], { maxBuffer: 4 * 1024 * 1024 });
         } catch (err) {
@@ -74,7 +88,19 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
       url: (port) => `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`,
       probe: async (url) => {
         const { port } = new URL(url);
-        await run(join(binDir, "pg_isready"), ["-q", "-h", "127.0.0.1", "-p", port, "-U", SUPERUSER, "-d", "postgres", "-t", "1"]);
+        await run(join(binDir, "pg_isready"), [
+          "-q",
+          "-h",
+          "127.0.0.1",
+          "-p",
+          port,
+          "-U",
+          SUPERUSER,
+          "-d",
+          "postgres",
+          "-t",
+          "1",
+        ]);
       },
     },
     options,

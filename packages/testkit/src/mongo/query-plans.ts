@@ -1,4 +1,4 @@
-import { MongoClient, type CommandStartedEvent, type Db, type Document } from "mongodb";
+import { type CommandStartedEvent, type Db, type Document, MongoClient } from "mongodb";
 import { startFerretDb } from "../local-servers/ferretdb-server.js";
 import type { LocalServer } from "../local-servers/local-server.js";
 import { uniqueDbName } from "./unique-db-name.js";
@@ -40,7 +40,14 @@ export function recordQueries(client: MongoClient): { patterns(): RecordedQuery[
       const shape = `${collection} ${event.commandName} ${shapeOf(filter)}${sort ? ` sort ${JSON.stringify(sort)}` : ""}`;
       if (byShape.has(shape)) continue;
       const limit = event.commandName === "find" ? (cmd.limit as number | undefined) : undefined;
-      byShape.set(shape, { collection, command: event.commandName, filter, ...(sort ? { sort } : {}), ...(limit !== undefined ? { limit } : {}), shape });
+      byShape.set(shape, {
+        collection,
+        command: event.commandName,
+        filter,
+        ...(sort ? { sort } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        shape,
+      });
     }
   };
   client.on("commandStarted", listener);
@@ -51,7 +58,10 @@ function shapeOf(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(shapeOf).join(",")}]`;
   if (value && typeof value === "object" && value.constructor === Object) {
     return `{${Object.entries(value)
-      .map(([k, v]) => `${k}:${k.startsWith("$") || (v && typeof v === "object" && v.constructor === Object) ? shapeOf(v) : "?"}`)
+      .map(
+        ([k, v]) =>
+          `${k}:${k.startsWith("$") || (v && typeof v === "object" && v.constructor === Object) ? shapeOf(v) : "?"}`,
+      )
       .join(",")}}`;
   }
   return "?";
@@ -61,12 +71,18 @@ function shapeOf(value: unknown): string {
 export async function queryPlanProblems(db: Db, query: RecordedQuery): Promise<string[]> {
   const problems: string[] = [];
   const explained = await db.command({
-    explain: { find: query.collection, filter: query.filter, ...(query.sort ? { sort: query.sort } : {}), ...(query.limit ? { limit: query.limit } : {}) },
+    explain: {
+      find: query.collection,
+      filter: query.filter,
+      ...(query.sort ? { sort: query.sort } : {}),
+      ...(query.limit ? { limit: query.limit } : {}),
+    },
     verbosity: "queryPlanner",
   });
   if ("filterPushdown" in explained) {
     // FerretDB: whether the filter reached PostgreSQL/SQLite, or every document is read and filtered here.
-    if (explained.filterPushdown !== true) problems.push("FerretDB does not push this filter down (it reads every document)");
+    if (explained.filterPushdown !== true)
+      problems.push("FerretDB does not push this filter down (it reads every document)");
   } else {
     // MongoDB semantics: the winning plan must not scan the collection.
     const stages = stagesOf(explained.queryPlanner?.winningPlan);
@@ -74,7 +90,8 @@ export async function queryPlanProblems(db: Db, query: RecordedQuery): Promise<s
     if (stages.includes("COLLSCAN")) problems.push(`collection scan (plan: ${stages.join(" > ")})`);
   }
   if (query.command === "find" && !(query.limit && query.limit > 0)) problems.push("find without a limit");
-  if (!Object.keys(query.filter).some((key) => !key.startsWith("$"))) problems.push("no condition on a field");
+  if (!Object.keys(query.filter).some((key) => !key.startsWith("$")))
+    problems.push("no condition on a field");
   return problems;
 }
 
@@ -105,7 +122,11 @@ export function createQueryPlanDb(prefix: string): QueryPlanDb {
   let recorder: ReturnType<typeof recordQueries> | undefined;
   const db = async (): Promise<Db> => {
     if (!database) {
-      const url = process.env.PLAN_MONGODB_URL ?? (server = await startFerretDb({ backend: "postgresql" })).url;
+      let url = process.env.PLAN_MONGODB_URL;
+      if (url === undefined) {
+        server = await startFerretDb({ backend: "postgresql" });
+        url = server.url;
+      }
       client = await MongoClient.connect(url, { monitorCommands: true, retryWrites: false });
       recorder = recordQueries(client);
       database = client.db(uniqueDbName(prefix));

@@ -1,4 +1,4 @@
-import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
+import { type Db, MongoClient, type MongoClientOptions } from "mongodb";
 import { testServers } from "../test-servers.js";
 import { uniqueDbName } from "./unique-db-name.js";
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 
 /**
  * A child process that must not outlive this process. Two guards, because neither is enough alone:
@@ -47,13 +47,19 @@ export interface OwnedChildOptions extends SpawnOptions {
   childWatchesPipeGraceMs?: number;
 }
 
-export async function spawnOwnedChild(command: string, args: readonly string[], options: OwnedChildOptions): Promise<OwnedChild> {
+export async function spawnOwnedChild(
+  command: string,
+  args: readonly string[],
+  options: OwnedChildOptions,
+): Promise<OwnedChild> {
   installExitHook();
   const { removeOnParentDeath, childWatchesPipeGraceMs, ...spawnOptions } = options;
   const child = spawn(command, args, spawnOptions);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
-    child.once("error", (err) => reject(new Error(`could not start ${command}: ${err.message}`, { cause: err })));
+    child.once("error", (err) =>
+      reject(new Error(`could not start ${command}: ${err.message}`, { cause: err })),
+    );
   });
   // Later errors (a failed kill) must not crash the process: the exit is observed via "close".
   child.on("error", () => {});
@@ -118,7 +124,10 @@ const REAPER_SCRIPT = [
 
 /** Our end of the child's fd 3: kept open (never written) until this process dies; never keeps it alive. */
 function holdParentPipe(child: ChildProcess): void {
-  const pipe = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void; on: ChildProcess["on"] }) | null | undefined;
+  const pipe = child.stdio[3] as
+    | (NodeJS.ReadableStream & { unref?: () => void; on: ChildProcess["on"] })
+    | null
+    | undefined;
   if (!pipe) throw new Error("parentDeath 'child-watches' needs stdio[3] to be 'pipe'");
   pipe.on("error", () => {});
   pipe.unref?.();
@@ -126,9 +135,13 @@ function holdParentPipe(child: ChildProcess): void {
 
 function startReaper(pid: number, removeDir: string | undefined, graceMs: number): ChildProcess {
   const graceSeconds = String(Math.ceil(graceMs / 1000));
-  const reaper = spawn("/bin/sh", ["-c", REAPER_SCRIPT, "gateway-reaper", String(pid), removeDir ?? "", graceSeconds], {
-    stdio: ["pipe", "ignore", "ignore"],
-  });
+  const reaper = spawn(
+    "/bin/sh",
+    ["-c", REAPER_SCRIPT, "gateway-reaper", String(pid), removeDir ?? "", graceSeconds],
+    {
+      stdio: ["pipe", "ignore", "ignore"],
+    },
+  );
   // Without /bin/sh the exit hook still covers normal exits.
   reaper.on("error", () => {});
   // The reaper and its pipe must never keep this process alive.

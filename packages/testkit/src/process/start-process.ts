@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { DEFAULT_SHUTDOWN_TIMEOUT, PARENT_PIPE_FD_ENV, parseDuration } from "@gateway/platform";
 import { BoundedOutput } from "./bounded-output.js";
 import { spawnOwnedChild } from "./owned-child.js";
-import { DEFAULT_SHUTDOWN_TIMEOUT, PARENT_PIPE_FD_ENV, parseDuration } from "@gateway/platform";
 
 export interface StartProcessOptions {
   /** Shown in errors: "sessions". */
@@ -117,7 +117,8 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   child.process.stderr?.on("data", (chunk: Buffer) => output.append(chunk));
   if (options.echo) {
     const prefix = `[${name}] `;
-    const mirror = (chunk: Buffer) => process.stdout.write(chunk.toString("utf8").replace(/^(?=.)/gm, prefix));
+    const mirror = (chunk: Buffer) =>
+      process.stdout.write(chunk.toString("utf8").replace(/^(?=.)/gm, prefix));
     child.process.stdout?.on("data", mirror);
     child.process.stderr?.on("data", mirror);
   }
@@ -141,13 +142,20 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   return managed;
 }
 
-async function waitUntilReady(managed: ManagedProcess, hasExited: () => boolean, readyUrl: string, timeoutMs: number): Promise<void> {
+async function waitUntilReady(
+  managed: ManagedProcess,
+  hasExited: () => boolean,
+  readyUrl: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastProblem = "no answer yet";
   while (Date.now() < deadline) {
     if (hasExited()) {
       const code = await managed.exited;
-      throw new Error(`${managed.name} exited (code ${code}) before ${readyUrl} answered 200.\n${formatLogs(managed)}`);
+      throw new Error(
+        `${managed.name} exited (code ${code}) before ${readyUrl} answered 200.\n${formatLogs(managed)}`,
+      );
     }
     try {
       const response = await fetch(readyUrl, { signal: AbortSignal.timeout(READY_REQUEST_TIMEOUT_MS) });
@@ -155,12 +163,15 @@ async function waitUntilReady(managed: ManagedProcess, hasExited: () => boolean,
       if (response.status === 200) return;
       lastProblem = `HTTP ${response.status}`;
     } catch (err) {
-      lastProblem = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      lastProblem =
+        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
     }
     await sleep(READY_POLL_INTERVAL_MS);
   }
   await managed.kill();
-  throw new Error(`${managed.name}: ${readyUrl} did not answer 200 within ${timeoutMs} ms (last: ${lastProblem}).\n${formatLogs(managed)}`);
+  throw new Error(
+    `${managed.name}: ${readyUrl} did not answer 200 within ${timeoutMs} ms (last: ${lastProblem}).\n${formatLogs(managed)}`,
+  );
 }
 
 function formatLogs(managed: ManagedProcess): string {

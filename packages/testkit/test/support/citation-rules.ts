@@ -46,7 +46,8 @@ function citableLines(path: string, text: string): SourceComment[] {
 function checkTarget(docs: DocIndex, target: string, anchor: string | undefined): string | undefined {
   const anchors = docs.get(target);
   if (!anchors) return `cites ${target}, which does not exist`;
-  if (anchor !== undefined && !anchors.has(anchor)) return `cites ${target}#${anchor}, but ${target} has no such heading`;
+  if (anchor !== undefined && !anchors.has(anchor))
+    return `cites ${target}#${anchor}, but ${target} has no such heading`;
   return undefined;
 }
 
@@ -79,7 +80,9 @@ export function citationProblems(path: string, text: string, docs: DocIndex): Ci
     // One report per line, naming the first outside document it cites.
     const outside =
       OUTSIDE_DOCUMENTS.find(({ pattern }) => pattern.test(comment.text))?.what ??
-      (SECTION_NUMBER.test(comment.text) && !STANDARD_DOCUMENT.test(comment.text) ? "a numbered section of the product spec" : undefined);
+      (SECTION_NUMBER.test(comment.text) && !STANDARD_DOCUMENT.test(comment.text)
+        ? "a numbered section of the product spec"
+        : undefined);
     if (outside) report(`cites ${outside}: cite docs/api/ or docs/decisions.md instead`);
     for (const match of comment.text.matchAll(DOC_LINK)) {
       const problem = checkTarget(docs, `docs/${match[1]}`, match[2]);
@@ -92,7 +95,8 @@ export function citationProblems(path: string, text: string, docs: DocIndex): Ci
         report(`cites docs/api/${file}, which is not a page of the API reference`);
       }
     }
-    if (isMarkdown(path)) for (const problem of markdownLinkProblems(path, comment.text, docs)) report(problem);
+    if (isMarkdown(path))
+      for (const problem of markdownLinkProblems(path, comment.text, docs)) report(problem);
   }
   return problems;
 }

@@ -29,7 +29,8 @@ function scriptComments(path: string, text: string): SourceComment[] {
   const seen = new Map<number, SourceComment>();
   const collect = (ranges: ts.CommentRange[] | undefined): void => {
     for (const range of ranges ?? []) {
-      if (!seen.has(range.pos)) seen.set(range.pos, { line: lineOf(text, range.pos), text: text.slice(range.pos, range.end) });
+      if (!seen.has(range.pos))
+        seen.set(range.pos, { line: lineOf(text, range.pos), text: text.slice(range.pos, range.end) });
     }
   };
   const visit = (node: ts.Node): void => {

@@ -1,5 +1,5 @@
 import { GatewayError, newId } from "@gateway/platform";
-import { generateApiKey, newApiKeyRecord, type ApiKey } from "../domain/api-key.js";
+import { type ApiKey, generateApiKey, newApiKeyRecord } from "../domain/api-key.js";
 import type { AccountsDeps } from "./accounts-deps.js";
 import { getMerchant, requireId } from "./merchants.js";
 
@@ -19,10 +19,14 @@ export async function createApiKey(
   const merchant = await getMerchant(deps, input.merchantId);
   const now = deps.clock.now();
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
-    throw GatewayError.validation([{ field: "expires_at", code: "invalid", message: "expires_at must be in the future." }]);
+    throw GatewayError.validation([
+      { field: "expires_at", code: "invalid", message: "expires_at must be in the future." },
+    ]);
   }
   if (input.livemode && !merchant.verified) {
-    throw new GatewayError("FORBIDDEN", "Live API keys require a verified merchant.", { metadata: { merchant_id: merchant.id } });
+    throw new GatewayError("FORBIDDEN", "Live API keys require a verified merchant.", {
+      metadata: { merchant_id: merchant.id },
+    });
   }
   for (let attempt = 0; attempt < MAX_INSERT_ATTEMPTS; attempt++) {
     const key = generateApiKey(input.livemode);
@@ -35,7 +39,9 @@ export async function createApiKey(
     });
     if ((await deps.repos.apiKeys.insert(apiKey)) === "inserted") return { apiKey, secret: key.text };
   }
-  throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error("API key id collisions on every attempt") });
+  throw new GatewayError("INTERNAL", "Internal error.", {
+    cause: new Error("API key id collisions on every attempt"),
+  });
 }
 
 /** Revokes a key; revoking it again returns it unchanged (the first revocation time stays). */

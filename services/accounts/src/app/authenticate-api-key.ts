@@ -1,11 +1,11 @@
 import { GatewayError } from "@gateway/platform";
 import type { AccountScope } from "../domain/account-scope.js";
 import {
+  type ApiKeyRejection,
   apiKeyHashesMatch,
   hashApiKey,
   inactiveReason,
   parseApiKey,
-  type ApiKeyRejection,
 } from "../domain/api-key.js";
 import type { AccountsDeps } from "./accounts-deps.js";
 
@@ -24,10 +24,15 @@ const NO_MATCH_HASH = hashApiKey("sk_test_no-such-key");
  * check failed. The reason travels only in `cause`, which stays in this process for logs.
  */
 function rejected(why: ApiKeyRejection): GatewayError {
-  return new GatewayError("UNAUTHORIZED", "Invalid API key.", { cause: new Error(`API key rejected: ${why}`) });
+  return new GatewayError("UNAUTHORIZED", "Invalid API key.", {
+    cause: new Error(`API key rejected: ${why}`),
+  });
 }
 
-export async function authenticateApiKey(deps: AccountsDeps, presented: string): Promise<AuthenticatedApiKey> {
+export async function authenticateApiKey(
+  deps: AccountsDeps,
+  presented: string,
+): Promise<AuthenticatedApiKey> {
   const key = parseApiKey(presented);
   // Malformed keys never reach the database: they cannot match and would only cost a round trip.
   if (!key) throw rejected("malformed");

@@ -15,7 +15,12 @@ export interface DashboardUserRepository {
    * generation is still `expectedGeneration` (a concurrent change or sign-out wins). The user
    * afterwards, or undefined when nothing matched.
    */
-  changePassword(id: string, passwordHash: string, at: Date, expectedGeneration: number): Promise<DashboardUser | undefined>;
+  changePassword(
+    id: string,
+    passwordHash: string,
+    at: Date,
+    expectedGeneration: number,
+  ): Promise<DashboardUser | undefined>;
   /** Raises the session generation by one; the user afterwards, undefined when unknown. */
   raiseSessionGeneration(id: string): Promise<DashboardUser | undefined>;
 }

@@ -20,7 +20,11 @@ import {
   passwordViolations,
   viewOf,
 } from "../domain/dashboard/dashboard-user.js";
-import { DUMMY_PASSWORD_HASH_PROMISE, hashPassword, verifyPassword } from "../domain/dashboard/password-hash.js";
+import {
+  DUMMY_PASSWORD_HASH_PROMISE,
+  hashPassword,
+  verifyPassword,
+} from "../domain/dashboard/password-hash.js";
 import type { DashboardDeps } from "./dashboard-ports.js";
 
 // Merchant users of the dashboard: invitations, sign-in with throttling, sessions that end at
@@ -31,7 +35,8 @@ import type { DashboardDeps } from "./dashboard-ports.js";
 const INVITATION_GONE = () =>
   new GatewayError("NOT_FOUND", "This invitation link is not valid any more. Ask for a new one.");
 const BAD_CREDENTIALS = () => new GatewayError("UNAUTHORIZED", "Incorrect email or password.");
-const SESSION_ENDED = () => new GatewayError("UNAUTHORIZED", "The dashboard session has ended. Sign in again.");
+const SESSION_ENDED = () =>
+  new GatewayError("UNAUTHORIZED", "The dashboard session has ended. Sign in again.");
 
 export interface IssuedInvitation {
   invitation: Invitation;
@@ -58,10 +63,13 @@ export async function inviteDashboardUser(
   const email = normalizeEmail(input.email);
   const violations = [
     ...emailViolations(email),
-    ...(isDashboardRole(input.role) ? [] : [{ field: "role", code: "invalid", message: "role must be owner, developer or viewer." }]),
+    ...(isDashboardRole(input.role)
+      ? []
+      : [{ field: "role", code: "invalid", message: "role must be owner, developer or viewer." }]),
   ];
   if (violations.length > 0) throw GatewayError.validation(violations);
-  if (!(await deps.merchantExists(input.merchantId))) throw GatewayError.notFound("merchant", input.merchantId);
+  if (!(await deps.merchantExists(input.merchantId)))
+    throw GatewayError.notFound("merchant", input.merchantId);
   if (await deps.stores.users.findByEmail(email)) {
     throw new GatewayError("CONFLICT", "A dashboard user with this email already exists.");
   }
@@ -78,7 +86,9 @@ export async function inviteDashboardUser(
     expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
   };
   if ((await deps.stores.invitations.insert(invitation)) !== "inserted") {
-    throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error("invitation id or token collision") });
+    throw new GatewayError("INTERNAL", "Internal error.", {
+      cause: new Error("invitation id or token collision"),
+    });
   }
   return { invitation, token };
 }
@@ -94,7 +104,10 @@ export async function openInvitation(deps: DashboardDeps, token: string): Promis
 }
 
 /** Turns an invitation into a user with the chosen password; the link works once. */
-export async function acceptInvitation(deps: DashboardDeps, input: { token: string; password: string }): Promise<DashboardUserView> {
+export async function acceptInvitation(
+  deps: DashboardDeps,
+  input: { token: string; password: string },
+): Promise<DashboardUserView> {
   const invitation = await openInvitation(deps, input.token);
   const violations = passwordViolations(input.password, invitation.email);
   if (violations.length > 0) throw GatewayError.validation(violations);
@@ -121,20 +134,35 @@ function throttleKeys(email: string, clientAddress: string): { email: string; ad
   return { email: `email:${email}`, address: `address:${clientAddress}` };
 }
 
-async function refuseWhenThrottled(deps: DashboardDeps, keys: { email: string; address: string }, windowStart: Date): Promise<void> {
+async function refuseWhenThrottled(
+  deps: DashboardDeps,
+  keys: { email: string; address: string },
+  windowStart: Date,
+): Promise<void> {
   const [byEmail, byAddress] = await Promise.all([
     deps.stores.signInFailures.count(keys.email, windowStart),
     deps.stores.signInFailures.count(keys.address, windowStart),
   ]);
-  if (byEmail >= SIGN_IN_THROTTLE.maxFailuresPerEmail || byAddress >= SIGN_IN_THROTTLE.maxFailuresPerAddress) {
+  if (
+    byEmail >= SIGN_IN_THROTTLE.maxFailuresPerEmail ||
+    byAddress >= SIGN_IN_THROTTLE.maxFailuresPerAddress
+  ) {
     const retryAfterMs = windowStart.getTime() + SIGN_IN_THROTTLE.windowMs - deps.clock.now().getTime();
-    throw new GatewayError("RATE_LIMIT_EXCEEDED", "Too many failed sign-ins. Wait a few minutes, then try again.", {
-      metadata: { retry_after_seconds: String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
-    });
+    throw new GatewayError(
+      "RATE_LIMIT_EXCEEDED",
+      "Too many failed sign-ins. Wait a few minutes, then try again.",
+      {
+        metadata: { retry_after_seconds: String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+      },
+    );
   }
 }
 
-async function recordFailure(deps: DashboardDeps, keys: { email: string; address: string }, windowStart: Date): Promise<void> {
+async function recordFailure(
+  deps: DashboardDeps,
+  keys: { email: string; address: string },
+  windowStart: Date,
+): Promise<void> {
   await Promise.all([
     deps.stores.signInFailures.add(keys.email, windowStart),
     deps.stores.signInFailures.add(keys.address, windowStart),
@@ -161,13 +189,19 @@ async function startSession(deps: DashboardDeps, user: DashboardUser): Promise<S
  * and get the same answer as a wrong password, so neither timing nor text tells who has an
  * account. Throttled sign-ins are refused before the password is looked at.
  */
-export async function signIn(deps: DashboardDeps, input: { email: string; password: string; clientAddress: string }): Promise<SignedIn> {
+export async function signIn(
+  deps: DashboardDeps,
+  input: { email: string; password: string; clientAddress: string },
+): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
   const keys = throttleKeys(email, input.clientAddress);
   const windowStart = throttleWindowStart(deps.clock.now());
   await refuseWhenThrottled(deps, keys, windowStart);
   const user = await deps.stores.users.findByEmail(email);
-  const matches = await verifyPassword(input.password, user?.passwordHash ?? (await DUMMY_PASSWORD_HASH_PROMISE()));
+  const matches = await verifyPassword(
+    input.password,
+    user?.passwordHash ?? (await DUMMY_PASSWORD_HASH_PROMISE()),
+  );
   if (!user || !matches) {
     await recordFailure(deps, keys, windowStart);
     throw BAD_CREDENTIALS();
@@ -177,7 +211,10 @@ export async function signIn(deps: DashboardDeps, input: { email: string; passwo
 }
 
 /** The session and its user, or UNAUTHORIZED when it is unknown, expired or ended. */
-export async function authenticateDashboardSession(deps: DashboardDeps, token: string): Promise<AuthenticatedSession & { full: DashboardUser }> {
+export async function authenticateDashboardSession(
+  deps: DashboardDeps,
+  token: string,
+): Promise<AuthenticatedSession & { full: DashboardUser }> {
   if (!isSecretToken("dss", token)) throw SESSION_ENDED();
   const tokenHash = hashSecretToken(token);
   const session = await deps.stores.sessions.find(tokenHash);
@@ -216,7 +253,9 @@ export async function changePassword(
   await refuseWhenThrottled(deps, keys, windowStart);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     await recordFailure(deps, keys, windowStart);
-    throw GatewayError.validation([{ field: "current_password", code: "invalid", message: "The current password is not correct." }]);
+    throw GatewayError.validation([
+      { field: "current_password", code: "invalid", message: "The current password is not correct." },
+    ]);
   }
   const violations = passwordViolations(input.newPassword, user.email, "new_password");
   if (violations.length > 0) throw GatewayError.validation(violations);
@@ -231,6 +270,9 @@ export async function changePassword(
   return startSession(deps, changed);
 }
 
-export async function listDashboardUsers(deps: DashboardDeps, merchantId: string): Promise<DashboardUserView[]> {
+export async function listDashboardUsers(
+  deps: DashboardDeps,
+  merchantId: string,
+): Promise<DashboardUserView[]> {
   return (await deps.stores.users.listByMerchant(merchantId)).map(viewOf);
 }

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/platform";
-import { parseExchangeRateInput, parseRateCurrency, type ExchangeRate } from "../domain/exchange-rate.js";
+import { type ExchangeRate, parseExchangeRateInput, parseRateCurrency } from "../domain/exchange-rate.js";
 import type { AccountsDeps } from "./accounts-deps.js";
 import { getMerchant, requireId } from "./merchants.js";
 

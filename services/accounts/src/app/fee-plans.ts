@@ -1,9 +1,12 @@
-import { defaultFeePlan, parseFeePlanInput, type FeePlan } from "../domain/fee-plan.js";
+import { defaultFeePlan, type FeePlan, parseFeePlanInput } from "../domain/fee-plan.js";
 import type { AccountsDeps } from "./accounts-deps.js";
 import { getMerchant, requireId } from "./merchants.js";
 
 /** Sets (or replaces) the merchant's fee plan. */
-export async function setFeePlan(deps: AccountsDeps, input: { merchantId: string; percent: string; fixed: string }): Promise<FeePlan> {
+export async function setFeePlan(
+  deps: AccountsDeps,
+  input: { merchantId: string; percent: string; fixed: string },
+): Promise<FeePlan> {
   const { percent, fixedMinor } = parseFeePlanInput(input);
   const merchant = await getMerchant(deps, input.merchantId);
   const plan = { merchantId: merchant.id, percent, fixedMinor, updatedAt: deps.clock.now() };

@@ -1,10 +1,11 @@
 import { GatewayError, newId } from "@gateway/platform";
-import { newMerchant, type Merchant } from "../domain/merchant.js";
+import { type Merchant, newMerchant } from "../domain/merchant.js";
 import type { AccountsDeps } from "./accounts-deps.js";
 
 export function requireId(field: string, value: string): string {
   const id = value.trim();
-  if (id.length === 0) throw GatewayError.validation([{ field, code: "required", message: `${field} is required.` }]);
+  if (id.length === 0)
+    throw GatewayError.validation([{ field, code: "required", message: `${field} is required.` }]);
   return id;
 }
 
@@ -12,7 +13,8 @@ export async function createMerchant(deps: AccountsDeps, input: { name: string }
   const merchant = newMerchant({ id: newId("mer"), name: input.name, createdAt: deps.clock.now() });
   const outcome = await deps.repos.merchants.insert(merchant);
   // 24 random base62 characters: a collision means something is badly wrong, not bad luck.
-  if (outcome === "already_exists") throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error("merchant id collision") });
+  if (outcome === "already_exists")
+    throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error("merchant id collision") });
   return merchant;
 }
 

@@ -1,9 +1,9 @@
 import type { ApiKey } from "../domain/api-key.js";
-import type { DashboardStores } from "./dashboard-ports.js";
 import type { ExchangeRate } from "../domain/exchange-rate.js";
 import type { FeePlan } from "../domain/fee-plan.js";
 import type { Merchant } from "../domain/merchant.js";
 import type { Terminal } from "../domain/terminal.js";
+import type { DashboardStores } from "./dashboard-ports.js";
 
 /** Result of an insert that must not overwrite: adapters turn duplicate-key errors into this. */
 export type InsertOutcome = "inserted" | "already_exists";

@@ -1,5 +1,11 @@
-import { GatewayError, newId, type Clock } from "@gateway/platform";
-import { apiKeyHashesMatch, hashApiKey, inactiveReason, newApiKeyRecord, parseApiKey } from "../domain/api-key.js";
+import { type Clock, GatewayError, newId } from "@gateway/platform";
+import {
+  apiKeyHashesMatch,
+  hashApiKey,
+  inactiveReason,
+  newApiKeyRecord,
+  parseApiKey,
+} from "../domain/api-key.js";
 import type { Merchant } from "../domain/merchant.js";
 import { SecretUnreadableError } from "../domain/secret-box.js";
 import { parseTerminalInput, type TerminalCredentials, type TerminalInput } from "../domain/terminal.js";
@@ -49,7 +55,8 @@ export async function seedDemoMerchant(
     await importDemoTestKey(repos, clock, imported);
     testKey = imported.text;
   } else {
-    testKey = (await createApiKey({ repos, clock }, { merchantId: DEMO_MERCHANT_ID, livemode: false })).secret;
+    testKey = (await createApiKey({ repos, clock }, { merchantId: DEMO_MERCHANT_ID, livemode: false }))
+      .secret;
   }
   return { merchantId: DEMO_MERCHANT_ID, testKey, created, ...(testTerminal ? { testTerminal } : {}) };
 }
@@ -61,7 +68,9 @@ function parseDemoTerminal(credentials: TerminalCredentials): TerminalInput {
     if (!(err instanceof GatewayError)) throw err;
     // Violation messages name the field and the rule, never the value.
     const why = err.violations.map((v) => v.message).join(" ");
-    throw new Error(`The demo test terminal (GATEWAY_DEMO_TERMINAL_URL and the simulator credentials) is invalid: ${why}`);
+    throw new Error(
+      `The demo test terminal (GATEWAY_DEMO_TERMINAL_URL and the simulator credentials) is invalid: ${why}`,
+    );
   }
 }
 
@@ -71,11 +80,23 @@ async function ensureDemoTestTerminal(
   wanted: TerminalInput,
 ): Promise<"created" | "updated" | "unchanged"> {
   const stored = await repos.terminals.findWithPassword(DEMO_MERCHANT_ID, false);
-  if (stored && stored.terminal.baseUrl === wanted.baseUrl && stored.terminal.username === wanted.username && stored.terminal.active) {
+  if (
+    stored &&
+    stored.terminal.baseUrl === wanted.baseUrl &&
+    stored.terminal.username === wanted.username &&
+    stored.terminal.active
+  ) {
     if (storedPasswordIs(() => stored.openPassword(), wanted.password)) return "unchanged";
   }
   await repos.terminals.upsert(
-    { merchantId: DEMO_MERCHANT_ID, livemode: false, baseUrl: wanted.baseUrl, username: wanted.username, active: true, updatedAt: clock.now() },
+    {
+      merchantId: DEMO_MERCHANT_ID,
+      livemode: false,
+      baseUrl: wanted.baseUrl,
+      username: wanted.username,
+      active: true,
+      updatedAt: clock.now(),
+    },
     wanted.password,
   );
   return stored ? "updated" : "created";
@@ -103,7 +124,12 @@ function parseDemoTestKey(text: string) {
 }
 
 async function ensureDemoMerchant(repos: AccountsRepositories, clock: Clock): Promise<boolean> {
-  const demo: Merchant = { id: DEMO_MERCHANT_ID, name: DEMO_MERCHANT_NAME, verified: true, createdAt: clock.now() };
+  const demo: Merchant = {
+    id: DEMO_MERCHANT_ID,
+    name: DEMO_MERCHANT_NAME,
+    verified: true,
+    createdAt: clock.now(),
+  };
   const outcome = await repos.merchants.insert(demo);
   if (outcome === "inserted") return true;
   // Exists already (an earlier start, or another replica just now): only verification matters.
@@ -117,17 +143,28 @@ async function importDemoTestKey(
   clock: Clock,
   key: NonNullable<ReturnType<typeof parseApiKey>>,
 ): Promise<void> {
-  const record = newApiKeyRecord({ id: newId("key"), merchantId: DEMO_MERCHANT_ID, key, createdAt: clock.now() });
+  const record = newApiKeyRecord({
+    id: newId("key"),
+    merchantId: DEMO_MERCHANT_ID,
+    key,
+    createdAt: clock.now(),
+  });
   if ((await repos.apiKeys.insert(record)) === "inserted") return;
   // Its lookup id is taken: fine if it is this very key on the demo merchant and still usable.
   const stored = await repos.apiKeys.findByLookupId(key.lookupId);
-  if (!stored || stored.merchantId !== DEMO_MERCHANT_ID || !apiKeyHashesMatch(stored.hash, hashApiKey(key.text))) {
+  if (
+    !stored ||
+    stored.merchantId !== DEMO_MERCHANT_ID ||
+    !apiKeyHashesMatch(stored.hash, hashApiKey(key.text))
+  ) {
     throw new Error(
       "The demo test key (GATEWAY_DEMO_TEST_KEY) shares its lookup id with another API key; choose a different key.",
     );
   }
   const inactive = inactiveReason(stored, clock.now());
   if (inactive) {
-    throw new Error(`The demo test key (GATEWAY_DEMO_TEST_KEY) was ${inactive} (key ${stored.id}); choose a different key.`);
+    throw new Error(
+      `The demo test key (GATEWAY_DEMO_TEST_KEY) was ${inactive} (key ${stored.id}); choose a different key.`,
+    );
   }
 }

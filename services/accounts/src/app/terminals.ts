@@ -1,6 +1,12 @@
 import { GatewayError } from "@gateway/platform";
 import type { AccountScope } from "../domain/account-scope.js";
-import { modeName, parseTerminalInput, type Terminal, type TerminalCredentials, type TerminalInput } from "../domain/terminal.js";
+import {
+  modeName,
+  parseTerminalInput,
+  type Terminal,
+  type TerminalCredentials,
+  type TerminalInput,
+} from "../domain/terminal.js";
 import type { AccountsDeps } from "./accounts-deps.js";
 import { getMerchant, requireId } from "./merchants.js";
 
@@ -15,7 +21,9 @@ export async function setTerminal(
   const parsed = parseTerminalInput(input, input.livemode);
   const merchant = await getMerchant(deps, input.merchantId);
   if (input.livemode && !merchant.verified) {
-    throw new GatewayError("FORBIDDEN", "Live terminals require a verified merchant.", { metadata: { merchant_id: merchant.id } });
+    throw new GatewayError("FORBIDDEN", "Live terminals require a verified merchant.", {
+      metadata: { merchant_id: merchant.id },
+    });
   }
   const terminal: Terminal = {
     merchantId: merchant.id,
@@ -31,16 +39,23 @@ export async function setTerminal(
 
 function noTerminal(livemode: boolean): GatewayError {
   const mode = modeName(livemode);
-  return new GatewayError("NO_TERMINAL_CONFIGURED", `No ${mode} terminal is configured for this account.`, { metadata: { mode } });
+  return new GatewayError("NO_TERMINAL_CONFIGURED", `No ${mode} terminal is configured for this account.`, {
+    metadata: { mode },
+  });
 }
 
 /** The terminal's settings (never its password); NOT_FOUND (metadata `mode`) when there is none. */
-export async function getTerminal(deps: AccountsDeps, input: { merchantId: string; livemode: boolean }): Promise<Terminal> {
+export async function getTerminal(
+  deps: AccountsDeps,
+  input: { merchantId: string; livemode: boolean },
+): Promise<Terminal> {
   const merchant = await getMerchant(deps, input.merchantId);
   const terminal = await deps.repos.terminals.find(merchant.id, input.livemode);
   if (!terminal) {
     const mode = modeName(input.livemode);
-    throw new GatewayError("NOT_FOUND", `No ${mode} terminal is configured for this merchant.`, { metadata: { mode } });
+    throw new GatewayError("NOT_FOUND", `No ${mode} terminal is configured for this merchant.`, {
+      metadata: { mode },
+    });
   }
   return terminal;
 }
@@ -50,15 +65,21 @@ export async function getTerminal(deps: AccountsDeps, input: { merchantId: strin
  * The password is decrypted only for an active terminal; an unreadable one fails as an
  * internal error whose log names the key id, never any part of the password.
  */
-export async function resolveTerminalCredentials(deps: AccountsDeps, scope: AccountScope | undefined): Promise<TerminalCredentials> {
-  if (!scope) throw GatewayError.validation([{ field: "scope", code: "required", message: "scope is required." }]);
+export async function resolveTerminalCredentials(
+  deps: AccountsDeps,
+  scope: AccountScope | undefined,
+): Promise<TerminalCredentials> {
+  if (!scope)
+    throw GatewayError.validation([{ field: "scope", code: "required", message: "scope is required." }]);
   const merchantId = requireId("scope.merchant_id", scope.merchantId);
   const stored = await deps.repos.terminals.findWithPassword(merchantId, scope.livemode);
   if (!stored) throw noTerminal(scope.livemode);
   const { terminal } = stored;
   if (!terminal.active) {
     const mode = modeName(scope.livemode);
-    throw new GatewayError("TERMINAL_INACTIVE", `The ${mode} terminal of this account is inactive.`, { metadata: { mode } });
+    throw new GatewayError("TERMINAL_INACTIVE", `The ${mode} terminal of this account is inactive.`, {
+      metadata: { mode },
+    });
   }
   return { baseUrl: terminal.baseUrl, username: terminal.username, password: stored.openPassword() };
 }

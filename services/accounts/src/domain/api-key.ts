@@ -88,7 +88,13 @@ export function newApiKeyRecord(input: {
   return record;
 }
 
-export type ApiKeyRejection = "malformed" | "unknown" | "hash_mismatch" | "mode_mismatch" | "revoked" | "expired";
+export type ApiKeyRejection =
+  | "malformed"
+  | "unknown"
+  | "hash_mismatch"
+  | "mode_mismatch"
+  | "revoked"
+  | "expired";
 
 /** Why a stored key cannot be used right now, if it cannot. */
 export function inactiveReason(key: ApiKey, now: Date): "revoked" | "expired" | undefined {

@@ -1,5 +1,5 @@
-import { GatewayError, type FieldViolation } from "@gateway/platform";
 import { formatRate, isCurrencyCode, parseRate, SETTLEMENT_CURRENCY } from "@gateway/money";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
 
 /** 1 unit of `currency` equals `rate` of the settlement currency (TND), for one merchant. */
 export interface ExchangeRate {
@@ -21,7 +21,8 @@ function currencyViolation(): FieldViolation {
 function checkCurrency(raw: string): { currency: string } | { violation: FieldViolation } {
   // Codes are case-insensitive to callers (Stripe accepts "eur"); stored upper case.
   const currency = raw.trim().toUpperCase();
-  if (!isCurrencyCode(currency) || currency === SETTLEMENT_CURRENCY) return { violation: currencyViolation() };
+  if (!isCurrencyCode(currency) || currency === SETTLEMENT_CURRENCY)
+    return { violation: currencyViolation() };
   return { currency };
 }
 
@@ -33,12 +34,16 @@ export function parseRateCurrency(raw: string): string {
 }
 
 /** Validates both fields at once so the caller sees every problem in one answer. */
-export function parseExchangeRateInput(raw: { currency: string; rate: string }): { currency: string; rate: string } {
+export function parseExchangeRateInput(raw: { currency: string; rate: string }): {
+  currency: string;
+  rate: string;
+} {
   const violations: FieldViolation[] = [];
   const checked = checkCurrency(raw.currency);
   if ("violation" in checked) violations.push(checked.violation);
   const parsed = parseRate(raw.rate);
   if (!parsed.ok) violations.push({ field: "rate", code: "invalid", message: parsed.message });
-  if (violations.length > 0 || "violation" in checked || !parsed.ok) throw GatewayError.validation(violations);
+  if (violations.length > 0 || "violation" in checked || !parsed.ok)
+    throw GatewayError.validation(violations);
   return { currency: checked.currency, rate: formatRate(parsed.value) };
 }

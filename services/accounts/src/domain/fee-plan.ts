@@ -1,5 +1,5 @@
-import { GatewayError, type FieldViolation } from "@gateway/platform";
 import { D, fromMinorUnits, MAX_AMOUNT_TND, SETTLEMENT_CURRENCY, toMinorUnits } from "@gateway/money";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
 
 /**
  * What the gateway charges a merchant per successful payment:
@@ -38,11 +38,15 @@ function fractionDigits(text: string): number {
 
 function checkPercent(raw: string): { percent: string } | { violation: FieldViolation } {
   const invalid = (message: string) => ({ violation: { field: "percent", code: "invalid", message } });
-  if (raw === "") return { violation: { field: "percent", code: "required", message: "percent is required." } };
+  if (raw === "")
+    return { violation: { field: "percent", code: "required", message: "percent is required." } };
   if (!UNSIGNED_DECIMAL.test(raw)) {
-    return invalid('percent must be a decimal string such as "2.5": digits only, no sign, exponent, leading zeros or spaces.');
+    return invalid(
+      'percent must be a decimal string such as "2.5": digits only, no sign, exponent, leading zeros or spaces.',
+    );
   }
-  if (fractionDigits(raw) > FEE_PERCENT_MAX_DECIMALS) return invalid(`percent must have at most ${FEE_PERCENT_MAX_DECIMALS} decimal places.`);
+  if (fractionDigits(raw) > FEE_PERCENT_MAX_DECIMALS)
+    return invalid(`percent must have at most ${FEE_PERCENT_MAX_DECIMALS} decimal places.`);
   const value = new D(raw);
   if (value.greaterThanOrEqualTo(FEE_PERCENT_LIMIT)) return invalid("percent must be less than 100.");
   // decimal.js prints the shortest form: "2.50" -> "2.5", "0.0000" -> "0".
@@ -54,18 +58,26 @@ function checkFixed(raw: string): { fixedMinor: bigint } | { violation: FieldVio
   const invalid = (message: string) => ({ violation: { field: "fixed", code: "invalid", message } });
   if (raw === "") return { violation: { field: "fixed", code: "required", message: "fixed is required." } };
   if (!UNSIGNED_DECIMAL.test(raw) || fractionDigits(raw) !== TND_DECIMALS) {
-    return invalid(`fixed must be zero or more ${SETTLEMENT_CURRENCY}, as a decimal string with exactly ${TND_DECIMALS} decimal places such as "0.250".`);
+    return invalid(
+      `fixed must be zero or more ${SETTLEMENT_CURRENCY}, as a decimal string with exactly ${TND_DECIMALS} decimal places such as "0.250".`,
+    );
   }
   const value = new D(raw);
-  if (value.greaterThan(MAX_AMOUNT_TND)) return invalid(`fixed must be at most ${MAX_AMOUNT_TND.toFixed(TND_DECIMALS)} ${SETTLEMENT_CURRENCY}.`);
+  if (value.greaterThan(MAX_AMOUNT_TND))
+    return invalid(`fixed must be at most ${MAX_AMOUNT_TND.toFixed(TND_DECIMALS)} ${SETTLEMENT_CURRENCY}.`);
   return { fixedMinor: toMinorUnits(value, SETTLEMENT_CURRENCY) };
 }
 
 /** Validates both parts at once so the operator sees every problem in one answer. */
-export function parseFeePlanInput(raw: { percent: string; fixed: string }): { percent: string; fixedMinor: bigint } {
+export function parseFeePlanInput(raw: { percent: string; fixed: string }): {
+  percent: string;
+  fixedMinor: bigint;
+} {
   const percent = checkPercent(raw.percent);
   const fixed = checkFixed(raw.fixed);
-  const violations = [percent, fixed].flatMap((checked) => ("violation" in checked ? [checked.violation] : []));
+  const violations = [percent, fixed].flatMap((checked) =>
+    "violation" in checked ? [checked.violation] : [],
+  );
   if ("violation" in percent || "violation" in fixed) throw GatewayError.validation(violations);
   return { percent: percent.percent, fixedMinor: fixed.fixedMinor };
 }

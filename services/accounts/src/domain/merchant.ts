@@ -18,7 +18,11 @@ export function parseMerchantName(raw: string): string {
   }
   if ([...name].length > MERCHANT_NAME_MAX_LENGTH) {
     throw GatewayError.validation([
-      { field: "name", code: "invalid", message: `name must be at most ${MERCHANT_NAME_MAX_LENGTH} characters.` },
+      {
+        field: "name",
+        code: "invalid",
+        message: `name must be at most ${MERCHANT_NAME_MAX_LENGTH} characters.`,
+      },
     ]);
   }
   return name;

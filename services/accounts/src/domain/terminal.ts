@@ -1,4 +1,4 @@
-import { GatewayError, type FieldViolation } from "@gateway/platform";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
 
 /**
  * A merchant's acquirer terminal for one mode: where the EPG protocol is spoken and as whom.
@@ -46,18 +46,25 @@ function codePoints(text: string): number {
 function checkBaseUrl(raw: string, livemode: boolean): { baseUrl: string } | { violation: FieldViolation } {
   const text = raw.trim();
   const invalid = (message: string) => ({ violation: { field: "base_url", code: "invalid", message } });
-  if (text === "") return { violation: { field: "base_url", code: "required", message: "base_url is required." } };
-  if (text.length > TERMINAL_BASE_URL_MAX_LENGTH) return invalid(`base_url must be at most ${TERMINAL_BASE_URL_MAX_LENGTH} characters.`);
+  if (text === "")
+    return { violation: { field: "base_url", code: "required", message: "base_url is required." } };
+  if (text.length > TERMINAL_BASE_URL_MAX_LENGTH)
+    return invalid(`base_url must be at most ${TERMINAL_BASE_URL_MAX_LENGTH} characters.`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return invalid("base_url must be an absolute http or https URL, such as https://acquirer.example/payment/rest.");
+    return invalid(
+      "base_url must be an absolute http or https URL, such as https://acquirer.example/payment/rest.",
+    );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return invalid("base_url must be an absolute http or https URL, such as https://acquirer.example/payment/rest.");
+    return invalid(
+      "base_url must be an absolute http or https URL, such as https://acquirer.example/payment/rest.",
+    );
   }
-  if (url.username !== "" || url.password !== "") return invalid("base_url must not contain credentials; give them as username and password.");
+  if (url.username !== "" || url.password !== "")
+    return invalid("base_url must not contain credentials; give them as username and password.");
   if (url.search !== "" || url.hash !== "" || text.includes("?") || text.includes("#")) {
     return invalid("base_url must not have a query or a fragment.");
   }
@@ -67,7 +74,8 @@ function checkBaseUrl(raw: string, livemode: boolean): { baseUrl: string } | { v
 
 function checkUsername(raw: string): { username: string } | { violation: FieldViolation } {
   const username = raw.trim();
-  if (username === "") return { violation: { field: "username", code: "required", message: "username is required." } };
+  if (username === "")
+    return { violation: { field: "username", code: "required", message: "username is required." } };
   if (codePoints(username) > TERMINAL_USERNAME_MAX_LENGTH || CONTROL_CHARACTER.test(username)) {
     return {
       violation: {
@@ -84,7 +92,11 @@ function checkUsername(raw: string): { username: string } | { violation: FieldVi
 function checkPassword(password: string): FieldViolation | undefined {
   if (password === "") return { field: "password", code: "required", message: "password is required." };
   if (codePoints(password) > TERMINAL_PASSWORD_MAX_LENGTH) {
-    return { field: "password", code: "invalid", message: `password must be 1 to ${TERMINAL_PASSWORD_MAX_LENGTH} characters.` };
+    return {
+      field: "password",
+      code: "invalid",
+      message: `password must be 1 to ${TERMINAL_PASSWORD_MAX_LENGTH} characters.`,
+    };
   }
   return undefined;
 }
@@ -105,8 +117,14 @@ export function parseTerminalInput(raw: TerminalInput, livemode: boolean): Termi
   if ("violation" in username) violations.push(username.violation);
   const password = checkPassword(raw.password);
   if (password) violations.push(password);
-  if ("violation" in baseUrl || "violation" in username || violations.length > 0) throw GatewayError.validation(violations);
-  return { baseUrl: baseUrl.baseUrl, username: username.username, password: raw.password, active: raw.active };
+  if ("violation" in baseUrl || "violation" in username || violations.length > 0)
+    throw GatewayError.validation(violations);
+  return {
+    baseUrl: baseUrl.baseUrl,
+    username: username.username,
+    password: raw.password,
+    active: raw.active,
+  };
 }
 
 /**

@@ -1,17 +1,17 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
-  ApiKeySchema,
-  FeePlanSchema,
-  MerchantSchema,
-  TerminalSchema,
   type ApiKey as ApiKeyMessage,
+  ApiKeySchema,
   type FeePlan as FeePlanMessage,
+  FeePlanSchema,
   type Merchant as MerchantMessage,
+  MerchantSchema,
   type Terminal as TerminalMessage,
+  TerminalSchema,
 } from "@gateway/proto";
 import type { ApiKey } from "../domain/api-key.js";
-import { formatFixedFee, type FeePlan } from "../domain/fee-plan.js";
+import { type FeePlan, formatFixedFee } from "../domain/fee-plan.js";
 import type { Merchant } from "../domain/merchant.js";
 import type { Terminal } from "../domain/terminal.js";
 

@@ -4,46 +4,46 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "@gateway/platform";
 import {
   AccountScopeSchema,
-  AuthenticateResponseSchema,
-  CreateApiKeyResponseSchema,
-  CreateMerchantResponseSchema,
-  GetExchangeRateResponseSchema,
-  GetFeePlanResponseSchema,
-  GetMerchantResponseSchema,
-  GetTerminalResponseSchema,
-  ResolveTerminalCredentialsResponseSchema,
-  RevokeApiKeyResponseSchema,
-  SetExchangeRateResponseSchema,
-  SetFeePlanResponseSchema,
-  SetTerminalResponseSchema,
-  VerifyMerchantResponseSchema,
   type AccountsService,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  AuthenticateResponseSchema,
   type CreateApiKeyRequest,
   type CreateApiKeyResponse,
+  CreateApiKeyResponseSchema,
   type CreateMerchantRequest,
   type CreateMerchantResponse,
+  CreateMerchantResponseSchema,
   type GetExchangeRateRequest,
   type GetExchangeRateResponse,
+  GetExchangeRateResponseSchema,
   type GetFeePlanRequest,
   type GetFeePlanResponse,
+  GetFeePlanResponseSchema,
   type GetMerchantRequest,
   type GetMerchantResponse,
+  GetMerchantResponseSchema,
   type GetTerminalRequest,
   type GetTerminalResponse,
+  GetTerminalResponseSchema,
   type ResolveTerminalCredentialsRequest,
   type ResolveTerminalCredentialsResponse,
+  ResolveTerminalCredentialsResponseSchema,
   type RevokeApiKeyRequest,
   type RevokeApiKeyResponse,
+  RevokeApiKeyResponseSchema,
   type SetExchangeRateRequest,
   type SetExchangeRateResponse,
+  SetExchangeRateResponseSchema,
   type SetFeePlanRequest,
   type SetFeePlanResponse,
+  SetFeePlanResponseSchema,
   type SetTerminalRequest,
   type SetTerminalResponse,
+  SetTerminalResponseSchema,
   type VerifyMerchantRequest,
   type VerifyMerchantResponse,
+  VerifyMerchantResponseSchema,
 } from "@gateway/proto";
 import type { AccountsDeps } from "../app/accounts-deps.js";
 import { createApiKey, revokeApiKey } from "../app/api-keys.js";
@@ -92,7 +92,10 @@ export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
       ...(req.expiresAt ? { expiresAt: timestampDate(req.expiresAt) } : {}),
     });
     // Ids and the public prefix only: the secret goes to the caller and nowhere else.
-    this.deps.logger.info({ keyId: apiKey.id, merchantId: apiKey.merchantId, livemode: apiKey.livemode }, "API key created");
+    this.deps.logger.info(
+      { keyId: apiKey.id, merchantId: apiKey.merchantId, livemode: apiKey.livemode },
+      "API key created",
+    );
     return create(CreateApiKeyResponseSchema, { apiKey: apiKeyToProto(apiKey), secret });
   }
 
@@ -103,8 +106,15 @@ export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
   }
 
   async setExchangeRate(req: SetExchangeRateRequest): Promise<SetExchangeRateResponse> {
-    const rate = await setExchangeRate(this.deps, { merchantId: req.merchantId, currency: req.currency, rate: req.rate });
-    this.deps.logger.info({ merchantId: rate.merchantId, currency: rate.currency, rate: rate.rate }, "exchange rate set");
+    const rate = await setExchangeRate(this.deps, {
+      merchantId: req.merchantId,
+      currency: req.currency,
+      rate: req.rate,
+    });
+    this.deps.logger.info(
+      { merchantId: rate.merchantId, currency: rate.currency, rate: rate.rate },
+      "exchange rate set",
+    );
     return create(SetExchangeRateResponseSchema, { currency: rate.currency, rate: rate.rate });
   }
 
@@ -124,7 +134,12 @@ export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
     });
     // Settings only: the password goes to the store sealed and nowhere else.
     this.deps.logger.info(
-      { merchantId: terminal.merchantId, mode: modeName(terminal.livemode), baseUrl: terminal.baseUrl, active: terminal.active },
+      {
+        merchantId: terminal.merchantId,
+        mode: modeName(terminal.livemode),
+        baseUrl: terminal.baseUrl,
+        active: terminal.active,
+      },
       "terminal set",
     );
     return create(SetTerminalResponseSchema, { terminal: terminalToProto(terminal) });
@@ -135,15 +150,24 @@ export class AccountsRpc implements ServiceImpl<typeof AccountsService> {
     return create(GetTerminalResponseSchema, { terminal: terminalToProto(terminal) });
   }
 
-  async resolveTerminalCredentials(req: ResolveTerminalCredentialsRequest): Promise<ResolveTerminalCredentialsResponse> {
+  async resolveTerminalCredentials(
+    req: ResolveTerminalCredentialsRequest,
+  ): Promise<ResolveTerminalCredentialsResponse> {
     const credentials = await resolveTerminalCredentials(this.deps, req.scope);
     return create(ResolveTerminalCredentialsResponseSchema, credentials);
   }
 
   async setFeePlan(req: SetFeePlanRequest): Promise<SetFeePlanResponse> {
-    const plan = await setFeePlan(this.deps, { merchantId: req.merchantId, percent: req.percent, fixed: req.fixed });
+    const plan = await setFeePlan(this.deps, {
+      merchantId: req.merchantId,
+      percent: req.percent,
+      fixed: req.fixed,
+    });
     const response = create(SetFeePlanResponseSchema, { feePlan: feePlanToProto(plan) });
-    this.deps.logger.info({ merchantId: plan.merchantId, percent: plan.percent, fixed: response.feePlan?.fixed }, "fee plan set");
+    this.deps.logger.info(
+      { merchantId: plan.merchantId, percent: plan.percent, fixed: response.feePlan?.fixed },
+      "fee plan set",
+    );
     return response;
   }
 

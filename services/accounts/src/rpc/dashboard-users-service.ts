@@ -57,7 +57,10 @@ function invitationToProto(invitation: Invitation): InvitationProto {
 }
 
 function sessionToProto(session: DashboardSession, user: DashboardUserView): DashboardSessionProto {
-  return create(DashboardSessionSchema, { user: userToProto(user), expiresAt: timestampFromDate(session.expiresAt) });
+  return create(DashboardSessionSchema, {
+    user: userToProto(user),
+    expiresAt: timestampFromDate(session.expiresAt),
+  });
 }
 
 /** The dashboard's use cases over the accounts stores: users belong to existing merchants. */
@@ -79,11 +82,16 @@ export class DashboardUsersRpc implements ServiceImpl<typeof DashboardUsersServi
 
   async inviteUser(req: { merchantId: string; email: string; role: string; invitedBy: string }) {
     const { invitation, token } = await inviteDashboardUser(this.deps, req);
-    return create(InviteUserResponseSchema, { invitation: invitationToProto(invitation), invitationToken: token });
+    return create(InviteUserResponseSchema, {
+      invitation: invitationToProto(invitation),
+      invitationToken: token,
+    });
   }
 
   async getInvitation(req: { invitationToken: string }) {
-    return create(GetInvitationResponseSchema, { invitation: invitationToProto(await openInvitation(this.deps, req.invitationToken)) });
+    return create(GetInvitationResponseSchema, {
+      invitation: invitationToProto(await openInvitation(this.deps, req.invitationToken)),
+    });
   }
 
   async acceptInvitation(req: { invitationToken: string; password: string }) {
@@ -93,7 +101,10 @@ export class DashboardUsersRpc implements ServiceImpl<typeof DashboardUsersServi
 
   async signIn(req: { email: string; password: string; clientAddress: string }) {
     const signedIn = await signIn(this.deps, req);
-    return create(SignInResponseSchema, { sessionToken: signedIn.token, session: sessionToProto(signedIn.session, signedIn.user) });
+    return create(SignInResponseSchema, {
+      sessionToken: signedIn.token,
+      session: sessionToProto(signedIn.session, signedIn.user),
+    });
   }
 
   async authenticateSession(req: { sessionToken: string }) {
@@ -111,12 +122,22 @@ export class DashboardUsersRpc implements ServiceImpl<typeof DashboardUsersServi
     return create(SignOutEverywhereResponseSchema, {});
   }
 
-  async changePassword(req: { sessionToken: string; currentPassword: string; newPassword: string; clientAddress: string }) {
+  async changePassword(req: {
+    sessionToken: string;
+    currentPassword: string;
+    newPassword: string;
+    clientAddress: string;
+  }) {
     const signedIn = await changePassword(this.deps, { token: req.sessionToken, ...req });
-    return create(ChangePasswordResponseSchema, { sessionToken: signedIn.token, session: sessionToProto(signedIn.session, signedIn.user) });
+    return create(ChangePasswordResponseSchema, {
+      sessionToken: signedIn.token,
+      session: sessionToProto(signedIn.session, signedIn.user),
+    });
   }
 
   async listUsers(req: { merchantId: string }) {
-    return create(ListUsersResponseSchema, { users: (await listDashboardUsers(this.deps, req.merchantId)).map(userToProto) });
+    return create(ListUsersResponseSchema, {
+      users: (await listDashboardUsers(this.deps, req.merchantId)).map(userToProto),
+    });
   }
 }

@@ -3,7 +3,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { ApiKeyRepository } from "../../src/app/ports.js";
 import { anApiKey } from "../support/api-key-fixtures.js";
 
-export function describeApiKeyRepositoryContract(name: string, factory: () => Promise<ApiKeyRepository>): void {
+export function describeApiKeyRepositoryContract(
+  name: string,
+  factory: () => Promise<ApiKeyRepository>,
+): void {
   describe(`ApiKeyRepository contract: ${name}`, () => {
     let keys: ApiKeyRepository;
     beforeEach(async () => {
@@ -63,7 +66,9 @@ export function describeApiKeyRepositoryContract(name: string, factory: () => Pr
       await keys.insert(key);
       const first = new Date("2026-02-01T10:00:00.000Z");
       await keys.markRevoked(key.id, first);
-      expect((await keys.markRevoked(key.id, new Date("2026-03-01T10:00:00.000Z")))?.revokedAt).toEqual(first);
+      expect((await keys.markRevoked(key.id, new Date("2026-03-01T10:00:00.000Z")))?.revokedAt).toEqual(
+        first,
+      );
       expect((await keys.findById(key.id))?.revokedAt).toEqual(first);
     });
 

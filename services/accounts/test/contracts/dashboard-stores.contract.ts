@@ -51,7 +51,10 @@ function session(userId: string, overrides: Partial<DashboardSession> = {}): Das
   };
 }
 
-export function describeDashboardStoresContract(adapter: string, makeStores: () => Promise<DashboardStores>): void {
+export function describeDashboardStoresContract(
+  adapter: string,
+  makeStores: () => Promise<DashboardStores>,
+): void {
   describe(`dashboard stores contract (${adapter})`, () => {
     it("when a user is inserted, then it is found by id and by email, and its id or email cannot be taken again", async () => {
       const { users } = await makeStores();
@@ -81,7 +84,11 @@ export function describeDashboardStoresContract(adapter: string, makeStores: () 
       await users.insert(alice);
       const at = new Date("2026-11-03T00:00:00.000Z");
       const changed = await users.changePassword(alice.id, "scrypt$new", at, 0);
-      expect(changed).toMatchObject({ passwordHash: "scrypt$new", sessionGeneration: 1, passwordChangedAt: at });
+      expect(changed).toMatchObject({
+        passwordHash: "scrypt$new",
+        sessionGeneration: 1,
+        passwordChangedAt: at,
+      });
       expect(await users.changePassword(alice.id, "scrypt$stale", at, 0)).toBeUndefined();
       expect((await users.findById(alice.id))?.passwordHash).toBe("scrypt$new");
     });
@@ -102,7 +109,10 @@ export function describeDashboardStoresContract(adapter: string, makeStores: () 
       expect(await invitations.insert(invitation({ tokenHash: invite.tokenHash }))).toBe("already_exists");
       expect(await invitations.findByTokenHash(invite.tokenHash)).toEqual(invite);
       const at = new Date("2026-11-02T00:00:00.000Z");
-      const outcomes = await Promise.all([invitations.markAccepted(invite.id, at), invitations.markAccepted(invite.id, at)]);
+      const outcomes = await Promise.all([
+        invitations.markAccepted(invite.id, at),
+        invitations.markAccepted(invite.id, at),
+      ]);
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       expect((await invitations.findByTokenHash(invite.tokenHash))?.acceptedAt).toEqual(at);
     });

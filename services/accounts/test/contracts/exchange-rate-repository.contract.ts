@@ -4,10 +4,19 @@ import type { ExchangeRateRepository } from "../../src/app/ports.js";
 import type { ExchangeRate } from "../../src/domain/exchange-rate.js";
 
 function aRate(overrides: Partial<ExchangeRate> = {}): ExchangeRate {
-  return { merchantId: newId("mer"), currency: "EUR", rate: "3.400000", updatedAt: new Date("2026-01-01T00:00:00.000Z"), ...overrides };
+  return {
+    merchantId: newId("mer"),
+    currency: "EUR",
+    rate: "3.400000",
+    updatedAt: new Date("2026-01-01T00:00:00.000Z"),
+    ...overrides,
+  };
 }
 
-export function describeExchangeRateRepositoryContract(name: string, factory: () => Promise<ExchangeRateRepository>): void {
+export function describeExchangeRateRepositoryContract(
+  name: string,
+  factory: () => Promise<ExchangeRateRepository>,
+): void {
   describe(`ExchangeRateRepository contract: ${name}`, () => {
     let rates: ExchangeRateRepository;
     beforeEach(async () => {
@@ -46,7 +55,9 @@ export function describeExchangeRateRepositoryContract(name: string, factory: ()
 
     it("when the first rate of a pair is set concurrently, then every write succeeds and one rate remains", async () => {
       const merchantId = newId("mer");
-      const writes = ["1.000000", "2.000000", "3.000000", "4.000000", "5.000000"].map((rate) => aRate({ merchantId, rate }));
+      const writes = ["1.000000", "2.000000", "3.000000", "4.000000", "5.000000"].map((rate) =>
+        aRate({ merchantId, rate }),
+      );
       await Promise.all(writes.map((rate) => rates.upsert(rate)));
       const found = await rates.find(merchantId, "EUR");
       expect(writes.map((w) => w.rate)).toContain(found?.rate);

@@ -4,10 +4,19 @@ import type { FeePlanRepository } from "../../src/app/ports.js";
 import type { FeePlan } from "../../src/domain/fee-plan.js";
 
 function aPlan(overrides: Partial<FeePlan> = {}): FeePlan & { updatedAt: Date } {
-  return { merchantId: newId("mer"), percent: "2.5", fixedMinor: 250n, updatedAt: new Date("2026-01-01T00:00:00.000Z"), ...overrides };
+  return {
+    merchantId: newId("mer"),
+    percent: "2.5",
+    fixedMinor: 250n,
+    updatedAt: new Date("2026-01-01T00:00:00.000Z"),
+    ...overrides,
+  };
 }
 
-export function describeFeePlanRepositoryContract(name: string, factory: () => Promise<FeePlanRepository>): void {
+export function describeFeePlanRepositoryContract(
+  name: string,
+  factory: () => Promise<FeePlanRepository>,
+): void {
   describe(`FeePlanRepository contract: ${name}`, () => {
     let plans: FeePlanRepository;
     beforeEach(async () => {
@@ -29,7 +38,12 @@ export function describeFeePlanRepositoryContract(name: string, factory: () => P
     it("when a plan is set again, then the new values replace the old ones", async () => {
       const first = aPlan();
       await plans.upsert(first);
-      const second = { ...first, percent: "0", fixedMinor: 0n, updatedAt: new Date("2026-03-01T00:00:00.000Z") };
+      const second = {
+        ...first,
+        percent: "0",
+        fixedMinor: 0n,
+        updatedAt: new Date("2026-03-01T00:00:00.000Z"),
+      };
       await plans.upsert(second);
       expect(await plans.find(first.merchantId)).toEqual(second);
     });

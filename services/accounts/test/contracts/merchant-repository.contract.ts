@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { MerchantRepository } from "../../src/app/ports.js";
 import { aMerchant } from "../support/api-key-fixtures.js";
 
-export function describeMerchantRepositoryContract(name: string, factory: () => Promise<MerchantRepository>): void {
+export function describeMerchantRepositoryContract(
+  name: string,
+  factory: () => Promise<MerchantRepository>,
+): void {
   describe(`MerchantRepository contract: ${name}`, () => {
     let merchants: MerchantRepository;
     beforeEach(async () => {

@@ -17,7 +17,10 @@ function aTerminal(overrides: Partial<Terminal> = {}): Terminal {
 }
 
 /** `factory` builds the store over fresh or shared state; passwords are sealed with the box given. */
-export function describeTerminalRepositoryContract(name: string, factory: (secrets: SecretBox) => Promise<TerminalRepository>): void {
+export function describeTerminalRepositoryContract(
+  name: string,
+  factory: (secrets: SecretBox) => Promise<TerminalRepository>,
+): void {
   describe(`TerminalRepository contract: ${name}`, () => {
     let terminals: TerminalRepository;
     beforeEach(async () => {
@@ -49,16 +52,29 @@ export function describeTerminalRepositoryContract(name: string, factory: (secre
     it("when a terminal is set again, then the new settings and password replace the old ones", async () => {
       const first = aTerminal();
       await terminals.upsert(first, "old-password");
-      const second = { ...first, baseUrl: "https://acquirer.example/rest", username: "shop-2", active: false, updatedAt: new Date("2026-02-01T00:00:00.000Z") };
+      const second = {
+        ...first,
+        baseUrl: "https://acquirer.example/rest",
+        username: "shop-2",
+        active: false,
+        updatedAt: new Date("2026-02-01T00:00:00.000Z"),
+      };
       await terminals.upsert(second, "new-password");
       expect(await terminals.find(first.merchantId, false)).toEqual(second);
-      expect((await terminals.findWithPassword(first.merchantId, false))?.openPassword()).toBe("new-password");
+      expect((await terminals.findWithPassword(first.merchantId, false))?.openPassword()).toBe(
+        "new-password",
+      );
     });
 
     it("when terminals differ by mode or merchant, then each keeps its own settings and password", async () => {
       const merchantId = newId("mer");
       const test = aTerminal({ merchantId, livemode: false, username: "test-user" });
-      const live = aTerminal({ merchantId, livemode: true, baseUrl: "https://acquirer.example/rest", username: "live-user" });
+      const live = aTerminal({
+        merchantId,
+        livemode: true,
+        baseUrl: "https://acquirer.example/rest",
+        username: "live-user",
+      });
       const other = aTerminal({ username: "other-user" });
       await terminals.upsert(test, "test-password");
       await terminals.upsert(live, "live-password");
@@ -67,14 +83,20 @@ export function describeTerminalRepositoryContract(name: string, factory: (secre
       expect(await terminals.find(merchantId, true)).toEqual(live);
       expect((await terminals.findWithPassword(merchantId, false))?.openPassword()).toBe("test-password");
       expect((await terminals.findWithPassword(merchantId, true))?.openPassword()).toBe("live-password");
-      expect((await terminals.findWithPassword(other.merchantId, false))?.openPassword()).toBe("other-password");
+      expect((await terminals.findWithPassword(other.merchantId, false))?.openPassword()).toBe(
+        "other-password",
+      );
       expect(await terminals.find(other.merchantId, true)).toBeUndefined();
     });
 
     it("when the first terminal of a pair is set concurrently, then every write succeeds and one of them remains", async () => {
       const merchantId = newId("mer");
-      const writes = ["a", "b", "c", "d", "e"].map((user) => aTerminal({ merchantId, username: `user-${user}` }));
-      await Promise.all(writes.map((terminal) => terminals.upsert(terminal, `password-${terminal.username}`)));
+      const writes = ["a", "b", "c", "d", "e"].map((user) =>
+        aTerminal({ merchantId, username: `user-${user}` }),
+      );
+      await Promise.all(
+        writes.map((terminal) => terminals.upsert(terminal, `password-${terminal.username}`)),
+      );
       const stored = await terminals.findWithPassword(merchantId, false);
       expect(writes.map((w) => w.username)).toContain(stored?.terminal.username);
       expect(stored?.openPassword()).toBe(`password-${stored?.terminal.username}`);
@@ -86,7 +108,10 @@ export function describeTerminalRepositoryContract(name: string, factory: (secre
       const found = await terminals.find(terminal.merchantId, false);
       found!.active = false;
       terminal.username = "changed after upsert";
-      expect(await terminals.find(terminal.merchantId, false)).toMatchObject({ active: true, username: "sim-merchant" });
+      expect(await terminals.find(terminal.merchantId, false)).toMatchObject({
+        active: true,
+        username: "sim-merchant",
+      });
     });
   });
 }

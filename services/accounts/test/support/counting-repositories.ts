@@ -1,7 +1,10 @@
 import type { AccountsRepositories, ApiKeyRepository } from "../../src/app/ports.js";
 
 /** Wraps the API key store to count calls, to prove which checks never touch the database. */
-export function countApiKeyCalls(repos: AccountsRepositories): { repos: AccountsRepositories; calls: () => number } {
+export function countApiKeyCalls(repos: AccountsRepositories): {
+  repos: AccountsRepositories;
+  calls: () => number;
+} {
   let calls = 0;
   const apiKeys = new Proxy(repos.apiKeys, {
     get(target, property, receiver) {

@@ -2,7 +2,10 @@ import { GatewayError } from "@gateway/platform";
 import { expect } from "vitest";
 
 /** Awaits a promise that must reject with a GatewayError and returns that error. */
-export async function expectGatewayError(promise: Promise<unknown>, reason: GatewayError["reason"]): Promise<GatewayError> {
+export async function expectGatewayError(
+  promise: Promise<unknown>,
+  reason: GatewayError["reason"],
+): Promise<GatewayError> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,

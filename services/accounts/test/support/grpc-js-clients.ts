@@ -1,7 +1,7 @@
-import { expect } from "vitest";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import { expect } from "vitest";
 
 const PROTO_ROOT = fileURLToPath(new URL("../../../../proto", import.meta.url));
 
@@ -9,18 +9,45 @@ const PROTO_ROOT = fileURLToPath(new URL("../../../../proto", import.meta.url));
 export type UnaryCall<Req, Res> = (request: Req) => Promise<Res>;
 
 export interface GrpcJsClients {
-  authenticate: UnaryCall<{ apiKey: string }, { scope?: { merchantId: string; livemode: boolean }; keyId: string }>;
-  setTerminal: UnaryCall<
-    { merchantId: string; livemode: boolean; baseUrl: string; username: string; password: string; active: boolean },
-    { terminal?: { merchantId: string; livemode: boolean; baseUrl: string; username: string; active: boolean } & Record<string, unknown> }
+  authenticate: UnaryCall<
+    { apiKey: string },
+    { scope?: { merchantId: string; livemode: boolean }; keyId: string }
   >;
-  resolveTerminalCredentials: UnaryCall<{ scope: { merchantId: string; livemode: boolean } }, { baseUrl: string; username: string; password: string }>;
+  setTerminal: UnaryCall<
+    {
+      merchantId: string;
+      livemode: boolean;
+      baseUrl: string;
+      username: string;
+      password: string;
+      active: boolean;
+    },
+    {
+      terminal?: {
+        merchantId: string;
+        livemode: boolean;
+        baseUrl: string;
+        username: string;
+        active: boolean;
+      } & Record<string, unknown>;
+    }
+  >;
+  resolveTerminalCredentials: UnaryCall<
+    { scope: { merchantId: string; livemode: boolean } },
+    { baseUrl: string; username: string; password: string }
+  >;
   healthCheck: UnaryCall<{ service: string }, { status: string }>;
   close(): void;
 }
 
-type CallbackCall = (request: unknown, callback: (err: grpc.ServiceError | null, response: unknown) => void) => void;
-type ClientConstructor = new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, CallbackCall>;
+type CallbackCall = (
+  request: unknown,
+  callback: (err: grpc.ServiceError | null, response: unknown) => void,
+) => void;
+type ClientConstructor = new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+) => grpc.Client & Record<string, CallbackCall>;
 
 type MetadataCall = (
   request: unknown,
@@ -29,7 +56,11 @@ type MetadataCall = (
 ) => void;
 
 /** `authorization` for each call when a token source is given (a process checks service tokens). */
-function promisify<Req, Res>(client: grpc.Client & Record<string, CallbackCall>, method: string, token?: () => string): UnaryCall<Req, Res> {
+function promisify<Req, Res>(
+  client: grpc.Client & Record<string, CallbackCall>,
+  method: string,
+  token?: () => string,
+): UnaryCall<Req, Res> {
   return (request) =>
     new Promise((resolve, reject) => {
       const metadata = new grpc.Metadata();

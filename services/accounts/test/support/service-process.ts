@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { generateServiceAuthKeys } from "@gateway/platform";
 
@@ -20,7 +20,12 @@ export function startAccountsProcess(env: Record<string, string>): ServiceProces
     // MANAGEMENT_PORT 0: a free port for /metrics, never the fixed default another test may hold.
     // Service credentials are required to start; a test that calls the process passes the keys
     // its client signs with (GATEWAY_SERVICE_AUTH_KEYS), the others get fresh ones.
-    env: { PATH: process.env.PATH ?? "", MANAGEMENT_PORT: "0", GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().accounts, ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      MANAGEMENT_PORT: "0",
+      GATEWAY_SERVICE_AUTH_KEYS: generateServiceAuthKeys().accounts,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -41,9 +41,18 @@ export const sessionExample = {
   attempts: [],
 };
 
-export const canceledSessionExample = { ...sessionExample, status: "CANCELED", checkout_url: null, completed_at: "2026-11-23T10:20:00.000Z" };
+export const canceledSessionExample = {
+  ...sessionExample,
+  status: "CANCELED",
+  checkout_url: null,
+  completed_at: "2026-11-23T10:20:00.000Z",
+};
 
-export const sessionListExample = { data: [sessionExample], has_more: true, next_cursor: "ps_8f2c1a9b4d7e6f30a1b2c3d4" };
+export const sessionListExample = {
+  data: [sessionExample],
+  has_more: true,
+  next_cursor: "ps_8f2c1a9b4d7e6f30a1b2c3d4",
+};
 
 export const checkoutLinkExample = {
   checkout_url: "https://pay.example.tn/checkout/Rt5w2NqX8vLm3KpZ7yBc4dFg",
@@ -52,7 +61,11 @@ export const checkoutLinkExample = {
 
 export const createRefundExample = { refund_type: "PARTIAL", amount: "20.000", reason: "returned goods" };
 
-export const refundResultExample = { refund_id: "re_3c9d2e7a1b4f6a8c0d2e4f6a", refunded_amount: "20.000", automated_refund: true };
+export const refundResultExample = {
+  refund_id: "re_3c9d2e7a1b4f6a8c0d2e4f6a",
+  refunded_amount: "20.000",
+  automated_refund: true,
+};
 
 export const deliveryListExample = {
   data: [

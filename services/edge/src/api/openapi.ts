@@ -1,6 +1,6 @@
-import { errorCatalog, type ErrorReason } from "@gateway/platform";
+import { type ErrorReason, errorCatalog } from "@gateway/platform";
 import type { TSchema } from "@sinclair/typebox";
-import { ALWAYS_POSSIBLE, operations, type Operation } from "./operations.js";
+import { ALWAYS_POSSIBLE, type Operation, operations } from "./operations.js";
 import { FieldViolation, Problem } from "./schemas/common.js";
 import { CreateRefundBody, RefundResult } from "./schemas/refunds.js";
 import { CheckoutLink, CreateSessionBody, LineItemInput, Session, SessionList } from "./schemas/sessions.js";
@@ -41,7 +41,8 @@ const PROBLEM_DETAILS: Record<ErrorReason, string> = {
   RATE_LIMIT_EXCEEDED: "Too many requests; retry after the Retry-After header's seconds.",
   PROCESSOR_UNAVAILABLE: "The acquirer is unreachable or timed out; retry.",
   SERVICE_UNAVAILABLE: "A gateway dependency is temporarily unavailable; retry after Retry-After.",
-  INTERNAL: "An unexpected error occurred. Retry with backoff; if it persists, contact support quoting the Request-Id header.",
+  INTERNAL:
+    "An unexpected error occurred. Retry with backoff; if it persists, contact support quoting the Request-Id header.",
   BAD_REQUEST: "The request could not be read (not JSON, not UTF-8, not a JSON object).",
   PAYLOAD_TOO_LARGE: "The request body exceeds the limit.",
   UNSUPPORTED_MEDIA_TYPE: "Request bodies must be JSON, sent with Content-Type: application/json.",
@@ -57,7 +58,10 @@ function problemExample(reason: ErrorReason, path: string): Record<string, unkno
     detail: PROBLEM_DETAILS[reason],
     instance: path,
   };
-  if (reason === "VALIDATION_ERROR") doc.errors = [{ field: "amount", code: "invalid_precision", message: "amount must have 3 decimal places in TND." }];
+  if (reason === "VALIDATION_ERROR")
+    doc.errors = [
+      { field: "amount", code: "invalid_precision", message: "amount must have 3 decimal places in TND." },
+    ];
   if (reason === "CONFLICT") doc.existing_session_id = "ps_8f2c1a9b4d7e6f30a1b2c3d4";
   return doc;
 }
@@ -85,13 +89,26 @@ function parameters(op: Operation): unknown[] {
     const properties = (schema?.properties ?? {}) as Record<string, TSchema>;
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = jsonSchema(property, false) as Record<string, unknown>;
-      out.push({ name, in: where, required: where === "path", ...(description ? { description } : {}), schema: rest });
+      out.push({
+        name,
+        in: where,
+        required: where === "path",
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
     }
   };
   add("path", op.request.params);
   add("query", op.request.querystring);
   for (const header of op.request.headers ?? []) {
-    out.push({ name: header.name, in: "header", required: false, description: header.description, schema: { type: "string" }, example: header.example });
+    out.push({
+      name: header.name,
+      in: "header",
+      required: false,
+      description: header.description,
+      schema: { type: "string" },
+      example: header.example,
+    });
   }
   return out;
 }
@@ -101,13 +118,19 @@ function responses(op: Operation, path: string): Record<string, unknown> {
   for (const [status, response] of Object.entries(op.responses)) {
     out[status] = {
       description: response.description,
-      content: { "application/json": { schema: jsonSchema(response.schema, false), example: response.example } },
+      content: {
+        "application/json": { schema: jsonSchema(response.schema, false), example: response.example },
+      },
       ...(response.links
         ? {
             links: Object.fromEntries(
               response.links.map((target: string) => [
                 target,
-                { operationId: target, parameters: { session_id: "$response.body#/id" }, description: `${operations[target as keyof typeof operations].summary} with this session's id.` },
+                {
+                  operationId: target,
+                  parameters: { session_id: "$response.body#/id" },
+                  description: `${operations[target as keyof typeof operations].summary} with this session's id.`,
+                },
               ]),
             ),
           }
@@ -122,11 +145,18 @@ function responses(op: Operation, path: string): Record<string, unknown> {
   for (const [status, reasons] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: reasons.map((r) => `\`${errorCatalog[r].problemType}\`: ${PROBLEM_DETAILS[r]}`).join(" "),
-      ...(status === 429 || status === 503 ? { headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } } } : {}),
+      ...(status === 429 || status === 503
+        ? { headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } } }
+        : {}),
       content: {
         "application/problem+json": {
           schema: { $ref: "#/components/schemas/Problem" },
-          examples: Object.fromEntries(reasons.map((r) => [errorCatalog[r].problemType, { value: problemExample(r, path.replace("{session_id}", "ps_8f2c1a9b4d7e6f30a1b2c3d4")) }])),
+          examples: Object.fromEntries(
+            reasons.map((r) => [
+              errorCatalog[r].problemType,
+              { value: problemExample(r, path.replace("{session_id}", "ps_8f2c1a9b4d7e6f30a1b2c3d4")) },
+            ]),
+          ),
         },
       },
     };
@@ -154,7 +184,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ? {
             requestBody: {
               required: op.request.body !== operations.cancelSession.request.body,
-              content: { "application/json": { schema: jsonSchema(op.request.body, false), example: op.request.bodyExample } },
+              content: {
+                "application/json": {
+                  schema: jsonSchema(op.request.body, false),
+                  example: op.request.bodyExample,
+                },
+              },
             },
           }
         : {}),
@@ -182,7 +217,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     ],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An API key: `Authorization: Bearer sk_test_…`." } },
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key: `Authorization: Bearer sk_test_…`.",
+        },
+      },
       schemas: Object.fromEntries(NAMED.map(([name, schema]) => [name, jsonSchema(schema)])),
     },
     "x-problem-types": Object.fromEntries(

@@ -3,7 +3,13 @@ import type { TSchema } from "@sinclair/typebox";
 import * as ex from "./examples.js";
 import { NoBody, SessionIdParams } from "./schemas/common.js";
 import { CreateRefundBody, RefundResult } from "./schemas/refunds.js";
-import { CheckoutLink, CreateSessionBody, ListSessionsQuery, Session, SessionList } from "./schemas/sessions.js";
+import {
+  CheckoutLink,
+  CreateSessionBody,
+  ListSessionsQuery,
+  Session,
+  SessionList,
+} from "./schemas/sessions.js";
 import { AccountDeliveriesQuery, DeliveryList, SessionDeliveriesQuery } from "./schemas/webhooks.js";
 
 export interface OperationResponse {
@@ -27,16 +33,33 @@ export interface Operation {
   summary: string;
   description: string;
   tags: string[];
-  request: { params?: TSchema; querystring?: TSchema; body?: TSchema; bodyExample?: unknown; headers?: Array<{ name: string; description: string; example: string }> };
+  request: {
+    params?: TSchema;
+    querystring?: TSchema;
+    body?: TSchema;
+    bodyExample?: unknown;
+    headers?: Array<{ name: string; description: string; example: string }>;
+  };
   responses: Record<number, OperationResponse>;
   /** Problem documents besides those of every operation (401, 429, 500, 503). */
   problems: ErrorReason[];
 }
 
 /** What a merchant does next with a session it created. */
-const SESSION_LINKS = ["getSession", "cancelSession", "createCheckoutLink", "createRefund", "listSessionDeliveries"];
+const SESSION_LINKS = [
+  "getSession",
+  "cancelSession",
+  "createCheckoutLink",
+  "createRefund",
+  "listSessionDeliveries",
+];
 
-export const ALWAYS_POSSIBLE: ErrorReason[] = ["UNAUTHORIZED", "RATE_LIMIT_EXCEEDED", "INTERNAL", "SERVICE_UNAVAILABLE"];
+export const ALWAYS_POSSIBLE: ErrorReason[] = [
+  "UNAUTHORIZED",
+  "RATE_LIMIT_EXCEEDED",
+  "INTERNAL",
+  "SERVICE_UNAVAILABLE",
+];
 
 export const operations = {
   createSession: {
@@ -49,10 +72,28 @@ export const operations = {
     tags: ["Sessions"],
     request: { body: CreateSessionBody, bodyExample: ex.createSessionExample },
     responses: {
-      201: { description: "Created; `Location` names the session.", schema: Session, example: ex.sessionExample, links: SESSION_LINKS },
-      200: { description: "An idempotent repeat: the first session.", schema: Session, example: ex.sessionExample, links: SESSION_LINKS },
+      201: {
+        description: "Created; `Location` names the session.",
+        schema: Session,
+        example: ex.sessionExample,
+        links: SESSION_LINKS,
+      },
+      200: {
+        description: "An idempotent repeat: the first session.",
+        schema: Session,
+        example: ex.sessionExample,
+        links: SESSION_LINKS,
+      },
     },
-    problems: ["BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "VALIDATION_ERROR", "CONFLICT", "NO_TERMINAL_CONFIGURED", "TERMINAL_INACTIVE"],
+    problems: [
+      "BAD_REQUEST",
+      "UNSUPPORTED_MEDIA_TYPE",
+      "PAYLOAD_TOO_LARGE",
+      "VALIDATION_ERROR",
+      "CONFLICT",
+      "NO_TERMINAL_CONFIGURED",
+      "TERMINAL_INACTIVE",
+    ],
   },
   listSessions: {
     operationId: "listSessions",
@@ -62,7 +103,9 @@ export const operations = {
     description: "This account's sessions in this mode, most recent first, a page at a time.",
     tags: ["Sessions"],
     request: { querystring: ListSessionsQuery },
-    responses: { 200: { description: "A page of sessions.", schema: SessionList, example: ex.sessionListExample } },
+    responses: {
+      200: { description: "A page of sessions.", schema: SessionList, example: ex.sessionListExample },
+    },
     problems: ["VALIDATION_ERROR"],
   },
   getSession: {
@@ -73,7 +116,14 @@ export const operations = {
     description: "The session detail; 404 for a session of another account or mode.",
     tags: ["Sessions"],
     request: { params: SessionIdParams },
-    responses: { 200: { description: "The session.", schema: Session, example: ex.sessionExample, links: ["cancelSession", "createRefund"] } },
+    responses: {
+      200: {
+        description: "The session.",
+        schema: Session,
+        example: ex.sessionExample,
+        links: ["cancelSession", "createRefund"],
+      },
+    },
     problems: ["NOT_FOUND"],
   },
   cancelSession: {
@@ -84,7 +134,9 @@ export const operations = {
     description: "Cancels a session that is not yet terminal. No body, an empty body or `{}`.",
     tags: ["Sessions"],
     request: { params: SessionIdParams, body: NoBody, bodyExample: {} },
-    responses: { 200: { description: "The canceled session.", schema: Session, example: ex.canceledSessionExample } },
+    responses: {
+      200: { description: "The canceled session.", schema: Session, example: ex.canceledSessionExample },
+    },
     problems: ["BAD_REQUEST", "VALIDATION_ERROR", "NOT_FOUND", "SESSION_TERMINAL"],
   },
   createCheckoutLink: {
@@ -95,7 +147,13 @@ export const operations = {
     description: "A new hosted checkout link for a payable session. No body, an empty body or `{}`.",
     tags: ["Sessions"],
     request: { params: SessionIdParams, body: NoBody, bodyExample: {} },
-    responses: { 201: { description: "The new link and its expiry.", schema: CheckoutLink, example: ex.checkoutLinkExample } },
+    responses: {
+      201: {
+        description: "The new link and its expiry.",
+        schema: CheckoutLink,
+        example: ex.checkoutLinkExample,
+      },
+    },
     problems: ["BAD_REQUEST", "VALIDATION_ERROR", "NOT_FOUND", "SESSION_TERMINAL", "CHECKOUT_LIMIT_EXCEEDED"],
   },
   createRefund: {
@@ -110,10 +168,32 @@ export const operations = {
       params: SessionIdParams,
       body: CreateRefundBody,
       bodyExample: ex.createRefundExample,
-      headers: [{ name: "Idempotency-Key", description: "1-255 printable characters; repeats answer the first refund.", example: "refund-order-1042-1" }],
+      headers: [
+        {
+          name: "Idempotency-Key",
+          description: "1-255 printable characters; repeats answer the first refund.",
+          example: "refund-order-1042-1",
+        },
+      ],
     },
-    responses: { 201: { description: "The refund (automated or left to operations).", schema: RefundResult, example: ex.refundResultExample } },
-    problems: ["BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "NOT_FOUND", "CONFLICT", "INVALID_STATE", "NO_PAYMENT", "REFUND_FAILED", "PROCESSOR_UNAVAILABLE"],
+    responses: {
+      201: {
+        description: "The refund (automated or left to operations).",
+        schema: RefundResult,
+        example: ex.refundResultExample,
+      },
+    },
+    problems: [
+      "BAD_REQUEST",
+      "UNSUPPORTED_MEDIA_TYPE",
+      "VALIDATION_ERROR",
+      "NOT_FOUND",
+      "CONFLICT",
+      "INVALID_STATE",
+      "NO_PAYMENT",
+      "REFUND_FAILED",
+      "PROCESSOR_UNAVAILABLE",
+    ],
   },
   listSessionDeliveries: {
     operationId: "listSessionDeliveries",
@@ -123,7 +203,9 @@ export const operations = {
     description: "Delivery history of one session's events, most recent first.",
     tags: ["Webhooks"],
     request: { params: SessionIdParams, querystring: SessionDeliveriesQuery },
-    responses: { 200: { description: "A page of deliveries.", schema: DeliveryList, example: ex.deliveryListExample } },
+    responses: {
+      200: { description: "A page of deliveries.", schema: DeliveryList, example: ex.deliveryListExample },
+    },
     problems: ["VALIDATION_ERROR", "NOT_FOUND"],
   },
   listDeliveries: {
@@ -134,7 +216,9 @@ export const operations = {
     description: "Delivery history of this account's events in this mode, most recent first.",
     tags: ["Webhooks"],
     request: { querystring: AccountDeliveriesQuery },
-    responses: { 200: { description: "A page of deliveries.", schema: DeliveryList, example: ex.deliveryListExample } },
+    responses: {
+      200: { description: "A page of deliveries.", schema: DeliveryList, example: ex.deliveryListExample },
+    },
     problems: ["VALIDATION_ERROR"],
   },
 } satisfies Record<string, Operation>;
@@ -142,7 +226,10 @@ export const operations = {
 export type OperationId = keyof typeof operations;
 
 type RequestOf<K extends OperationId> = (typeof operations)[K]["request"];
-export type RouteSchema<K extends OperationId> = Pick<RequestOf<K>, Extract<keyof RequestOf<K>, "params" | "querystring" | "body">>;
+export type RouteSchema<K extends OperationId> = Pick<
+  RequestOf<K>,
+  Extract<keyof RequestOf<K>, "params" | "querystring" | "body">
+>;
 
 /**
  * The fastify route schema of an operation: its request schemas, validated by
@@ -150,5 +237,9 @@ export type RouteSchema<K extends OperationId> = Pick<RequestOf<K>, Extract<keyo
  */
 export function routeSchema<K extends OperationId>(id: K): RouteSchema<K> {
   const { params, querystring, body } = operations[id].request as Operation["request"];
-  return { ...(params ? { params } : {}), ...(querystring ? { querystring } : {}), ...(body ? { body } : {}) } as RouteSchema<K>;
+  return {
+    ...(params ? { params } : {}),
+    ...(querystring ? { querystring } : {}),
+    ...(body ? { body } : {}),
+  } as RouteSchema<K>;
 }

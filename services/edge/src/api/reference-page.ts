@@ -12,10 +12,12 @@ type Json = Record<string, any>;
 export function renderReferencePage(doc: Json): SafeHtml {
   const operations: SafeHtml[] = [];
   for (const [path, methods] of Object.entries(doc.paths as Json)) {
-    for (const [method, op] of Object.entries(methods as Json)) operations.push(renderOperation(method, path, op as Json));
+    for (const [method, op] of Object.entries(methods as Json))
+      operations.push(renderOperation(method, path, op as Json));
   }
   const problemRows = Object.entries(doc["x-problem-types"] as Json).map(
-    ([type, p]) => html`<tr><td><code>${type}</code></td><td>${String(p.status)}</td><td>${p.title}</td><td>${p.description}</td></tr>`,
+    ([type, p]) =>
+      html`<tr><td><code>${type}</code></td><td>${String(p.status)}</td><td>${p.title}</td><td>${p.description}</td></tr>`,
   );
   const schemas = Object.entries(doc.components.schemas as Json).map(
     ([name, schema]) => html`<section id="schema-${name}"><h3>${name}</h3>${pre(schema)}</section>`,
@@ -44,7 +46,8 @@ ${schemas}
 
 function renderOperation(method: string, path: string, op: Json): SafeHtml {
   const params = (op.parameters as Json[]).map(
-    (p) => html`<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${p.required ? "yes" : "no"}</td><td>${p.description ?? ""}</td></tr>`,
+    (p) =>
+      html`<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${p.required ? "yes" : "no"}</td><td>${p.description ?? ""}</td></tr>`,
   );
   const body = op.requestBody?.content?.["application/json"];
   const responses = Object.entries(op.responses as Json).map(([status, r]) => {

@@ -1,7 +1,7 @@
-import { GatewayError, VIOLATIONS_OMITTED, ViolationCollector, type FieldViolation } from "@gateway/platform";
+import { type FieldViolation, GatewayError, VIOLATIONS_OMITTED, ViolationCollector } from "@gateway/platform";
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import type { FastifySchemaCompiler } from "fastify";
 import { isJsonObject } from "../http/json-body.js";
 import type { AnnotatedSchema } from "./schemas/annotations.js";
@@ -20,7 +20,8 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
   return (data: unknown) => {
     if (httpPart === "body") {
       if ((data === undefined || data === null) && annotated["x-no-body"]) return { value: {} };
-      if (!isJsonObject(data)) return { error: new GatewayError("BAD_REQUEST", "The request body must be a JSON object.") };
+      if (!isJsonObject(data))
+        return { error: new GatewayError("BAD_REQUEST", "The request body must be a JSON object.") };
     }
     const early = new ViolationCollector();
     const value = withoutNullMembers(data, schema, early);
@@ -46,7 +47,11 @@ function withoutNullMembers(value: unknown, schema: TSchema, early: ViolationCol
     if (memberSchema?.[Kind] === "Array" && Array.isArray(member)) {
       const max = memberSchema.maxItems as number | undefined;
       if (max !== undefined && member.length > max) {
-        early.add({ field: at, code: "invalid", message: memberSchema["x-too-many"] ?? `Must hold at most ${max} elements.` });
+        early.add({
+          field: at,
+          code: "invalid",
+          message: memberSchema["x-too-many"] ?? `Must hold at most ${max} elements.`,
+        });
         continue;
       }
       const itemSchema = memberSchema.items as TSchema;
@@ -58,7 +63,12 @@ function withoutNullMembers(value: unknown, schema: TSchema, early: ViolationCol
   return out;
 }
 
-function validationError(errors: Iterable<ValueError>, root: TSchema, httpPart: HttpPart, early: ViolationCollector): GatewayError {
+function validationError(
+  errors: Iterable<ValueError>,
+  root: TSchema,
+  httpPart: HttpPart,
+  early: ViolationCollector,
+): GatewayError {
   const found: Array<{ rank: number[]; violation: FieldViolation }> = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -81,13 +91,16 @@ function validationError(errors: Iterable<ValueError>, root: TSchema, httpPart: 
 
 function violationFor(error: ValueError, field: string, httpPart: HttpPart): FieldViolation {
   const schema = error.schema as AnnotatedSchema;
-  if (error.type === ValueErrorType.ObjectRequiredProperty) return { field, code: "required", message: "This field is required." };
+  if (error.type === ValueErrorType.ObjectRequiredProperty)
+    return { field, code: "required", message: "This field is required." };
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
-    const message = schema["x-unknown"] ?? (httpPart === "querystring" ? "Unknown query parameter." : "Unknown field.");
+    const message =
+      schema["x-unknown"] ?? (httpPart === "querystring" ? "Unknown query parameter." : "Unknown field.");
     return { field, code: "invalid", message };
   }
   const asNumber = schema["x-invalid-number"];
-  if (asNumber && typeof error.value === "number") return { field, code: asNumber.code, message: asNumber.message };
+  if (asNumber && typeof error.value === "number")
+    return { field, code: asNumber.code, message: asNumber.message };
   return { field, code: "invalid", message: schema["x-invalid"] ?? defaultMessage(schema) };
 }
 

@@ -52,7 +52,10 @@ export class NatsKeyRevocations implements KeyRevocations {
       if (this.warned) this.options.logger.info("key revocations are shared across edge replicas again");
     } catch (err) {
       if (!this.warned) {
-        this.options.logger.warn({ err }, "NATS unavailable: revocations made on other edge replicas take up to the auth cache TTL here");
+        this.options.logger.warn(
+          { err },
+          "NATS unavailable: revocations made on other edge replicas take up to the auth cache TTL here",
+        );
       }
       this.warned = true;
       this.retry = setTimeout(() => void this.open(), RETRY_MS);
@@ -63,7 +66,10 @@ export class NatsKeyRevocations implements KeyRevocations {
   async announce(keyId: string): Promise<void> {
     const nc = this.nc;
     if (!nc || nc.isClosed()) {
-      this.options.logger.warn({ keyId }, "key revocation not announced (NATS unavailable); other edge replicas drop it after the auth cache TTL");
+      this.options.logger.warn(
+        { keyId },
+        "key revocation not announced (NATS unavailable); other edge replicas drop it after the auth cache TTL",
+      );
       return;
     }
     nc.publish(KEY_REVOKED_SUBJECT, keyId);
@@ -73,7 +79,8 @@ export class NatsKeyRevocations implements KeyRevocations {
     });
     try {
       const outcome = await Promise.race([nc.flush().then(() => "flushed" as const), timeout]);
-      if (outcome === "timeout") this.options.logger.warn({ keyId }, "key revocation announcement not acknowledged by NATS in time");
+      if (outcome === "timeout")
+        this.options.logger.warn({ keyId }, "key revocation announcement not acknowledged by NATS in time");
     } catch (err) {
       this.options.logger.warn({ err, keyId }, "key revocation announcement failed");
     } finally {

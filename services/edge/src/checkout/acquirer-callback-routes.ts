@@ -1,9 +1,9 @@
 import type { Client } from "@connectrpc/connect";
 import { fromConnectError } from "@gateway/platform";
-import { SettlementSource, type SessionService } from "@gateway/proto";
+import { type SessionService, SettlementSource } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { ACQUIRER_ORDER_ID } from "./acquirer-return-routes.js";
 import { classifyError } from "../problem/error-to-problem.js";
+import { ACQUIRER_ORDER_ID } from "./acquirer-return-routes.js";
 import { formOf, singleValue } from "./form-body.js";
 
 /**
@@ -24,11 +24,18 @@ function sendText(reply: FastifyReply, status: number, text: string): FastifyRep
  * settled; 503 when settling failed for now (the acquirer retries); 400/404 when retrying cannot
  * help. Answered in plain text in its own scope, never as a page.
  */
-export function registerAcquirerCallbackRoutes(scope: FastifyInstance, sessions: Client<typeof SessionService>): void {
+export function registerAcquirerCallbackRoutes(
+  scope: FastifyInstance,
+  sessions: Client<typeof SessionService>,
+): void {
   scope.register(async (callbackScope) => {
     callbackScope.setErrorHandler((err, request, reply) => {
       const classified = classifyError(err, 0);
-      const status = classified.problem.reason === "PAYLOAD_TOO_LARGE" || classified.problem.reason === "UNSUPPORTED_MEDIA_TYPE" ? 400 : 503;
+      const status =
+        classified.problem.reason === "PAYLOAD_TOO_LARGE" ||
+        classified.problem.reason === "UNSUPPORTED_MEDIA_TYPE"
+          ? 400
+          : 503;
       if (status === 503) request.log.warn({ err: classified.cause }, "acquirer callback not processed");
       if (status === 503) reply.header("retry-after", "1");
       return sendText(reply, status, status === 503 ? "Retry later\n" : "Bad request\n");
@@ -40,9 +47,13 @@ export function registerAcquirerCallbackRoutes(scope: FastifyInstance, sessions:
       handler: async (request, reply) => {
         const form = formOf(request.body);
         const mdOrder = form.get("mdOrder") ?? singleValue(request.query.mdOrder);
-        if (mdOrder === undefined || !ACQUIRER_ORDER_ID.test(mdOrder)) return sendText(reply, 400, "mdOrder is required\n");
+        if (mdOrder === undefined || !ACQUIRER_ORDER_ID.test(mdOrder))
+          return sendText(reply, 400, "mdOrder is required\n");
         try {
-          await sessions.settleAttempt({ acquirerOrderId: mdOrder, source: SettlementSource.CALLBACK }, { timeoutMs: CALLBACK_DEADLINE_MS });
+          await sessions.settleAttempt(
+            { acquirerOrderId: mdOrder, source: SettlementSource.CALLBACK },
+            { timeoutMs: CALLBACK_DEADLINE_MS },
+          );
         } catch (err) {
           const error = fromConnectError(err);
           if (error.reason === "NOT_FOUND") return sendText(reply, 404, "Unknown order\n");

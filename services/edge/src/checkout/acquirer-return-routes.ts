@@ -1,6 +1,11 @@
 import type { Client } from "@connectrpc/connect";
 import { errorCatalog, fromConnectError } from "@gateway/platform";
-import { SessionStatus, SettlementSource, type SessionService, type SettleAttemptResponse } from "@gateway/proto";
+import {
+  type SessionService,
+  SessionStatus,
+  type SettleAttemptResponse,
+  SettlementSource,
+} from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import type { CheckoutPageRenderer } from "./checkout-page-renderer.js";
 import { singleValue } from "./form-body.js";
@@ -36,7 +41,11 @@ export function registerAcquirerReturnRoutes(scope: FastifyInstance, deps: Acqui
     const page = new PageRequest(request, secureCookies);
     const orderId = singleValue(request.query.orderId);
     if (orderId === undefined || !ACQUIRER_ORDER_ID.test(orderId)) {
-      return renderer.sendNotice(reply, page, 400, { notice: page.m.badRequest, body: page.m.notFound.body, tone: "alert" });
+      return renderer.sendNotice(reply, page, 400, {
+        notice: page.m.badRequest,
+        body: page.m.notFound.body,
+        tone: "alert",
+      });
     }
     let settled: SettleAttemptResponse;
     try {
@@ -44,7 +53,10 @@ export function registerAcquirerReturnRoutes(scope: FastifyInstance, deps: Acqui
     } catch (err) {
       const error = fromConnectError(err);
       if (error.reason !== "PROCESSOR_UNAVAILABLE" && error.reason !== "SERVICE_UNAVAILABLE") throw error;
-      request.log.warn({ err: error, acquirerOrderId: orderId }, "payment not confirmed yet; the buyer's page will ask again");
+      request.log.warn(
+        { err: error, acquirerOrderId: orderId },
+        "payment not confirmed yet; the buyer's page will ask again",
+      );
       const again = `/checkout/return?orderId=${encodeURIComponent(orderId)}`;
       reply.header("retry-after", String(CONFIRMING_REFRESH_SECONDS));
       return renderer.sendNotice(
@@ -55,7 +67,8 @@ export function registerAcquirerReturnRoutes(scope: FastifyInstance, deps: Acqui
         { refresh: { seconds: CONFIRMING_REFRESH_SECONDS, url: again } },
       );
     }
-    const target = httpUrlOrUndefined(settled.redirectUrl) ?? httpUrlOrUndefined(settled.session?.checkoutUrl);
+    const target =
+      httpUrlOrUndefined(settled.redirectUrl) ?? httpUrlOrUndefined(settled.session?.checkoutUrl);
     if (target !== undefined && new URL(target).origin === publicOrigin) {
       page.applyCookies(reply);
       return redirectSeeOther(reply, target);
@@ -73,11 +86,23 @@ export function registerAcquirerReturnRoutes(scope: FastifyInstance, deps: Acqui
     const actions = target === undefined ? [] : [{ label: m.continueToMerchant, href: target }];
     switch (session?.status) {
       case SessionStatus.SUCCEEDED:
-        return renderer.sendNotice(reply, page, 200, { notice: m.succeeded, tone: "success", actions }, frame);
+        return renderer.sendNotice(
+          reply,
+          page,
+          200,
+          { notice: m.succeeded, tone: "success", actions },
+          frame,
+        );
       case SessionStatus.FAILED:
         return renderer.sendNotice(reply, page, 200, { notice: m.failed, tone: "alert", actions }, frame);
       case SessionStatus.PROCESSING:
-        return renderer.sendNotice(reply, page, 200, { notice: m.processing, tone: "warning", actions }, frame);
+        return renderer.sendNotice(
+          reply,
+          page,
+          200,
+          { notice: m.processing, tone: "warning", actions },
+          frame,
+        );
       default:
         return renderer.sendNotice(reply, page, 200, { notice: m.closed, actions }, frame);
     }

@@ -43,5 +43,7 @@ export function formatDecimal(value: string, language: Language): string {
 export function lineTotal(unitPrice: string, quantity: number): string | undefined {
   const match = DECIMAL.exec(unitPrice.trim());
   if (!match || !Number.isSafeInteger(quantity) || quantity < 0) return undefined;
-  return D(unitPrice.trim()).times(quantity).toFixed((match[3] ?? "").length);
+  return D(unitPrice.trim())
+    .times(quantity)
+    .toFixed((match[3] ?? "").length);
 }

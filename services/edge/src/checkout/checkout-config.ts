@@ -44,7 +44,8 @@ export function resolveCheckoutConfig(config: CheckoutPagesConfig | undefined): 
 
 /** Config parser of GATEWAY_CSRF_SECRET (the error never echoes the value). */
 export function parseCsrfSecret(raw: string): string {
-  if (raw.length < MIN_CSRF_SECRET_LENGTH) throw new Error(`must be at least ${MIN_CSRF_SECRET_LENGTH} characters`);
+  if (raw.length < MIN_CSRF_SECRET_LENGTH)
+    throw new Error(`must be at least ${MIN_CSRF_SECRET_LENGTH} characters`);
   return raw;
 }
 
@@ -61,8 +62,15 @@ export function parseOriginList(raw: string): string[] {
       } catch {
         throw new Error(`'${part}' is not a URL`);
       }
-      if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`'${part}' is not an http(s) origin`);
-      if (url.pathname !== "/" || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+      if (url.protocol !== "https:" && url.protocol !== "http:")
+        throw new Error(`'${part}' is not an http(s) origin`);
+      if (
+        url.pathname !== "/" ||
+        url.search !== "" ||
+        url.hash !== "" ||
+        url.username !== "" ||
+        url.password !== ""
+      ) {
         throw new Error(`'${part}' must be an origin only (scheme, host and port)`);
       }
       return url.origin;

@@ -7,7 +7,11 @@ export function isCheckoutUrl(url: string | undefined): boolean {
 }
 
 /** Sends the checkout's page for an answer decided before routing (a malformed URL, an over-long token). */
-export type CheckoutFallbackPage = (request: FastifyRequest, reply: FastifyReply, status: 400 | 404) => FastifyReply;
+export type CheckoutFallbackPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: 400 | 404,
+) => FastifyReply;
 
 /**
  * The checkout's fallback page, handed to handlers created before the checkout is registered

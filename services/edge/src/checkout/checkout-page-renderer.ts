@@ -4,7 +4,7 @@ import type { Language } from "./i18n/languages.js";
 import type { PageRequest } from "./page-request.js";
 import { sendPage } from "./security-headers.js";
 import { renderLayout } from "./views/layout.js";
-import { renderNoticeMain, type NoticeView } from "./views/notice-page.js";
+import { type NoticeView, renderNoticeMain } from "./views/notice-page.js";
 
 export interface PageFrame {
   merchantName?: string;
@@ -23,7 +23,14 @@ export class CheckoutPageRenderer {
     private readonly formActionOrigins: readonly string[],
   ) {}
 
-  send(reply: FastifyReply, page: PageRequest, status: number, title: string, main: SafeHtml, frame: PageFrame = {}): FastifyReply {
+  send(
+    reply: FastifyReply,
+    page: PageRequest,
+    status: number,
+    title: string,
+    main: SafeHtml,
+    frame: PageFrame = {},
+  ): FastifyReply {
     page.applyCookies(reply);
     const document = renderLayout({
       language: page.language,
@@ -39,7 +46,13 @@ export class CheckoutPageRenderer {
     return sendPage(reply, status, document, [...this.formActionOrigins, ...(frame.extraFormActions ?? [])]);
   }
 
-  sendNotice(reply: FastifyReply, page: PageRequest, status: number, view: NoticeView, frame: PageFrame = {}): FastifyReply {
+  sendNotice(
+    reply: FastifyReply,
+    page: PageRequest,
+    status: number,
+    view: NoticeView,
+    frame: PageFrame = {},
+  ): FastifyReply {
     return this.send(reply, page, status, view.notice.title, renderNoticeMain(view), frame);
   }
 }

@@ -7,8 +7,8 @@ import { formOf, singleValue } from "./form-body.js";
 import { PageRequest } from "./page-request.js";
 import { httpUrlOrUndefined, originOf, redirectSeeOther } from "./security-headers.js";
 import { withIsolatedValues } from "./views/isolated-values.js";
-import { renderSummaryMain } from "./views/summary-page.js";
 import type { NoticeAction } from "./views/notice-page.js";
+import { renderSummaryMain } from "./views/summary-page.js";
 
 /** Link tokens are opaque URL-safe strings; anything else cannot be one (404 without a service call). */
 export const LINK_TOKEN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -37,33 +37,49 @@ interface TokenParams {
 export function registerCheckoutPageRoutes(scope: FastifyInstance, deps: CheckoutPageRoutesDeps): void {
   const { sessions, renderer, csrf, secureCookies } = deps;
 
-  const sendNotFound = (reply: FastifyReply, page: PageRequest) => renderer.sendNotice(reply, page, 404, { notice: page.m.notFound });
+  const sendNotFound = (reply: FastifyReply, page: PageRequest) =>
+    renderer.sendNotice(reply, page, 404, { notice: page.m.notFound });
 
   const sendCsrfRejected = (reply: FastifyReply, page: PageRequest, token: string) =>
     renderer.sendNotice(
       reply,
       page,
       403,
-      { notice: page.m.csrfRejected, tone: "alert", actions: [{ label: page.m.backToPayment, href: checkoutPath(token) }] },
+      {
+        notice: page.m.csrfRejected,
+        tone: "alert",
+        actions: [{ label: page.m.backToPayment, href: checkoutPath(token) }],
+      },
       { languageHref: page.languageHrefFor(checkoutPath(token)) },
     );
 
-  scope.get<{ Params: TokenParams; Querystring: Record<string, unknown> }>("/:token", async (request, reply) => {
-    const page = new PageRequest(request, secureCookies);
-    const { token } = request.params;
-    if (!LINK_TOKEN.test(token)) return sendNotFound(reply, page);
-    const checkout = await sessions.getCheckout({ token });
-    const session = checkout.session;
-    if (!session) return sendNotFound(reply, page);
-    return sendCheckoutState(reply, page, token, checkout, session, singleValue(request.query.canceled) === "1");
-  });
+  scope.get<{ Params: TokenParams; Querystring: Record<string, unknown> }>(
+    "/:token",
+    async (request, reply) => {
+      const page = new PageRequest(request, secureCookies);
+      const { token } = request.params;
+      if (!LINK_TOKEN.test(token)) return sendNotFound(reply, page);
+      const checkout = await sessions.getCheckout({ token });
+      const session = checkout.session;
+      if (!session) return sendNotFound(reply, page);
+      return sendCheckoutState(
+        reply,
+        page,
+        token,
+        checkout,
+        session,
+        singleValue(request.query.canceled) === "1",
+      );
+    },
+  );
 
   scope.post<{ Params: TokenParams }>("/:token/pay", async (request, reply) => {
     const form = formOf(request.body);
     const page = new PageRequest(request, secureCookies, form.get("lang") ?? undefined);
     const { token } = request.params;
     if (!LINK_TOKEN.test(token)) return sendNotFound(reply, page);
-    if (!csrf.verify(token, page.csrfNonce(), form.get(CSRF_FIELD) ?? undefined)) return sendCsrfRejected(reply, page, token);
+    if (!csrf.verify(token, page.csrfNonce(), form.get(CSRF_FIELD) ?? undefined))
+      return sendCsrfRejected(reply, page, token);
     const started = await sessions.startPayment({ token, language: page.language });
     const target = httpUrlOrUndefined(started.redirectUrl);
     if (target === undefined) throw new Error("StartPayment answered without an http(s) redirect_url");
@@ -76,7 +92,8 @@ export function registerCheckoutPageRoutes(scope: FastifyInstance, deps: Checkou
     const page = new PageRequest(request, secureCookies);
     const { token } = request.params;
     if (!LINK_TOKEN.test(token)) return sendNotFound(reply, page);
-    if (!csrf.verify(token, page.csrfNonce(), form.get(CSRF_FIELD) ?? undefined)) return sendCsrfRejected(reply, page, token);
+    if (!csrf.verify(token, page.csrfNonce(), form.get(CSRF_FIELD) ?? undefined))
+      return sendCsrfRejected(reply, page, token);
     const checkout = await sessions.getCheckout({ token });
     if (!checkout.session) return sendNotFound(reply, page);
     page.applyCookies(reply);
@@ -96,11 +113,16 @@ export function registerCheckoutPageRoutes(scope: FastifyInstance, deps: Checkou
   ): FastifyReply {
     const { m } = page;
     const merchantName = checkout.merchantName !== "" ? checkout.merchantName : session.orderNumber;
-    const frame: PageFrame = { merchantName: checkout.merchantName, testMode: session.scope?.livemode !== true };
+    const frame: PageFrame = {
+      merchantName: checkout.merchantName,
+      testMode: session.scope?.livemode !== true,
+    };
     const returnUrl = httpUrlOrUndefined(session.returnUrl);
     const cancelUrl = httpUrlOrUndefined(session.cancelUrl);
     const backToMerchant = (url: string | undefined): NoticeAction[] =>
-      url === undefined ? [] : [{ label: withIsolatedValues(m.returnToMerchant, merchantName), href: url, kind: "secondary" }];
+      url === undefined
+        ? []
+        : [{ label: withIsolatedValues(m.returnToMerchant, merchantName), href: url, kind: "secondary" }];
 
     switch (checkout.state) {
       case CheckoutState.PAYABLE: {
@@ -115,7 +137,9 @@ export function registerCheckoutPageRoutes(scope: FastifyInstance, deps: Checkou
           csrfToken,
           cancelLeaves: cancelUrl !== undefined,
           canceledNote,
-          ...(checkout.lastFailureCode === "" ? {} : { decline: { failureCode: checkout.lastFailureCode, attemptsLeft: checkout.attemptsLeft } }),
+          ...(checkout.lastFailureCode === ""
+            ? {}
+            : { decline: { failureCode: checkout.lastFailureCode, attemptsLeft: checkout.attemptsLeft } }),
         });
         const cancelOrigin = originOf(cancelUrl);
         return renderer.send(reply, page, 200, m.pageTitle(merchantName), main, {
@@ -128,7 +152,11 @@ export function registerCheckoutPageRoutes(scope: FastifyInstance, deps: Checkou
           reply,
           page,
           200,
-          { notice: m.processing, tone: "warning", actions: [{ label: m.checkAgain, href: checkoutPath(token) }] },
+          {
+            notice: m.processing,
+            tone: "warning",
+            actions: [{ label: m.checkAgain, href: checkoutPath(token) }],
+          },
           frame,
         );
       case CheckoutState.SUCCEEDED:
@@ -138,19 +166,43 @@ export function registerCheckoutPageRoutes(scope: FastifyInstance, deps: Checkou
           200,
           {
             notice: m.succeeded,
-            body: checkout.merchantName === "" ? m.succeeded.body : withIsolatedValues(m.succeededBody, checkout.merchantName),
+            body:
+              checkout.merchantName === ""
+                ? m.succeeded.body
+                : withIsolatedValues(m.succeededBody, checkout.merchantName),
             tone: "success",
-            actions: returnUrl === undefined ? [] : [{ label: withIsolatedValues(m.returnToMerchant, merchantName), href: returnUrl }],
+            actions:
+              returnUrl === undefined
+                ? []
+                : [{ label: withIsolatedValues(m.returnToMerchant, merchantName), href: returnUrl }],
           },
           frame,
         );
       case CheckoutState.FAILED:
-        return renderer.sendNotice(reply, page, 200, { notice: m.failed, tone: "alert", actions: backToMerchant(cancelUrl) }, frame);
+        return renderer.sendNotice(
+          reply,
+          page,
+          200,
+          { notice: m.failed, tone: "alert", actions: backToMerchant(cancelUrl) },
+          frame,
+        );
       case CheckoutState.CLOSED:
-        return renderer.sendNotice(reply, page, 200, { notice: m.closed, actions: backToMerchant(cancelUrl) }, frame);
+        return renderer.sendNotice(
+          reply,
+          page,
+          200,
+          { notice: m.closed, actions: backToMerchant(cancelUrl) },
+          frame,
+        );
       case CheckoutState.LINK_EXPIRED:
         // 410 Gone: this link will not work again; the merchant can issue a new one.
-        return renderer.sendNotice(reply, page, 410, { notice: m.linkExpired, actions: backToMerchant(cancelUrl) }, frame);
+        return renderer.sendNotice(
+          reply,
+          page,
+          410,
+          { notice: m.linkExpired, actions: backToMerchant(cancelUrl) },
+          frame,
+        );
       default:
         throw new Error(`GetCheckout answered an unknown state ${String(checkout.state)}`);
     }

@@ -3,11 +3,11 @@ import type { SessionService } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { RouteMethodIndex } from "../http/route-method-index.js";
 import { classifyError } from "../problem/error-to-problem.js";
-import type { CheckoutFallback } from "./checkout-fallback.js";
 import { requestPath } from "../problem/send-problem.js";
 import { registerAcquirerCallbackRoutes } from "./acquirer-callback-routes.js";
 import { registerAcquirerReturnRoutes } from "./acquirer-return-routes.js";
-import { resolveCheckoutConfig, type CheckoutPagesConfig } from "./checkout-config.js";
+import { type CheckoutPagesConfig, resolveCheckoutConfig } from "./checkout-config.js";
+import type { CheckoutFallback } from "./checkout-fallback.js";
 import { CheckoutPageRenderer } from "./checkout-page-renderer.js";
 import { checkoutPath, LINK_TOKEN, registerCheckoutPageRoutes } from "./checkout-page-routes.js";
 import { CsrfTokens } from "./csrf.js";
@@ -48,12 +48,15 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
       const methods = new RouteMethodIndex();
       scope.addHook("onRoute", (route) => methods.add(route.method, route.url));
 
-      const pageFor = (request: FastifyRequest) => new PageRequest(request, secureCookies, formOf(request.body).get("lang") ?? undefined);
+      const pageFor = (request: FastifyRequest) =>
+        new PageRequest(request, secureCookies, formOf(request.body).get("lang") ?? undefined);
 
       scope.setErrorHandler((err, request, reply) => {
         const classified = classifyError(err, 0);
-        if (classified.log === "error") request.log.error({ err: classified.cause }, "checkout request failed unexpectedly");
-        if (classified.log === "warn") request.log.warn({ err: classified.cause }, "a dependency of the checkout is unavailable");
+        if (classified.log === "error")
+          request.log.error({ err: classified.cause }, "checkout request failed unexpectedly");
+        if (classified.log === "warn")
+          request.log.warn({ err: classified.cause }, "a dependency of the checkout is unavailable");
         for (const [name, value] of Object.entries(classified.headers)) {
           if (name === "retry-after") reply.header(name, value);
         }
@@ -66,7 +69,8 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
           return renderer.sendNotice(reply, page, 409, {
             notice: page.m.processing,
             tone: "warning",
-            actions: knownToken === undefined ? [] : [{ label: page.m.checkAgain, href: checkoutPath(knownToken) }],
+            actions:
+              knownToken === undefined ? [] : [{ label: page.m.checkAgain, href: checkoutPath(knownToken) }],
           });
         }
         return sendErrorPage(reply, page, classified.problem.reason, knownToken, request.id);
@@ -90,17 +94,31 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
           .send(stylesheet.css),
       );
       registerCheckoutPageRoutes(scope, { sessions: deps.sessions, renderer, csrf, secureCookies });
-      registerAcquirerReturnRoutes(scope, { sessions: deps.sessions, renderer, secureCookies, publicOrigin: config.publicOrigin });
+      registerAcquirerReturnRoutes(scope, {
+        sessions: deps.sessions,
+        renderer,
+        secureCookies,
+        publicOrigin: config.publicOrigin,
+      });
       registerAcquirerCallbackRoutes(scope, deps.sessions);
     },
     { prefix: "/checkout" },
   );
 
-  function sendErrorPage(reply: FastifyReply, page: PageRequest, reason: Parameters<typeof errorNotice>[0], token: string | undefined, requestId: string) {
+  function sendErrorPage(
+    reply: FastifyReply,
+    page: PageRequest,
+    reason: Parameters<typeof errorNotice>[0],
+    token: string | undefined,
+    requestId: string,
+  ) {
     const chosen = errorNotice(reason, page.m);
     const actions: NoticeAction[] = [];
     if (token !== undefined && chosen.offerBack !== "none") {
-      actions.push({ label: chosen.offerBack === "retry" ? page.m.tryAgain : page.m.backToPayment, href: checkoutPath(token) });
+      actions.push({
+        label: chosen.offerBack === "retry" ? page.m.tryAgain : page.m.backToPayment,
+        href: checkoutPath(token),
+      });
     }
     return renderer.sendNotice(
       reply,

@@ -1,4 +1,4 @@
-import { errorCatalog, type ErrorReason } from "@gateway/platform";
+import { type ErrorReason, errorCatalog } from "@gateway/platform";
 import type { Messages, Notice } from "./i18n/messages.js";
 
 /** Which message a failed checkout request shows, and what the buyer can do next. */

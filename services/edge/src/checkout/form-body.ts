@@ -9,9 +9,13 @@ export const FORM_BODY_LIMIT_BYTES = 8 * 1024;
  */
 export function installFormBodyParser(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: FORM_BODY_LIMIT_BYTES }, (_request, body, done) => {
-    done(null, new URLSearchParams(body as string));
-  });
+  scope.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: FORM_BODY_LIMIT_BYTES },
+    (_request, body, done) => {
+      done(null, new URLSearchParams(body as string));
+    },
+  );
 }
 
 /** The parsed form of a request, or an empty one when it had no body. */

@@ -12,9 +12,24 @@ export class SafeHtml {
 }
 
 /** What may be interpolated: text is escaped, SafeHtml kept, lists joined, absent values dropped. */
-export type HtmlValue = SafeHtml | string | number | bigint | boolean | null | undefined | readonly HtmlValue[];
+export type HtmlValue =
+  | SafeHtml
+  | string
+  | number
+  | bigint
+  | boolean
+  | null
+  | undefined
+  | readonly HtmlValue[];
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" };
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;",
+};
 
 /** Escapes text for element content and for quoted attribute values. */
 export function escapeHtml(text: string): string {

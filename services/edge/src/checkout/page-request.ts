@@ -1,7 +1,7 @@
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { CSRF_COOKIE, CsrfTokens } from "./csrf.js";
-import { chooseLanguage, messagesFor, type Language } from "./i18n/languages.js";
+import { chooseLanguage, type Language, messagesFor } from "./i18n/languages.js";
 import type { Messages } from "./i18n/messages.js";
 
 export const LANGUAGE_COOKIE = "gw_lang";
@@ -33,7 +33,11 @@ export class PageRequest {
     this.m = messagesFor(choice.language);
     // An explicit choice is remembered, so the next page (and the return from the bank) keeps it.
     if (choice.chosenNow && this.cookies[LANGUAGE_COOKIE] !== choice.language) {
-      this.setCookies.push({ name: LANGUAGE_COOKIE, value: choice.language, options: { ...cookieOptions(secureCookies), maxAge: LANGUAGE_COOKIE_MAX_AGE } });
+      this.setCookies.push({
+        name: LANGUAGE_COOKIE,
+        value: choice.language,
+        options: { ...cookieOptions(secureCookies), maxAge: LANGUAGE_COOKIE_MAX_AGE },
+      });
     }
   }
 

@@ -48,7 +48,12 @@ function privateAnswerHeaders(reply: FastifyReply): FastifyReply {
     .header("x-content-type-options", "nosniff");
 }
 
-export function sendPage(reply: FastifyReply, status: number, page: SafeHtml, formActionOrigins: readonly string[]): FastifyReply {
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  page: SafeHtml,
+  formActionOrigins: readonly string[],
+): FastifyReply {
   return privateAnswerHeaders(reply)
     .code(status)
     .type("text/html; charset=utf-8")

@@ -33,7 +33,9 @@ const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 function routeLabel(request: FastifyRequest): string {
   // routeOptions.url is the registered template; fastify's 404 handler has none (or "*").
   const template = request.routeOptions.url;
-  return template === undefined || template === "*" || template === "/*" || request.is404 ? UNMATCHED_ROUTE : template;
+  return template === undefined || template === "*" || template === "/*" || request.is404
+    ? UNMATCHED_ROUTE
+    : template;
 }
 
 /** Records every answered request, errors and 404s included (onResponse runs for all of them). */

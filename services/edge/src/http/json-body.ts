@@ -51,6 +51,8 @@ export function requireNoMembers(body: unknown): void {
   const { value } = requireJsonObjectBody(body);
   const names = Object.keys(value);
   if (names.length > 0) {
-    throw GatewayError.validation(names.map((field) => ({ field, code: "invalid", message: "Unknown field." })));
+    throw GatewayError.validation(
+      names.map((field) => ({ field, code: "invalid", message: "Unknown field." })),
+    );
   }
 }

@@ -14,17 +14,21 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function installJsonContentTypeParser(app: FastifyInstance, maxBodyBytes: number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: maxBodyBytes }, (request, body, done) => {
-    try {
-      let text: string;
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "buffer", bodyLimit: maxBodyBytes },
+    (request, body, done) => {
       try {
-        text = utf8.decode(body as Buffer);
-      } catch {
-        throw new GatewayError("BAD_REQUEST", "The request body is not valid UTF-8.");
+        let text: string;
+        try {
+          text = utf8.decode(body as Buffer);
+        } catch {
+          throw new GatewayError("BAD_REQUEST", "The request body is not valid UTF-8.");
+        }
+        done(null, parseJsonBodyText(request, text));
+      } catch (err) {
+        done(err as Error, undefined);
       }
-      done(null, parseJsonBodyText(request, text));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
+    },
+  );
 }

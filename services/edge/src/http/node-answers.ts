@@ -15,7 +15,10 @@ import { PROBLEM_CONTENT_TYPE } from "../problem/problem-document.js";
  * server) answers a bare 400; this one throws, so the error handler answers a problem document.
  */
 export function requireHostHeader(request: FastifyRequest): void {
-  if (request.raw.httpVersion === "1.1" && (request.headers.host === undefined || request.headers.host === "")) {
+  if (
+    request.raw.httpVersion === "1.1" &&
+    (request.headers.host === undefined || request.headers.host === "")
+  ) {
     throw new GatewayError("BAD_REQUEST", "HTTP/1.1 requests must carry a Host header.");
   }
 }
@@ -28,8 +31,17 @@ export function requireHostHeader(request: FastifyRequest): void {
  */
 export function answerExpectationsWithProblems(server: Server): void {
   server.on("checkExpectation", (_req, res) => {
-    const body = JSON.stringify({ type: "about:blank", title: "Expectation Failed", status: 417, detail: "Only Expect: 100-continue is supported." });
-    res.writeHead(417, { "content-type": PROBLEM_CONTENT_TYPE, "content-length": Buffer.byteLength(body), connection: "close" });
+    const body = JSON.stringify({
+      type: "about:blank",
+      title: "Expectation Failed",
+      status: 417,
+      detail: "Only Expect: 100-continue is supported.",
+    });
+    res.writeHead(417, {
+      "content-type": PROBLEM_CONTENT_TYPE,
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    });
     res.end(body);
   });
 }

@@ -1,5 +1,5 @@
+import { type JsonOutput, stringifyWithRaw } from "@gateway/platform";
 import type { FastifyReply } from "fastify";
-import { stringifyWithRaw, type JsonOutput } from "@gateway/platform";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

@@ -1,14 +1,19 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { GatewayError, type FieldViolation } from "@gateway/platform";
+import type { JsonOutput } from "@gateway/platform";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
 import type { ApiKey, DashboardUser, Invitation, Merchant } from "@gateway/proto";
 import type { JsonObject } from "../http/json-body.js";
 import { violation } from "./field-violations.js";
 import { formatTimestamp, parseRfc3339 } from "./rfc3339.js";
-import type { JsonOutput } from "@gateway/platform";
 
 export function merchantToJson(merchant: Merchant | undefined): JsonOutput {
   if (!merchant) throw new Error("accounts service answered without a merchant");
-  return { id: merchant.id, name: merchant.name, verified: merchant.verified, created_at: formatTimestamp(merchant.createdAt) };
+  return {
+    id: merchant.id,
+    name: merchant.name,
+    verified: merchant.verified,
+    created_at: formatTimestamp(merchant.createdAt),
+  };
 }
 
 function modeOf(key: ApiKey): "live" | "test" {
@@ -18,7 +23,13 @@ function modeOf(key: ApiKey): "live" | "test" {
 /** The one answer that shows the secret key (docs/api/admin.md#merchants-and-api-keys). */
 export function createdApiKeyToJson(key: ApiKey | undefined, secret: string): JsonOutput {
   if (!key) throw new Error("accounts service answered without an API key");
-  return { id: key.id, mode: modeOf(key), key: secret, created_at: formatTimestamp(key.createdAt), expires_at: formatTimestamp(key.expiresAt) };
+  return {
+    id: key.id,
+    mode: modeOf(key),
+    key: secret,
+    created_at: formatTimestamp(key.createdAt),
+    expires_at: formatTimestamp(key.expiresAt),
+  };
 }
 
 export function revokedApiKeyToJson(key: ApiKey | undefined): JsonOutput {
@@ -52,7 +63,12 @@ class AdminBodyReader {
     const value = this.value(name);
     if (value === undefined) this.violations.push(violation.required(name));
     else if (typeof value === "string") return value;
-    else this.violations.push(typeof value === "number" && numberMessage ? violation.invalid(name, numberMessage) : violation.notString(name));
+    else
+      this.violations.push(
+        typeof value === "number" && numberMessage
+          ? violation.invalid(name, numberMessage)
+          : violation.notString(name),
+      );
     return "";
   }
 
@@ -60,7 +76,10 @@ class AdminBodyReader {
     const value = this.value(name);
     if (value === undefined) return undefined;
     const at = typeof value === "string" ? parseRfc3339(value) : undefined;
-    if (!at) this.violations.push(violation.invalid(name, "Must be an RFC 3339 date-time such as 2027-01-31T12:00:00Z."));
+    if (!at)
+      this.violations.push(
+        violation.invalid(name, "Must be an RFC 3339 date-time such as 2027-01-31T12:00:00Z."),
+      );
     return at;
   }
 
@@ -79,10 +98,14 @@ export function readCreateMerchantBody(body: JsonObject): { name: string } {
   return { name };
 }
 
-export function readCreateApiKeyBody(body: JsonObject): { livemode: boolean; expiresAt: Timestamp | undefined } {
+export function readCreateApiKeyBody(body: JsonObject): {
+  livemode: boolean;
+  expiresAt: Timestamp | undefined;
+} {
   const reader = new AdminBodyReader(body, ["mode", "expires_at"]);
   const mode = reader.requiredString("mode");
-  if (mode !== "" && mode !== "test" && mode !== "live") reader.violations.push(violation.invalid("mode", 'Must be "test" or "live".'));
+  if (mode !== "" && mode !== "test" && mode !== "live")
+    reader.violations.push(violation.invalid("mode", 'Must be "test" or "live".'));
   const expiresAt = reader.optionalTimestamp("expires_at");
   reader.finish();
   return { livemode: mode === "live", expiresAt };
@@ -90,7 +113,10 @@ export function readCreateApiKeyBody(body: JsonObject): { livemode: boolean; exp
 
 export function readExchangeRateBody(body: JsonObject): { rate: string } {
   const reader = new AdminBodyReader(body, ["rate"]);
-  const rate = reader.requiredString("rate", 'Must be a decimal string such as "3.350000", not a JSON number.');
+  const rate = reader.requiredString(
+    "rate",
+    'Must be a decimal string such as "3.350000", not a JSON number.',
+  );
   reader.finish();
   return { rate };
 }

@@ -1,9 +1,17 @@
 import { create } from "@bufbuild/protobuf";
-import { CreateRefundRequestSchema, RefundType, type AccountScope, type CreateRefundRequest } from "@gateway/proto";
+import {
+  type AccountScope,
+  type CreateRefundRequest,
+  CreateRefundRequestSchema,
+  RefundType,
+} from "@gateway/proto";
 import type { CreateRefundBody } from "../api/schemas/refunds.js";
 import { rawMetadata } from "./create-session-request.js";
 
-const REFUND_TYPES: Record<"FULL" | "PARTIAL", RefundType> = { FULL: RefundType.FULL, PARTIAL: RefundType.PARTIAL };
+const REFUND_TYPES: Record<"FULL" | "PARTIAL", RefundType> = {
+  FULL: RefundType.FULL,
+  PARTIAL: RefundType.PARTIAL,
+};
 
 /**
  * Maps a refund body that its route schema (api/schemas/refunds.ts; docs/api/refunds.md#create-a-refund) already accepted to
@@ -11,7 +19,12 @@ const REFUND_TYPES: Record<"FULL" | "PARTIAL", RefundType> = { FULL: RefundType.
  * (refund_type missing, amount format or absence for PARTIAL). `metadata` goes as the
  * merchant's exact JSON text (`rawText` is the whole body's text).
  */
-export function mapCreateRefundBody(body: CreateRefundBody, rawText: string, scope: AccountScope, sessionId: string): CreateRefundRequest {
+export function mapCreateRefundBody(
+  body: CreateRefundBody,
+  rawText: string,
+  scope: AccountScope,
+  sessionId: string,
+): CreateRefundRequest {
   const request = create(CreateRefundRequestSchema, { scope, sessionId });
   if (body.refund_type !== undefined) request.refundType = REFUND_TYPES[body.refund_type];
   if (body.amount !== undefined) request.amount = body.amount;

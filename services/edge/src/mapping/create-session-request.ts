@@ -1,8 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { GatewayError, MAX_METADATA_BYTES, topLevelMemberTexts } from "@gateway/platform";
-import { CreateSessionRequestSchema, LineItemSchema, type AccountScope, type CreateSessionRequest } from "@gateway/proto";
+import {
+  type AccountScope,
+  type CreateSessionRequest,
+  CreateSessionRequestSchema,
+  LineItemSchema,
+} from "@gateway/proto";
 import type { CreateSessionBody } from "../api/schemas/sessions.js";
-
 
 /**
  * Maps a create body that its route schema (api/schemas/sessions.ts) already accepted to
@@ -10,7 +14,11 @@ import type { CreateSessionBody } from "../api/schemas/sessions.js";
  * (lengths, formats, amounts in the currency, exchange rates). `metadata` travels as the exact
  * JSON text the merchant sent (`rawText` is the whole body's text), so it must fit its limit.
  */
-export function mapCreateSessionBody(body: CreateSessionBody, rawText: string, scope: AccountScope): CreateSessionRequest {
+export function mapCreateSessionBody(
+  body: CreateSessionBody,
+  rawText: string,
+  scope: AccountScope,
+): CreateSessionRequest {
   const request = create(CreateSessionRequestSchema, {
     scope,
     merchantReference: body.merchant_reference,
@@ -36,7 +44,8 @@ export function mapCreateSessionBody(body: CreateSessionBody, rawText: string, s
     cancelUrl: body.cancel_url,
     webhookUrl: body.webhook_url,
   } as const;
-  for (const [name, value] of Object.entries(optionalText)) if (value !== undefined) request[name as keyof typeof optionalText] = value;
+  for (const [name, value] of Object.entries(optionalText))
+    if (value !== undefined) request[name as keyof typeof optionalText] = value;
   if (body.max_attempts !== undefined) request.maxAttempts = body.max_attempts;
   if (body.metadata !== undefined) request.metadataJson = rawMetadata(rawText);
   return request;
@@ -48,7 +57,13 @@ export function rawMetadata(rawText: string): string {
   // The schema accepted a metadata object, so its text is there.
   if (raw === undefined) throw new Error("metadata member not found in the body's text");
   if (Buffer.byteLength(raw, "utf8") > MAX_METADATA_BYTES) {
-    throw GatewayError.validation([{ field: "metadata", code: "invalid", message: `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON.` }]);
+    throw GatewayError.validation([
+      {
+        field: "metadata",
+        code: "invalid",
+        message: `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON.`,
+      },
+    ]);
   }
   return raw;
 }

@@ -2,14 +2,18 @@ import type { FieldViolation } from "@gateway/platform";
 
 /** The violations the edge itself finds: JSON types, missing required members, unknown members. */
 export const violation = {
-  required: (field: string): FieldViolation => ({ field, code: "required", message: "This field is required." }),
+  required: (field: string): FieldViolation => ({
+    field,
+    code: "required",
+    message: "This field is required.",
+  }),
   unknown: (field: string): FieldViolation => ({ field, code: "invalid", message: "Unknown field." }),
   invalid: (field: string, message: string): FieldViolation => ({ field, code: "invalid", message }),
   notString: (field: string): FieldViolation => ({ field, code: "invalid", message: "Must be a string." }),
   amountNotString: (field: string): FieldViolation => ({
     field,
     code: "invalid_type",
-    message: "Must be a decimal string such as \"12.500\", not a JSON number.",
+    message: 'Must be a decimal string such as "12.500", not a JSON number.',
   }),
 };
 

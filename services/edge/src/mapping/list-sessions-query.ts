@@ -1,17 +1,32 @@
 import { create } from "@bufbuild/protobuf";
-import { GatewayError, type FieldViolation } from "@gateway/platform";
-import { ListSessionsRequestSchema, PageRequestSchema, SessionStatus, type AccountScope, type ListSessionsRequest } from "@gateway/proto";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
+import {
+  type AccountScope,
+  type ListSessionsRequest,
+  ListSessionsRequestSchema,
+  PageRequestSchema,
+  SessionStatus,
+} from "@gateway/proto";
 import { violation } from "./field-violations.js";
 import { applyPageParam } from "./page-query.js";
 import { parseRfc3339 } from "./rfc3339.js";
 
-const KNOWN_PARAMS = new Set(["limit", "starting_after", "status", "created_gte", "created_lte", "merchant_reference"]);
+const KNOWN_PARAMS = new Set([
+  "limit",
+  "starting_after",
+  "status",
+  "created_gte",
+  "created_lte",
+  "merchant_reference",
+]);
 export const DEFAULT_LIST_LIMIT = 20;
 
 /** Status filter values: the API's enum names ("CREATED", ...), never UNSPECIFIED. */
 const STATUS_BY_NAME = new Map(
   Object.values(SessionStatus)
-    .filter((value): value is SessionStatus => typeof value === "number" && value !== SessionStatus.UNSPECIFIED)
+    .filter(
+      (value): value is SessionStatus => typeof value === "number" && value !== SessionStatus.UNSPECIFIED,
+    )
     .map((value) => [SessionStatus[value], value] as const),
 );
 
@@ -19,9 +34,15 @@ const STATUS_BY_NAME = new Map(
  * Maps the list query (docs/api/sessions.md#list-sessions) to ListSessionsRequest. Every bad value,
  * repeated parameter and unknown parameter is a 422 validation-error on that parameter.
  */
-export function mapListSessionsQuery(query: Record<string, unknown>, scope: AccountScope): ListSessionsRequest {
+export function mapListSessionsQuery(
+  query: Record<string, unknown>,
+  scope: AccountScope,
+): ListSessionsRequest {
   const violations: FieldViolation[] = [];
-  const request = create(ListSessionsRequestSchema, { scope, page: create(PageRequestSchema, { limit: DEFAULT_LIST_LIMIT }) });
+  const request = create(ListSessionsRequestSchema, {
+    scope,
+    page: create(PageRequestSchema, { limit: DEFAULT_LIST_LIMIT }),
+  });
 
   for (const [name, raw] of Object.entries(query)) {
     if (!KNOWN_PARAMS.has(name)) {

@@ -1,5 +1,5 @@
-import { RefundStatus, RefundType, type Refund } from "@gateway/proto";
 import type { JsonOutput } from "@gateway/platform";
+import { type Refund, RefundStatus, RefundType } from "@gateway/proto";
 import { formatTimestamp } from "./rfc3339.js";
 
 function required(refund: Refund | undefined): Refund {

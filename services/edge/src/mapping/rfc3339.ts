@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
-import { TimestampSchema, timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, TimestampSchema, timestampDate } from "@bufbuild/protobuf/wkt";
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * Parses an RFC 3339 date-time (offset required, fractions up to nanoseconds) into an exact
@@ -10,7 +11,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 export function parseRfc3339(text: string): Timestamp | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   // Second 60 is a leap second (RFC 3339 5.7); it is read as the next second.
   if (hour > 23 || minute > 59 || second > 60) return undefined;

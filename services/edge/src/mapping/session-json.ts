@@ -1,6 +1,6 @@
-import { AttemptStatus, SessionStatus, type PaymentAttempt, type Session } from "@gateway/proto";
+import { type JsonOutput, RawJson } from "@gateway/platform";
+import { AttemptStatus, type PaymentAttempt, type Session, SessionStatus } from "@gateway/proto";
 import { isJsonObject } from "../http/json-body.js";
-import { RawJson, type JsonOutput } from "@gateway/platform";
 import { formatTimestamp } from "./rfc3339.js";
 
 /** Enum value name without its type prefix: SESSION_STATUS_CREATED -> "CREATED". */

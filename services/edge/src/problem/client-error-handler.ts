@@ -10,7 +10,9 @@ export function createClientErrorHandler(errorsUrl: string) {
   return (err: Error & { code?: string }, socket: Socket): void => {
     if (err.code === "ECONNRESET" || socket.destroyed) return;
     if (socket.writable) {
-      const body = JSON.stringify(buildProblem(errorsUrl, { reason: "BAD_REQUEST", detail: "The HTTP request could not be parsed." }));
+      const body = JSON.stringify(
+        buildProblem(errorsUrl, { reason: "BAD_REQUEST", detail: "The HTTP request could not be parsed." }),
+      );
       socket.write(
         `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

@@ -1,5 +1,5 @@
 import { ConnectError } from "@connectrpc/connect";
-import { fromConnectError, GatewayError, type ErrorReason } from "@gateway/platform";
+import { type ErrorReason, fromConnectError, GatewayError } from "@gateway/platform";
 import type { ProblemInput } from "./problem-document.js";
 
 /** How an error is answered and whether it deserves a log line of its own. */
@@ -14,7 +14,8 @@ export interface ClassifiedError {
 }
 
 export const GENERIC_DETAILS: Partial<Record<ErrorReason, string>> = {
-  INTERNAL: "An unexpected error occurred. Retry with backoff; if it persists, contact support quoting the Request-Id header.",
+  INTERNAL:
+    "An unexpected error occurred. Retry with backoff; if it persists, contact support quoting the Request-Id header.",
   BAD_REQUEST: "The request could not be read.",
   UNSUPPORTED_MEDIA_TYPE: "Request bodies must be JSON, sent with Content-Type: application/json.",
   NOT_FOUND: "The requested resource does not exist.",
@@ -43,7 +44,12 @@ export function classifyError(err: unknown, maxBodyBytes: number): ClassifiedErr
         : (GENERIC_DETAILS[fastifyReason] ?? GENERIC_DETAILS.BAD_REQUEST!);
     return { problem: { reason: fastifyReason, detail }, log: "none", cause: err, headers: {} };
   }
-  return { problem: { reason: "INTERNAL", detail: GENERIC_DETAILS.INTERNAL! }, log: "error", cause: err, headers: {} };
+  return {
+    problem: { reason: "INTERNAL", detail: GENERIC_DETAILS.INTERNAL! },
+    log: "error",
+    cause: err,
+    headers: {},
+  };
 }
 
 function toGatewayError(err: unknown): GatewayError | undefined {
@@ -54,7 +60,12 @@ function toGatewayError(err: unknown): GatewayError | undefined {
 
 function classifyGatewayError(err: GatewayError): ClassifiedError {
   const headers: Record<string, string> = {};
-  const problem: ProblemInput = { reason: err.reason, detail: err.message, violations: err.violations, metadata: err.metadata };
+  const problem: ProblemInput = {
+    reason: err.reason,
+    detail: err.message,
+    violations: err.violations,
+    metadata: err.metadata,
+  };
   switch (err.reason) {
     case "INTERNAL":
       problem.detail = GENERIC_DETAILS.INTERNAL!;

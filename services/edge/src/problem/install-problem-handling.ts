@@ -20,7 +20,8 @@ export function installProblemHandling(
 
   app.setErrorHandler((err, request, reply) => {
     const classified = classifyError(err, options.maxBodyBytes);
-    if (classified.log === "error") request.log.error({ err: classified.cause }, "request failed unexpectedly");
+    if (classified.log === "error")
+      request.log.error({ err: classified.cause }, "request failed unexpectedly");
     if (classified.log === "warn") request.log.warn({ err: classified.cause }, "a dependency is unavailable");
     return sendProblem(reply, options.errorsUrl, classified.problem, classified.headers);
   });
@@ -35,7 +36,10 @@ export function installProblemHandling(
       return sendProblem(
         reply,
         options.errorsUrl,
-        { reason: "METHOD_NOT_ALLOWED", detail: `${request.method} is not allowed here; use ${allowed.join(", ")}.` },
+        {
+          reason: "METHOD_NOT_ALLOWED",
+          detail: `${request.method} is not allowed here; use ${allowed.join(", ")}.`,
+        },
         { allow: allowed.join(", ") },
       );
     }
@@ -47,7 +51,11 @@ export function installProblemHandling(
  * fastify's `frameworkErrors` option: errors raised before routing (a malformed URL, an
  * over-long path parameter) would otherwise be answered with fastify's own JSON body.
  */
-export function frameworkErrorHandler(options: { errorsUrl: string; maxBodyBytes: number; checkout?: CheckoutFallback }) {
+export function frameworkErrorHandler(options: {
+  errorsUrl: string;
+  maxBodyBytes: number;
+  checkout?: CheckoutFallback;
+}) {
   return (err: Error, request: FastifyRequest, reply: FastifyReply): void => {
     const classified = classifyError(err, options.maxBodyBytes);
     const page = options.checkout?.pageFor(request);

@@ -1,4 +1,10 @@
-import { capViolations, errorCatalog, omittedOf, type ErrorReason, type FieldViolation } from "@gateway/platform";
+import {
+  capViolations,
+  type ErrorReason,
+  errorCatalog,
+  type FieldViolation,
+  omittedOf,
+} from "@gateway/platform";
 
 /** RFC 9457 problem document (docs/api/errors.md), with the extension members it names. */
 export interface ProblemDocument {

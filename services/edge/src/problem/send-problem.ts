@@ -18,5 +18,8 @@ export function sendProblem(
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   // A Buffer, so fastify sends the media type exactly as RFC 9457 registers it (no charset
   // parameter appended; JSON is UTF-8 by definition).
-  return reply.code(doc.status).type(PROBLEM_CONTENT_TYPE).send(Buffer.from(JSON.stringify(doc), "utf8"));
+  return reply
+    .code(doc.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(Buffer.from(JSON.stringify(doc), "utf8"));
 }

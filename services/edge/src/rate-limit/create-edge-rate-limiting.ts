@@ -1,10 +1,10 @@
-import { systemClock, type Clock, type Logger } from "@gateway/platform";
+import { type Clock, type Logger, systemClock } from "@gateway/platform";
 import {
   createGcraRateLimiter,
   DEFAULT_RATE_LIMIT_BUCKET,
   defaultRateLimitPolicy,
-  InMemoryGcraStore,
   type GcraStore,
+  InMemoryGcraStore,
   type RateLimiter,
   type RateLimitPolicy,
 } from "@gateway/rate-limiter";
@@ -49,20 +49,29 @@ export async function createEdgeRateLimiting(o: EdgeRateLimitingOptions): Promis
   let store: GcraStore;
   let closeStore = async (): Promise<void> => undefined;
   if (o.natsUrl !== undefined && o.natsUrl !== "") {
-    const shared = new ReconnectingNatsKvStore({ natsUrl: o.natsUrl, logger: o.logger, replicas: o.kvReplicas });
+    const shared = new ReconnectingNatsKvStore({
+      natsUrl: o.natsUrl,
+      logger: o.logger,
+      replicas: o.kvReplicas,
+    });
     // Waits for the first attempt only: a NATS outage at start leaves the edge serving, degraded.
     await shared.open();
     store = shared;
     closeStore = () => shared.close();
   } else {
     if (o.distributed === true) {
-      o.logger.warn("NATS_URL is not set: rate limits are kept per edge replica; with N replicas a merchant gets up to N times the limits");
+      o.logger.warn(
+        "NATS_URL is not set: rate limits are kept per edge replica; with N replicas a merchant gets up to N times the limits",
+      );
     }
     store = new InMemoryGcraStore({ clock });
   }
   const limiter = createGcraRateLimiter({ store, policy, clock, logger: o.logger });
   const kind = store instanceof InMemoryGcraStore ? "memory" : "nats-kv";
-  o.logger.info({ store: kind, bucket: kind === "nats-kv" ? DEFAULT_RATE_LIMIT_BUCKET : undefined, policy }, "rate limiting on");
+  o.logger.info(
+    { store: kind, bucket: kind === "nats-kv" ? DEFAULT_RATE_LIMIT_BUCKET : undefined, policy },
+    "rate limiting on",
+  );
   return {
     limiter,
     store: kind,

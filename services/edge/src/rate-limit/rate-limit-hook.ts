@@ -1,11 +1,15 @@
 import { GatewayError } from "@gateway/platform";
-import { rateLimitHeaders, type BudgetName, type Decision, type RateLimiter } from "@gateway/rate-limiter";
+import { type BudgetName, type Decision, type RateLimiter, rateLimitHeaders } from "@gateway/rate-limiter";
 import type { FastifyInstance } from "fastify";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { recordRateLimitDecision } from "./rate-limit-metrics.js";
 import { budgetsForRoute } from "./route-budgets.js";
 
-const BUDGET_LABELS: Record<BudgetName, string> = { account: "account-wide", create: "create", refund: "refund" };
+const BUDGET_LABELS: Record<BudgetName, string> = {
+  account: "account-wide",
+  create: "create",
+  refund: "refund",
+};
 
 /**
  * docs/api/limits.md#rate-limits on every gateway endpoint of `api`. Must be installed in the scope that
@@ -21,7 +25,11 @@ export function installRateLimiting(api: FastifyInstance, limiter: RateLimiter):
     const budgets = budgetsForRoute(request.method, request.routeOptions.url);
     if (budgets === undefined) return;
     const { scope } = requireCaller(request);
-    const decision = await limiter.check({ merchantId: scope.merchantId, livemode: scope.livemode, budgets: [...budgets] });
+    const decision = await limiter.check({
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      budgets: [...budgets],
+    });
     recordRateLimitDecision(decision, scope.livemode);
     const headers = rateLimitHeaders(decision);
     reply.headers(headers);

@@ -76,14 +76,25 @@ export class ReconnectingNatsKvStore implements GcraStore {
       // connectNats fails fast when nobody answers; once connected the client reconnects forever.
       this.nc ??= await connectNats(natsUrl, "edge-rate-limits", logger);
       if (this.closed) return;
-      const store = await createNatsKvGcraStore({ nc: this.nc, bucket: this.bucket, replicas: this.options.replicas });
+      const store = await createNatsKvGcraStore({
+        nc: this.nc,
+        bucket: this.bucket,
+        replicas: this.options.replicas,
+      });
       if (this.closed) return;
       this.store = store;
-      if (this.failedBefore) logger.info({ bucket: this.bucket }, "rate limit store opened; limits are shared across edge replicas");
+      if (this.failedBefore)
+        logger.info(
+          { bucket: this.bucket },
+          "rate limit store opened; limits are shared across edge replicas",
+        );
     } catch (err) {
       // One warning per outage at start: the limiter itself warns (throttled) while it decides locally.
       if (!this.failedBefore) {
-        logger.warn({ err, bucket: this.bucket }, "rate limit store (NATS KV) unavailable; limiting per replica until it answers");
+        logger.warn(
+          { err, bucket: this.bucket },
+          "rate limit store (NATS KV) unavailable; limiting per replica until it answers",
+        );
       }
       this.failedBefore = true;
     } finally {

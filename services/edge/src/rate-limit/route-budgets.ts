@@ -23,7 +23,10 @@ const OWN_BUDGETS: ReadonlyMap<string, readonly BudgetName[]> = new Map([
  * `routeUrl` is the pattern the router matched (fastify's routeOptions.url), never the raw URL,
  * so ids in the path cannot steer the choice.
  */
-export function budgetsForRoute(method: string, routeUrl: string | undefined): readonly BudgetName[] | undefined {
+export function budgetsForRoute(
+  method: string,
+  routeUrl: string | undefined,
+): readonly BudgetName[] | undefined {
   if (routeUrl === undefined || !routeUrl.startsWith(GATEWAY_API_PREFIX)) return undefined;
   return OWN_BUDGETS.get(`${method.toUpperCase()} ${routePatternShape(routeUrl)}`) ?? ACCOUNT_ONLY;
 }

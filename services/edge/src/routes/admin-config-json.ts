@@ -1,7 +1,7 @@
-import { GatewayError, type FieldViolation } from "@gateway/platform";
+import type { JsonOutput } from "@gateway/platform";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
 import type { FeePlan, Terminal } from "@gateway/proto";
 import type { JsonObject } from "../http/json-body.js";
-import type { JsonOutput } from "@gateway/platform";
 import { violation } from "../mapping/field-violations.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
 
@@ -25,7 +25,12 @@ class ConfigBodyReader {
     const value = this.value(name);
     if (value === undefined) this.violations.push(violation.required(name));
     else if (typeof value === "string") return value;
-    else this.violations.push(typeof value === "number" && numberMessage ? violation.invalid(name, numberMessage) : violation.notString(name));
+    else
+      this.violations.push(
+        typeof value === "number" && numberMessage
+          ? violation.invalid(name, numberMessage)
+          : violation.notString(name),
+      );
     return "";
   }
 
@@ -49,7 +54,8 @@ type Mode = "test" | "live";
 
 /** The `{mode}` path segment; its violation joins the body's so one answer lists every problem. */
 function checkMode(raw: string, violations: FieldViolation[]): boolean {
-  if (raw !== "test" && raw !== "live") violations.push(violation.invalid("mode", 'Must be "test" or "live".'));
+  if (raw !== "test" && raw !== "live")
+    violations.push(violation.invalid("mode", 'Must be "test" or "live".'));
   return raw === "live";
 }
 
@@ -83,8 +89,14 @@ export function readTerminalBody(mode: string, body: JsonObject): TerminalBody {
 
 export function readFeePlanBody(body: JsonObject): { percent: string; fixed: string } {
   const reader = new ConfigBodyReader(body, ["percent", "fixed"], []);
-  const percent = reader.requiredString("percent", 'Must be a decimal string such as "2.5", not a JSON number.');
-  const fixed = reader.requiredString("fixed", 'Must be a decimal string such as "0.250", not a JSON number.');
+  const percent = reader.requiredString(
+    "percent",
+    'Must be a decimal string such as "2.5", not a JSON number.',
+  );
+  const fixed = reader.requiredString(
+    "fixed",
+    'Must be a decimal string such as "0.250", not a JSON number.',
+  );
   reader.finish();
   return { percent, fixed };
 }
@@ -106,5 +118,10 @@ export function terminalToJson(terminal: Terminal | undefined): JsonOutput {
 /** `updated_at` is null for the default plan of a merchant that never had one set. */
 export function feePlanToJson(plan: FeePlan | undefined): JsonOutput {
   if (!plan) throw new Error("accounts service answered without a fee plan");
-  return { merchant_id: plan.merchantId, percent: plan.percent, fixed: plan.fixed, updated_at: formatTimestamp(plan.updatedAt) };
+  return {
+    merchant_id: plan.merchantId,
+    percent: plan.percent,
+    fixed: plan.fixed,
+    updated_at: formatTimestamp(plan.updatedAt),
+  };
 }

@@ -3,7 +3,11 @@ import type { DashboardUsersService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { requireJsonObjectBody } from "../http/json-body.js";
 import { sendJson } from "../http/send-json.js";
-import { dashboardInvitationToJson, dashboardUserToJson, readDashboardInvitationBody } from "../mapping/admin-json.js";
+import {
+  dashboardInvitationToJson,
+  dashboardUserToJson,
+  readDashboardInvitationBody,
+} from "../mapping/admin-json.js";
 
 export interface AdminDashboardRoutesDeps {
   dashboardUsers: Client<typeof DashboardUsersService>;
@@ -24,9 +28,18 @@ export function invitationUrl(publicUrl: string, token: string): string {
 export function registerAdminDashboardRoutes(admin: FastifyInstance, deps: AdminDashboardRoutesDeps): void {
   admin.post<{ Params: { id: string } }>("/merchants/:id/dashboard-invitations", async (request, reply) => {
     const { email, role } = readDashboardInvitationBody(requireJsonObjectBody(request.body).value);
-    const response = await deps.dashboardUsers.inviteUser({ merchantId: request.params.id, email, role, invitedBy: "operator" });
+    const response = await deps.dashboardUsers.inviteUser({
+      merchantId: request.params.id,
+      email,
+      role,
+      invitedBy: "operator",
+    });
     reply.header("cache-control", "no-store");
-    return sendJson(reply, 201, dashboardInvitationToJson(response.invitation, invitationUrl(deps.publicUrl, response.invitationToken)));
+    return sendJson(
+      reply,
+      201,
+      dashboardInvitationToJson(response.invitation, invitationUrl(deps.publicUrl, response.invitationToken)),
+    );
   });
 
   admin.get<{ Params: { id: string } }>("/merchants/:id/dashboard-users", async (request, reply) => {

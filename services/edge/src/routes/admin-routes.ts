@@ -55,11 +55,18 @@ export function registerAdminRoutes(admin: FastifyInstance, deps: AdminRoutesDep
     return sendJson(reply, 200, revokedApiKeyToJson(response.apiKey));
   });
 
-  admin.put<{ Params: { id: string; currency: string } }>("/merchants/:id/exchange-rates/:currency", async (request, reply) => {
-    const { rate } = readExchangeRateBody(requireJsonObjectBody(request.body).value);
-    const response = await accounts.setExchangeRate({ merchantId: request.params.id, currency: request.params.currency, rate });
-    return sendJson(reply, 200, { currency: response.currency, rate: response.rate });
-  });
+  admin.put<{ Params: { id: string; currency: string } }>(
+    "/merchants/:id/exchange-rates/:currency",
+    async (request, reply) => {
+      const { rate } = readExchangeRateBody(requireJsonObjectBody(request.body).value);
+      const response = await accounts.setExchangeRate({
+        merchantId: request.params.id,
+        currency: request.params.currency,
+        rate,
+      });
+      return sendJson(reply, 200, { currency: response.currency, rate: response.rate });
+    },
+  );
 
   registerAdminConfigRoutes(admin, accounts);
 }

@@ -1,14 +1,20 @@
 import { create } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import { GatewayError, type FieldViolation } from "@gateway/platform";
-import { AccountScopeSchema, DeliveryStatus, type AccountScope, type AccountsService, type WebhookService } from "@gateway/proto";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
+import {
+  type AccountScope,
+  AccountScopeSchema,
+  type AccountsService,
+  DeliveryStatus,
+  type WebhookService,
+} from "@gateway/proto";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { requireJsonObjectBody, requireNoMembers, type JsonObject } from "../http/json-body.js";
+import { type JsonObject, requireJsonObjectBody, requireNoMembers } from "../http/json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { violation } from "../mapping/field-violations.js";
 import { formatTimestamp, parseRfc3339 } from "../mapping/rfc3339.js";
-import { DELIVERY_STATUS_BY_NAME, WEBHOOK_EVENT_NAMES, deliveryToJson } from "./webhook-routes.js";
+import { DELIVERY_STATUS_BY_NAME, deliveryToJson, WEBHOOK_EVENT_NAMES } from "./webhook-routes.js";
 
 export interface AdminWebhookRoutesDeps {
   accounts: Client<typeof AccountsService>;
@@ -47,18 +53,23 @@ class BodyReader {
     const raw = this.string(name, false);
     if (raw === undefined) return undefined;
     const at = parseRfc3339(raw);
-    if (!at) this.violations.push(violation.invalid(name, "Must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z."));
+    if (!at)
+      this.violations.push(
+        violation.invalid(name, "Must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z."),
+      );
     return at;
   }
 
   finish(): void {
-    for (const name of Object.keys(this.body)) if (!this.known.includes(name)) this.violations.push(violation.unknown(name));
+    for (const name of Object.keys(this.body))
+      if (!this.known.includes(name)) this.violations.push(violation.unknown(name));
     if (this.violations.length > 0) throw GatewayError.validation(this.violations);
   }
 }
 
 function livemodeOf(mode: string | undefined, violations: FieldViolation[]): boolean {
-  if (mode !== undefined && mode !== "test" && mode !== "live") violations.push(violation.invalid("mode", 'Must be "test" or "live".'));
+  if (mode !== undefined && mode !== "test" && mode !== "live")
+    violations.push(violation.invalid("mode", 'Must be "test" or "live".'));
   return mode === "live";
 }
 
@@ -91,16 +102,25 @@ export function registerAdminWebhookRoutes(admin: FastifyInstance, deps: AdminWe
     await requireMerchant(scope.merchantId);
     const response = await webhooks.setEndpoint({ scope, url: url ?? "" });
     // The secret only when this call created it (first set), like an API key; null afterwards.
-    return sendJson(noStore(reply), 200, { url: response.url, secret: response.secret === "" ? null : response.secret });
+    return sendJson(noStore(reply), 200, {
+      url: response.url,
+      secret: response.secret === "" ? null : response.secret,
+    });
   });
 
-  admin.post<{ Params: ModeParams }>("/merchants/:id/webhook-endpoints/:mode/rotate-secret", async (request, reply) => {
-    const scope = scopeOf(request.params.id, request.params.mode);
-    requireNoMembers(request.body);
-    await requireMerchant(scope.merchantId);
-    const response = await webhooks.rotateSecret({ scope });
-    return sendJson(noStore(reply), 200, { secret: response.secret, previous_secret_expires_at: formatTimestamp(response.previousSecretExpiresAt) });
-  });
+  admin.post<{ Params: ModeParams }>(
+    "/merchants/:id/webhook-endpoints/:mode/rotate-secret",
+    async (request, reply) => {
+      const scope = scopeOf(request.params.id, request.params.mode);
+      requireNoMembers(request.body);
+      await requireMerchant(scope.merchantId);
+      const response = await webhooks.rotateSecret({ scope });
+      return sendJson(noStore(reply), 200, {
+        secret: response.secret,
+        previous_secret_expires_at: formatTimestamp(response.previousSecretExpiresAt),
+      });
+    },
+  );
 
   admin.post<{ Params: { id: string } }>("/webhook-deliveries/:id/resend", async (request, reply) => {
     requireNoMembers(request.body);
@@ -109,16 +129,28 @@ export function registerAdminWebhookRoutes(admin: FastifyInstance, deps: AdminWe
   });
 
   admin.post("/webhook-deliveries/resend", async (request, reply) => {
-    const reader = new BodyReader(requireJsonObjectBody(request.body).value, ["merchant_id", "mode", "created_gte", "created_lte", "status", "event"]);
+    const reader = new BodyReader(requireJsonObjectBody(request.body).value, [
+      "merchant_id",
+      "mode",
+      "created_gte",
+      "created_lte",
+      "status",
+      "event",
+    ]);
     const merchantId = reader.string("merchant_id", true);
     const livemode = livemodeOf(reader.string("mode", true), reader.violations);
     const createdGte = reader.timestamp("created_gte");
     const createdLte = reader.timestamp("created_lte");
     const statusName = reader.string("status", false);
-    const status = statusName === undefined ? DeliveryStatus.UNSPECIFIED : DELIVERY_STATUS_BY_NAME.get(statusName);
-    if (status === undefined) reader.violations.push(violation.invalid("status", `Must be one of ${[...DELIVERY_STATUS_BY_NAME.keys()].join(", ")}.`));
+    const status =
+      statusName === undefined ? DeliveryStatus.UNSPECIFIED : DELIVERY_STATUS_BY_NAME.get(statusName);
+    if (status === undefined)
+      reader.violations.push(
+        violation.invalid("status", `Must be one of ${[...DELIVERY_STATUS_BY_NAME.keys()].join(", ")}.`),
+      );
     const event = reader.string("event", false);
-    if (event !== undefined && !WEBHOOK_EVENT_NAMES.includes(event)) reader.violations.push(violation.invalid("event", `Must be one of ${WEBHOOK_EVENT_NAMES.join(", ")}.`));
+    if (event !== undefined && !WEBHOOK_EVENT_NAMES.includes(event))
+      reader.violations.push(violation.invalid("event", `Must be one of ${WEBHOOK_EVENT_NAMES.join(", ")}.`));
     reader.finish();
     await requireMerchant(merchantId!);
     const response = await webhooks.bulkResendDeliveries({

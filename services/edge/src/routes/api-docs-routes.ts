@@ -17,7 +17,10 @@ export function registerApiDocsRoutes(app: FastifyInstance): void {
   app.get("/docs", async (_request, reply) =>
     reply
       .header("cache-control", "public, max-age=300")
-      .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+      .header(
+        "content-security-policy",
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      )
       .header("x-content-type-options", "nosniff")
       .type("text/html; charset=utf-8")
       .send(page),

@@ -7,6 +7,9 @@ export function registerErrorPagesRoutes(app: FastifyInstance): void {
   app.get<{ Params: { type: string } }>("/errors/:type", async (request, reply) => {
     const entry = findCatalogEntryByType(request.params.type);
     if (!entry) throw new GatewayError("NOT_FOUND", "No problem type has this name.");
-    return reply.type("text/html; charset=utf-8").header("cache-control", "public, max-age=3600").send(renderProblemTypePage(entry));
+    return reply
+      .type("text/html; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(renderProblemTypePage(entry));
   });
 }

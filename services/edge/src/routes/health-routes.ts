@@ -1,4 +1,4 @@
-import { GatewayError, runReadinessChecks, type Logger, type ReadinessCheck } from "@gateway/platform";
+import { GatewayError, type Logger, type ReadinessCheck, runReadinessChecks } from "@gateway/platform";
 import type { FastifyInstance } from "fastify";
 import { sendJson } from "../http/send-json.js";
 
@@ -8,14 +8,21 @@ import { sendJson } from "../http/send-json.js";
  * the failing dependencies, so a load balancer takes this replica out. Prometheus `/metrics` is
  * not here but on the management listener (MANAGEMENT_PORT): the public port never serves it.
  */
-export function registerHealthRoutes(app: FastifyInstance, readiness: readonly ReadinessCheck[], isClosing: () => boolean): void {
-  app.get("/healthz", async (_request, reply) => sendJson(reply.header("cache-control", "no-store"), 200, { status: "ok" }));
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  readiness: readonly ReadinessCheck[],
+  isClosing: () => boolean,
+): void {
+  app.get("/healthz", async (_request, reply) =>
+    sendJson(reply.header("cache-control", "no-store"), 200, { status: "ok" }),
+  );
 
   app.get("/readyz", async (request, reply) => {
     reply.header("cache-control", "no-store");
     if (isClosing()) throw new GatewayError("SERVICE_UNAVAILABLE", "The edge is shutting down.");
     const report = await runReadinessChecks(readiness, request.log as Logger);
-    if (!report.ready) throw new GatewayError("SERVICE_UNAVAILABLE", `Not ready: ${report.failed.join(", ")} unavailable.`);
+    if (!report.ready)
+      throw new GatewayError("SERVICE_UNAVAILABLE", `Not ready: ${report.failed.join(", ")} unavailable.`);
     return sendJson(reply, 200, { status: "ok" });
   });
 }

@@ -1,9 +1,9 @@
 import type { Client } from "@connectrpc/connect";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { Session, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
-import { requireCaller } from "../auth/authenticated-caller.js";
 import { routeSchema } from "../api/operations.js";
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { requireCaller } from "../auth/authenticated-caller.js";
 import { rawBodyText } from "../http/json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { mapCreateSessionBody } from "../mapping/create-session-request.js";
@@ -20,10 +20,13 @@ export function registerSessionsRoutes(app: FastifyInstance, sessions: Client<ty
   // The route schema validates the body (api/schemas/sessions.ts); the service judges meaning.
   api.post("/gateway/sessions/", { schema: routeSchema("createSession") }, async (request, reply) => {
     const { scope } = requireCaller(request);
-    const response = await sessions.createSession(mapCreateSessionBody(request.body, rawBodyText(request), scope));
+    const response = await sessions.createSession(
+      mapCreateSessionBody(request.body, rawBodyText(request), scope),
+    );
     const session = required(response.session);
     // 201 when this call created the session, 200 for an idempotent repeat.
-    if (response.created) reply.header("location", `/api/v1/gateway/sessions/${encodeURIComponent(session.id)}/`);
+    if (response.created)
+      reply.header("location", `/api/v1/gateway/sessions/${encodeURIComponent(session.id)}/`);
     return sendJson(reply, response.created ? 201 : 200, sessionToJson(session));
   });
 
@@ -47,11 +50,15 @@ export function registerSessionsRoutes(app: FastifyInstance, sessions: Client<ty
   });
 
   // docs/api/sessions.md#cancel-a-session: no request body; an empty body or `{}` is accepted (the route schema's NoBody).
-  api.post("/gateway/sessions/:session_id/cancel/", { schema: routeSchema("cancelSession") }, async (request, reply) => {
-    const { scope } = requireCaller(request);
-    const response = await sessions.cancelSession({ scope, sessionId: request.params.session_id });
-    return sendJson(reply, 200, sessionToJson(required(response.session)));
-  });
+  api.post(
+    "/gateway/sessions/:session_id/cancel/",
+    { schema: routeSchema("cancelSession") },
+    async (request, reply) => {
+      const { scope } = requireCaller(request);
+      const response = await sessions.cancelSession({ scope, sessionId: request.params.session_id });
+      return sendJson(reply, 200, sessionToJson(required(response.session)));
+    },
+  );
 }
 
 function required(session: Session | undefined): Session {

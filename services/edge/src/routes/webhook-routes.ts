@@ -1,22 +1,22 @@
 import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
-import { GatewayError, type FieldViolation } from "@gateway/platform";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { JsonOutput } from "@gateway/platform";
+import { type FieldViolation, GatewayError } from "@gateway/platform";
 import {
-  DeliveryStatus,
-  ListDeliveriesRequestSchema,
-  PageRequestSchema,
   type AccountScope,
   type Delivery,
+  DeliveryStatus,
   type ListDeliveriesRequest,
+  ListDeliveriesRequestSchema,
+  PageRequestSchema,
   type SessionService,
   type WebhookService,
 } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { routeSchema } from "../api/operations.js";
 import { requireCaller } from "../auth/authenticated-caller.js";
 import { sendJson } from "../http/send-json.js";
-import type { JsonOutput } from "@gateway/platform";
 import { violation } from "../mapping/field-violations.js";
 import { applyPageParam } from "../mapping/page-query.js";
 import { formatTimestamp } from "../mapping/rfc3339.js";
@@ -43,7 +43,9 @@ export const WEBHOOK_EVENT_NAMES = [
 /** Delivery status names of the API ("PENDING", …) and their proto values. */
 export const DELIVERY_STATUS_BY_NAME = new Map(
   Object.values(DeliveryStatus)
-    .filter((value): value is DeliveryStatus => typeof value === "number" && value !== DeliveryStatus.UNSPECIFIED)
+    .filter(
+      (value): value is DeliveryStatus => typeof value === "number" && value !== DeliveryStatus.UNSPECIFIED,
+    )
     .map((value) => [DeliveryStatus[value], value] as const),
 );
 
@@ -91,7 +93,8 @@ function applyParam(request: ListDeliveriesRequest, name: string, raw: string): 
       request.sessionId = raw;
       return undefined;
     case "event_id":
-      if (raw === "" || raw.length > MAX_EVENT_ID_LENGTH) return `Must be an event id of 1 to ${MAX_EVENT_ID_LENGTH} characters.`;
+      if (raw === "" || raw.length > MAX_EVENT_ID_LENGTH)
+        return `Must be an event id of 1 to ${MAX_EVENT_ID_LENGTH} characters.`;
       request.eventId = raw;
       return undefined;
     default:
@@ -103,9 +106,16 @@ function applyParam(request: ListDeliveriesRequest, name: string, raw: string): 
  * Maps a deliveries list query (docs/api/webhooks.md#delivery-history) to ListDeliveriesRequest.
  * Every bad value, repeated parameter and unknown parameter is a 422 on that parameter.
  */
-export function mapListDeliveriesQuery(query: Record<string, unknown>, scope: AccountScope, known: readonly string[]): ListDeliveriesRequest {
+export function mapListDeliveriesQuery(
+  query: Record<string, unknown>,
+  scope: AccountScope,
+  known: readonly string[],
+): ListDeliveriesRequest {
   const violations: FieldViolation[] = [];
-  const request = create(ListDeliveriesRequestSchema, { scope, page: create(PageRequestSchema, { limit: DEFAULT_DELIVERY_LIMIT }) });
+  const request = create(ListDeliveriesRequestSchema, {
+    scope,
+    page: create(PageRequestSchema, { limit: DEFAULT_DELIVERY_LIMIT }),
+  });
   for (const [name, raw] of Object.entries(query)) {
     if (!known.includes(name)) violations.push(violation.invalid(name, "Unknown query parameter."));
     else if (typeof raw !== "string") violations.push(violation.invalid(name, "Give this parameter once."));
@@ -122,7 +132,10 @@ const ACCOUNT_PARAMS = ["limit", "starting_after", "status", "event", "session_i
 // The session is the path's: a session_id parameter would only contradict it.
 const SESSION_PARAMS = ["limit", "starting_after", "status", "event", "event_id"];
 
-async function listPage(webhooks: Client<typeof WebhookService>, request: ListDeliveriesRequest): Promise<JsonOutput> {
+async function listPage(
+  webhooks: Client<typeof WebhookService>,
+  request: ListDeliveriesRequest,
+): Promise<JsonOutput> {
   const response = await webhooks.listDeliveries(request);
   const hasMore = response.pageInfo?.hasMore ?? false;
   const nextCursor = response.pageInfo?.nextCursor ?? "";
@@ -139,18 +152,30 @@ async function listPage(webhooks: Client<typeof WebhookService>, request: ListDe
  */
 export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesDeps): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.get("/gateway/sessions/:session_id/webhooks/", { schema: routeSchema("listSessionDeliveries") }, async (request, reply) => {
-    const { scope } = requireCaller(request);
-    const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, SESSION_PARAMS);
-    // 404 for a session that is not this account's (docs/api/webhooks.md#delivery-history), before any history is read.
-    await deps.sessions.getSession({ scope, sessionId: request.params.session_id });
-    listRequest.sessionId = request.params.session_id;
-    return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
-  });
+  api.get(
+    "/gateway/sessions/:session_id/webhooks/",
+    { schema: routeSchema("listSessionDeliveries") },
+    async (request, reply) => {
+      const { scope } = requireCaller(request);
+      const listRequest = mapListDeliveriesQuery(
+        request.query as Record<string, unknown>,
+        scope,
+        SESSION_PARAMS,
+      );
+      // 404 for a session that is not this account's (docs/api/webhooks.md#delivery-history), before any history is read.
+      await deps.sessions.getSession({ scope, sessionId: request.params.session_id });
+      listRequest.sessionId = request.params.session_id;
+      return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
+    },
+  );
 
   api.get("/gateway/webhooks/", { schema: routeSchema("listDeliveries") }, async (request, reply) => {
     const { scope } = requireCaller(request);
-    const listRequest = mapListDeliveriesQuery(request.query as Record<string, unknown>, scope, ACCOUNT_PARAMS);
+    const listRequest = mapListDeliveriesQuery(
+      request.query as Record<string, unknown>,
+      scope,
+      ACCOUNT_PARAMS,
+    );
     return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
   });
 }

@@ -3,7 +3,16 @@ import { SettlementSource } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CALLBACK_DEADLINE_MS } from "../../src/checkout/acquirer-callback-routes.js";
 import { createTestEdge, type TestEdge } from "../fakes/edge-test-harness.js";
-import { acquirerOf, cookiesFrom, createPayableSession, csrfFrom, expectCheckoutPage, form, headingOf, type SessionFields } from "./checkout-test-support.js";
+import {
+  acquirerOf,
+  cookiesFrom,
+  createPayableSession,
+  csrfFrom,
+  expectCheckoutPage,
+  form,
+  headingOf,
+  type SessionFields,
+} from "./checkout-test-support.js";
 
 describe("back from the acquirer", () => {
   let t: TestEdge;
@@ -31,7 +40,8 @@ describe("back from the acquirer", () => {
 
   describe("GET /checkout/return (the buyer's browser)", () => {
     /** Where a page that forwards the buyer by itself (meta refresh) sends them. */
-    const forwardedTo = (html: string) => /<meta http-equiv="refresh" content="0; url=([^"]+)">/.exec(html)?.[1]?.replace(/&amp;/g, "&");
+    const forwardedTo = (html: string) =>
+      /<meta http-equiv="refresh" content="0; url=([^"]+)">/.exec(html)?.[1]?.replace(/&amp;/g, "&");
 
     it("when the payment succeeded, then the attempt is settled (RETURN) and the buyer is forwarded to return_url", async () => {
       const { orderId } = await startedPayment({ returnUrl: "https://shop.example/thanks?order=7&x=1" });
@@ -41,8 +51,12 @@ describe("back from the acquirer", () => {
       const html = expectCheckoutPage(res, 200);
       expect(headingOf(html)).toBe("Paiement réussi");
       expect(forwardedTo(html)).toBe("https://shop.example/thanks?order=7&x=1");
-      expect(html).toContain('<a class="button primary" href="https://shop.example/thanks?order=7&amp;x=1">Continuer vers le site du marchand</a>');
-      expect(t.sessions.settleRequests).toEqual([{ acquirerOrderId: orderId, source: SettlementSource.RETURN }]);
+      expect(html).toContain(
+        '<a class="button primary" href="https://shop.example/thanks?order=7&amp;x=1">Continuer vers le site du marchand</a>',
+      );
+      expect(t.sessions.settleRequests).toEqual([
+        { acquirerOrderId: orderId, source: SettlementSource.RETURN },
+      ]);
     });
 
     it("when the next page is on the gateway's own origin, then a plain 303", async () => {
@@ -62,7 +76,11 @@ describe("back from the acquirer", () => {
       const res = await returnFrom(orderId);
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe(`http://localhost:8080/checkout/${token}`);
-      const page = await t.app.inject({ method: "GET", url: `/checkout/${token}`, headers: { "accept-language": "fr" } });
+      const page = await t.app.inject({
+        method: "GET",
+        url: `/checkout/${token}`,
+        headers: { "accept-language": "fr" },
+      });
       expect(page.body).toContain("Votre carte a expiré.");
       expect(page.body).toContain("Il vous reste 1 essai.");
     });
@@ -81,7 +99,10 @@ describe("back from the acquirer", () => {
       const res = await returnFrom(orderId);
       // The fake's redirect_url is then the checkout page itself, on the gateway's origin.
       expect(res.statusCode).toBe(303);
-      const page = await t.app.inject({ method: "GET", url: new URL(res.headers.location as string).pathname });
+      const page = await t.app.inject({
+        method: "GET",
+        url: new URL(res.headers.location as string).pathname,
+      });
       expect(headingOf(expectCheckoutPage(page, 200))).toBe("Payment failed");
     });
 
@@ -92,7 +113,9 @@ describe("back from the acquirer", () => {
       const html = expectCheckoutPage(res, 502);
       expect(headingOf(html)).toBe("نحن نؤكد عملية الدفع");
       expect(html).toContain('<html lang="ar" dir="rtl">');
-      expect(html).toContain(`<meta http-equiv="refresh" content="5; url=/checkout/return?orderId=${orderId}">`);
+      expect(html).toContain(
+        `<meta http-equiv="refresh" content="5; url=/checkout/return?orderId=${orderId}">`,
+      );
       expect(html).toContain(`href="/checkout/return?orderId=${orderId}">تحقّق مرة أخرى</a>`);
       expect(res.headers["retry-after"]).toBe("5");
       acquirerOf(t).down = false;
@@ -111,10 +134,15 @@ describe("back from the acquirer", () => {
     });
 
     it("when the order id is unknown, missing or malformed, then 404/400 pages", async () => {
-      expect(headingOf(expectCheckoutPage(await returnFrom("acq-unknown"), 404))).toBe("Payment page not found");
+      expect(headingOf(expectCheckoutPage(await returnFrom("acq-unknown"), 404))).toBe(
+        "Payment page not found",
+      );
       expectCheckoutPage(await t.app.inject({ method: "GET", url: "/checkout/return" }), 400);
       expectCheckoutPage(await returnFrom("<script>"), 400);
-      expectCheckoutPage(await t.app.inject({ method: "GET", url: "/checkout/return?orderId=a&orderId=b" }), 400);
+      expectCheckoutPage(
+        await t.app.inject({ method: "GET", url: "/checkout/return?orderId=a&orderId=b" }),
+        400,
+      );
     });
 
     it("when the buyer returns twice, then the outcome does not change", async () => {
@@ -129,22 +157,32 @@ describe("back from the acquirer", () => {
   });
 
   describe("/checkout/callback (the acquirer's server)", () => {
-    const callback = (query: string, method: "GET" | "POST" = "GET") => t.app.inject({ method, url: `/checkout/callback?${query}` });
+    const callback = (query: string, method: "GET" | "POST" = "GET") =>
+      t.app.inject({ method, url: `/checkout/callback?${query}` });
 
     it("when notified by GET, then SettleAttempt(CALLBACK) and 200 OK as plain text", async () => {
       const { orderId, session } = await startedPayment();
       acquirerOf(t).decide(orderId, { status: "SUCCEEDED", cardBrand: "mastercard", lastFour: "4444" });
-      const res = await callback(`mdOrder=${orderId}&orderNumber=${session.orderNumber}-1&operation=deposited&status=1`);
+      const res = await callback(
+        `mdOrder=${orderId}&orderNumber=${session.orderNumber}-1&operation=deposited&status=1`,
+      );
       expect(res.statusCode).toBe(200);
       expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
       expect(res.body).toBe("OK");
-      expect(t.sessions.settleRequests).toEqual([{ acquirerOrderId: orderId, source: SettlementSource.CALLBACK }]);
+      expect(t.sessions.settleRequests).toEqual([
+        { acquirerOrderId: orderId, source: SettlementSource.CALLBACK },
+      ]);
     });
 
     it("when notified by a form POST, then the same", async () => {
       const { orderId } = await startedPayment();
       const body = form({ mdOrder: orderId, operation: "declinedByTimeout", status: "0" });
-      const res = await t.app.inject({ method: "POST", url: "/checkout/callback", payload: body.payload, headers: body.headers });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/checkout/callback",
+        payload: body.payload,
+        headers: body.headers,
+      });
       expect(res.statusCode).toBe(200);
       expect(t.sessions.settleRequests.map((r) => r.source)).toEqual([SettlementSource.CALLBACK]);
     });
@@ -181,7 +219,12 @@ describe("back from the acquirer", () => {
     });
 
     it("when the callback body is JSON, then 400 as plain text", async () => {
-      const res = await t.app.inject({ method: "POST", url: "/checkout/callback", payload: "{}", headers: { "content-type": "application/json" } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/checkout/callback",
+        payload: "{}",
+        headers: { "content-type": "application/json" },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
     });

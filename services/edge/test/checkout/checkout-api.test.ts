@@ -50,7 +50,12 @@ describe("POST /api/v1/gateway/sessions/{id}/checkout/", () => {
   it("accepts an empty JSON object as the body, and refuses members", async () => {
     const session = await createSession();
     expect((await checkout(session.id, "{}")).statusCode).toBe(201);
-    const doc = expectProblem(await checkout(session.id, '{"lifetime":"1h"}'), 422, "validation-error", "Validation Error");
+    const doc = expectProblem(
+      await checkout(session.id, '{"lifetime":"1h"}'),
+      422,
+      "validation-error",
+      "Validation Error",
+    );
     expect(doc.errors).toEqual([{ field: "lifetime", code: "invalid", message: "Unknown field." }]);
   });
 

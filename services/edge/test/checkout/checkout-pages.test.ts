@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createTestEdge, type TestEdge } from "../fakes/edge-test-harness.js";
 import {
   acquirerOf,
+  cookieParts,
   cookiesFrom,
   createPayableSession,
   csrfFrom,
@@ -10,7 +11,6 @@ import {
   form,
   headingOf,
   MERCHANT_ID,
-  cookieParts,
   setCookieLines,
   textOf,
 } from "./checkout-test-support.js";
@@ -31,7 +31,12 @@ describe("hosted checkout page", () => {
     const page = await open(token, headers);
     const cookie = cookiesFrom(page, headers.cookie ?? "");
     const body = form({ csrf: csrfFrom(page.body), lang: "en" });
-    return t.app.inject({ method: "POST", url: `/checkout/${token}/pay`, payload: body.payload, headers: { ...body.headers, cookie } });
+    return t.app.inject({
+      method: "POST",
+      url: `/checkout/${token}/pay`,
+      payload: body.payload,
+      headers: { ...body.headers, cookie },
+    });
   }
 
   /** A declined attempt (card_declined) on the session. */
@@ -67,10 +72,14 @@ describe("hosted checkout page", () => {
       expect(html).toContain("Poche");
       expect(html).toMatch(new RegExp(`<form method="post" action="/checkout/${token}/pay">`));
       expect(html).toMatch(new RegExp(`<form method="post" action="/checkout/${token}/cancel">`));
-      expect(html).toMatch(/<button type="submit" class="button primary"[^>]*>Pay <bdi>1,250.500\u00a0TND<\/bdi><\/button>/);
+      expect(html).toMatch(
+        /<button type="submit" class="button primary"[^>]*>Pay <bdi>1,250.500\u00a0TND<\/bdi><\/button>/,
+      );
       expect(html).toContain(">Cancel payment</button>");
       expect(html).toContain("Test mode: no real payment will be taken.");
-      expect(html).toMatch(/<link rel="stylesheet" href="\/checkout\/assets\/checkout\.css\?v=[0-9a-f]{12}">/);
+      expect(html).toMatch(
+        /<link rel="stylesheet" href="\/checkout\/assets\/checkout\.css\?v=[0-9a-f]{12}">/,
+      );
       expect(html).toContain('<main id="main"');
       expect(html).toContain('<nav class="languages" aria-label="Language">');
       expect(html).toContain('role="status" aria-live="polite"');
@@ -98,7 +107,11 @@ describe("hosted checkout page", () => {
     });
 
     it("when the session was converted, then the page shows the charged TND amount and the original", async () => {
-      const { token } = await createPayableSession(t, { amount: "12.50", currency: "EUR", items: [{ name: "Mug", quantity: 2, unitPrice: "6.25" }] });
+      const { token } = await createPayableSession(t, {
+        amount: "12.50",
+        currency: "EUR",
+        items: [{ name: "Mug", quantity: 2, unitPrice: "6.25" }],
+      });
       const html = expectCheckoutPage(await open(token, { "accept-language": "fr" }), 200);
       expect(html).toContain("41,250\u00a0TND");
       expect(textOf(html)).toContain("Montant de la commande 12,50\u00a0EUR, converti au taux de 3,300000.");
@@ -116,7 +129,14 @@ describe("hosted checkout page", () => {
       const { token } = await createPayableSession(t, {
         description: `"><img src=x onerror=alert(1)>`,
         orderId: "<b>A</b>",
-        items: [{ name: "<script>alert('item')</script>", quantity: 1, unitPrice: "1.000", description: "<iframe src=//evil>" }],
+        items: [
+          {
+            name: "<script>alert('item')</script>",
+            quantity: 1,
+            unitPrice: "1.000",
+            description: "<iframe src=//evil>",
+          },
+        ],
         cancelUrl: "javascript:alert(1)",
       });
       const html = expectCheckoutPage(await open(token), 200);
@@ -132,14 +152,19 @@ describe("hosted checkout page", () => {
       const { token } = await createPayableSession(t, { cancelUrl: "https://shop.example/cart?x=1" });
       const res = await open(token);
       expect(expectCheckoutPage(res, 200)).toContain(">Cancel and return to the merchant</button>");
-      expect(res.headers["content-security-policy"]).toContain("form-action 'self' http://localhost:8080 https://shop.example;");
+      expect(res.headers["content-security-policy"]).toContain(
+        "form-action 'self' http://localhost:8080 https://shop.example;",
+      );
     });
   });
 
   describe("language", () => {
     it("when the browser prefers French, then the page is in French", async () => {
       const { token } = await createPayableSession(t);
-      const html = expectCheckoutPage(await open(token, { "accept-language": "fr-FR,fr;q=0.9,en;q=0.5" }), 200);
+      const html = expectCheckoutPage(
+        await open(token, { "accept-language": "fr-FR,fr;q=0.9,en;q=0.5" }),
+        200,
+      );
       expect(html).toContain('<html lang="fr" dir="ltr">');
       expect(headingOf(html)).toBe("Payer Librairie Al Kitab");
       expect(textOf(html)).toContain("Payer 125,500\u00a0TND");
@@ -170,9 +195,15 @@ describe("hosted checkout page", () => {
     it("offers every language as a link to this page, marking the current one", async () => {
       const { token } = await createPayableSession(t);
       const html = expectCheckoutPage(await open(token, {}, "?lang=fr&canceled=1"), 200);
-      expect(html).toContain(`<a href="/checkout/${token}?lang=fr&amp;canceled=1" hreflang="fr" lang="fr" aria-current="true">Français</a>`);
-      expect(html).toContain(`<a href="/checkout/${token}?lang=en&amp;canceled=1" hreflang="en" lang="en">English</a>`);
-      expect(html).toContain(`<a href="/checkout/${token}?lang=ar&amp;canceled=1" hreflang="ar" lang="ar">العربية</a>`);
+      expect(html).toContain(
+        `<a href="/checkout/${token}?lang=fr&amp;canceled=1" hreflang="fr" lang="fr" aria-current="true">Français</a>`,
+      );
+      expect(html).toContain(
+        `<a href="/checkout/${token}?lang=en&amp;canceled=1" hreflang="en" lang="en">English</a>`,
+      );
+      expect(html).toContain(
+        `<a href="/checkout/${token}?lang=ar&amp;canceled=1" hreflang="ar" lang="ar">العربية</a>`,
+      );
     });
 
     it("when an unknown language is asked for, then the browser's is used and nothing is remembered", async () => {
@@ -203,11 +234,16 @@ describe("hosted checkout page", () => {
     it("when the failure code is one the page does not know, then a generic reason is shown", async () => {
       const { token } = await createPayableSession(t);
       await decline(token, "something_new");
-      expect(await open(token).then((r) => r.body)).toContain("Your payment was not completed. Please try again.");
+      expect(await open(token).then((r) => r.body)).toContain(
+        "Your payment was not completed. Please try again.",
+      );
     });
 
     it("when no attempt is left, then the FAILED page offers no retry, only the way back to the merchant", async () => {
-      const { token } = await createPayableSession(t, { maxAttempts: 1, cancelUrl: "https://shop.example/cancel" });
+      const { token } = await createPayableSession(t, {
+        maxAttempts: 1,
+        cancelUrl: "https://shop.example/cancel",
+      });
       await decline(token);
       const html = expectCheckoutPage(await open(token), 200);
       expect(headingOf(html)).toBe("Payment failed");
@@ -240,7 +276,9 @@ describe("hosted checkout page", () => {
       const html = expectCheckoutPage(await open(token, { "accept-language": "fr" }), 200);
       expect(headingOf(html)).toBe("Paiement réussi");
       expect(textOf(html)).toContain("Merci, votre paiement à Librairie Al Kitab a bien été reçu.");
-      expect(html).toContain('<a class="button primary" href="https://shop.example/thanks?order=1">Revenir sur <bdi>Librairie Al Kitab</bdi></a>');
+      expect(html).toContain(
+        '<a class="button primary" href="https://shop.example/thanks?order=1">Revenir sur <bdi>Librairie Al Kitab</bdi></a>',
+      );
     });
 
     it("when the session was canceled or expired, then a closed page", async () => {
@@ -249,7 +287,9 @@ describe("hosted checkout page", () => {
       expect(headingOf(expectCheckoutPage(await open(token), 200))).toBe("This payment is closed");
       const other = await createPayableSession(t);
       t.sessions.expireSession(other.session.id);
-      expect(headingOf(expectCheckoutPage(await open(other.token, { "accept-language": "ar" }), 200))).toBe("عملية الدفع هذه مغلقة");
+      expect(headingOf(expectCheckoutPage(await open(other.token, { "accept-language": "ar" }), 200))).toBe(
+        "عملية الدفع هذه مغلقة",
+      );
     });
 
     it("when the link's lifetime is over, then 410 and a clear 'this link has expired' page pointing back to the merchant", async () => {
@@ -312,7 +352,9 @@ describe("hosted checkout page", () => {
   describe("the failing StartPayment case is a page too", () => {
     it("GatewayError reasons thrown by the service never surface as JSON", async () => {
       const { token } = await createPayableSession(t);
-      t.sessions.failWith = new GatewayError("RATE_LIMIT_EXCEEDED", "slow down", { metadata: { retry_after_seconds: "3" } });
+      t.sessions.failWith = new GatewayError("RATE_LIMIT_EXCEEDED", "slow down", {
+        metadata: { retry_after_seconds: "3" },
+      });
       const res = await open(token);
       expectCheckoutPage(res, 429);
       expect(res.headers["retry-after"]).toBe("3");

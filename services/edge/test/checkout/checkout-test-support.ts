@@ -22,7 +22,10 @@ export interface SessionFields {
 let references = 0;
 
 /** A CREATED session in the fake sessions service, with its checkout link token. */
-export async function createPayableSession(t: TestEdge, fields: SessionFields = {}): Promise<{ session: Session; token: string }> {
+export async function createPayableSession(
+  t: TestEdge,
+  fields: SessionFields = {},
+): Promise<{ session: Session; token: string }> {
   const { session } = await t.sessions.createSession(
     create(CreateSessionRequestSchema, {
       scope: create(AccountScopeSchema, { merchantId: MERCHANT_ID, livemode: fields.livemode ?? false }),
@@ -31,7 +34,9 @@ export async function createPayableSession(t: TestEdge, fields: SessionFields = 
       currency: fields.currency ?? "TND",
       description: fields.description,
       orderId: fields.orderId,
-      items: (fields.items ?? []).map((item) => create(LineItemSchema, { ...item, description: item.description ?? "" })),
+      items: (fields.items ?? []).map((item) =>
+        create(LineItemSchema, { ...item, description: item.description ?? "" }),
+      ),
       returnUrl: fields.returnUrl,
       cancelUrl: fields.cancelUrl,
       maxAttempts: fields.maxAttempts,
@@ -41,7 +46,8 @@ export async function createPayableSession(t: TestEdge, fields: SessionFields = 
 }
 
 export function acquirerOf(t: TestEdge): InMemoryCheckoutAcquirer {
-  if (!(t.sessions.acquirer instanceof InMemoryCheckoutAcquirer)) throw new Error("the test edge has no in-memory acquirer");
+  if (!(t.sessions.acquirer instanceof InMemoryCheckoutAcquirer))
+    throw new Error("the test edge has no in-memory acquirer");
   return t.sessions.acquirer;
 }
 
@@ -81,7 +87,10 @@ export function csrfFrom(html: string): string {
 }
 
 export function form(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
-  return { payload: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } };
+  return {
+    payload: new URLSearchParams(fields).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  };
 }
 
 /** Status, HTML type and every security header the checkout pages promise. */
@@ -105,7 +114,14 @@ export function expectCheckoutPage(res: LightMyRequestResponse, status: number):
   return res.body;
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#96;": "`" };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+  "&#96;": "`",
+};
 
 /** What a reader sees of some HTML: tags removed, entities decoded. */
 export function textOf(html: string): string {

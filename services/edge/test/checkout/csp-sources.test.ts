@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, cspSourceOf, httpUrlOrUndefined } from "../../src/checkout/security-headers.js";
+import {
+  contentSecurityPolicy,
+  cspSourceOf,
+  httpUrlOrUndefined,
+} from "../../src/checkout/security-headers.js";
 
 describe("CSP form-action sources", () => {
   it("writes an origin as scheme, host and port only", () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import {
+  parseCsrfSecret,
+  parseOriginList,
+  resolveCheckoutConfig,
+} from "../../src/checkout/checkout-config.js";
 import { CsrfTokens } from "../../src/checkout/csrf.js";
-import { parseCsrfSecret, parseOriginList, resolveCheckoutConfig } from "../../src/checkout/checkout-config.js";
 
 const SECRET = "a-test-secret-of-at-least-32-characters!";
 
@@ -34,9 +38,15 @@ describe("CSRF tokens", () => {
 describe("checkout configuration", () => {
   it("defaults: the public origin as form-action, Secure cookies only over https, a random CSRF key", () => {
     const plain = resolveCheckoutConfig({ publicUrl: "http://localhost:8080" });
-    expect(plain).toMatchObject({ publicOrigin: "http://localhost:8080", secureCookies: false, formActionOrigins: ["http://localhost:8080"] });
+    expect(plain).toMatchObject({
+      publicOrigin: "http://localhost:8080",
+      secureCookies: false,
+      formActionOrigins: ["http://localhost:8080"],
+    });
     expect(plain.csrfSecret.length).toBeGreaterThanOrEqual(32);
-    expect(resolveCheckoutConfig({ publicUrl: "http://localhost:8080" }).csrfSecret).not.toBe(plain.csrfSecret);
+    expect(resolveCheckoutConfig({ publicUrl: "http://localhost:8080" }).csrfSecret).not.toBe(
+      plain.csrfSecret,
+    );
     expect(resolveCheckoutConfig({ publicUrl: "https://pay.example.com/base" })).toMatchObject({
       publicOrigin: "https://pay.example.com",
       secureCookies: true,
@@ -59,7 +69,9 @@ describe("checkout configuration", () => {
   it("refuses a short CSRF secret without echoing it", () => {
     expect(() => parseCsrfSecret("short-secret")).toThrow(/at least 32/);
     expect(() => parseCsrfSecret("short-secret")).not.toThrow(/short-secret/);
-    expect(() => resolveCheckoutConfig({ publicUrl: "http://x", csrfSecret: "short" })).toThrow(/at least 32/);
+    expect(() => resolveCheckoutConfig({ publicUrl: "http://x", csrfSecret: "short" })).toThrow(
+      /at least 32/,
+    );
     expect(parseCsrfSecret(SECRET)).toBe(SECRET);
   });
 });

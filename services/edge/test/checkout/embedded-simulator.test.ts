@@ -1,6 +1,6 @@
+import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { createEpgSimulator, type EpgSimulator } from "@gateway/epg-simulator";
-import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
@@ -16,11 +16,22 @@ function edgeWith(simulator: EpgSimulator | undefined): FastifyInstance {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const router = { router: { interceptors: [errorDetailInterceptor("test")] } };
   return createEdgeApp({
-    accounts: createClient(AccountsService, createRouterTransport((r) => r.service(AccountsService, new FakeAccountsService(clock)), router)),
-    sessions: createClient(SessionService, createRouterTransport((r) => r.service(SessionService, new FakeSessionsService(clock)), router)),
+    accounts: createClient(
+      AccountsService,
+      createRouterTransport((r) => r.service(AccountsService, new FakeAccountsService(clock)), router),
+    ),
+    sessions: createClient(
+      SessionService,
+      createRouterTransport((r) => r.service(SessionService, new FakeSessionsService(clock)), router),
+    ),
     logger: createLogger({ service: "edge", level: "silent" }),
     clock,
-    config: { errorsUrl: `${PUBLIC_URL}/errors`, maxBodyBytes: 1024, authCacheTtlMs: 1000, checkout: { publicUrl: PUBLIC_URL } },
+    config: {
+      errorsUrl: `${PUBLIC_URL}/errors`,
+      maxBodyBytes: 1024,
+      authCacheTtlMs: 1000,
+      checkout: { publicUrl: PUBLIC_URL },
+    },
     ...(simulator === undefined ? {} : { epgSimulator: simulator }),
   });
 }
@@ -39,7 +50,12 @@ describe("the EPG simulator mounted on the edge (embedded mode)", () => {
       returnUrl: `${PUBLIC_URL}/checkout/return`,
       language: "fr",
     });
-    const res = await app.inject({ method: "POST", url: "/epg/rest/register.do", payload: body.payload, headers: body.headers });
+    const res = await app.inject({
+      method: "POST",
+      url: "/epg/rest/register.do",
+      payload: body.payload,
+      headers: body.headers,
+    });
     return res;
   }
 
@@ -63,8 +79,18 @@ describe("the EPG simulator mounted on the edge (embedded mode)", () => {
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.body).toContain('autocomplete="cc-number"');
     expect(page.body).toContain('lang="fr"');
-    const card = form({ cardholder_name: "Amal Ben Salah", card_number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" });
-    const paid = await app.inject({ method: "POST", url: `/epg/payment/${orderId}`, payload: card.payload, headers: card.headers });
+    const card = form({
+      cardholder_name: "Amal Ben Salah",
+      card_number: "4242 4242 4242 4242",
+      expiry: "12/30",
+      cvc: "123",
+    });
+    const paid = await app.inject({
+      method: "POST",
+      url: `/epg/payment/${orderId}`,
+      payload: card.payload,
+      headers: card.headers,
+    });
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(`${PUBLIC_URL}/checkout/return?orderId=${orderId}`);
   });
@@ -78,7 +104,12 @@ describe("the EPG simulator mounted on the edge (embedded mode)", () => {
 
   it("when no simulator is given, then /epg is not served (a problem document 404)", async () => {
     simulator = undefined;
-    const res = await edgeWith(undefined).inject({ method: "POST", url: "/epg/rest/register.do", payload: "a=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await edgeWith(undefined).inject({
+      method: "POST",
+      url: "/epg/rest/register.do",
+      payload: "a=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.headers["content-type"]).toBe("application/problem+json");
   });

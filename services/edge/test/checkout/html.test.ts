@@ -21,7 +21,9 @@ describe("the html template helper", () => {
 
   it("when values are lists, numbers or absent, then lists join, numbers print and absent values vanish", () => {
     const items = ["<a>", "b"].map((item) => html`<li>${item}</li>`);
-    expect(html`<ul>${items}</ul>${0}${null}${undefined}${false}`.text).toBe("<ul><li>&lt;a&gt;</li><li>b</li></ul>0");
+    expect(html`<ul>${items}</ul>${0}${null}${undefined}${false}`.text).toBe(
+      "<ul><li>&lt;a&gt;</li><li>b</li></ul>0",
+    );
   });
 
   it("when a plain object pretends to be markup, then it is escaped like text", () => {

@@ -8,7 +8,11 @@ import { FAILURE_CODES } from "../../src/checkout/i18n/messages.js";
 /** Every key path of a message table ("failed.title", "failureReasons.card_declined", "payButton"). */
 function keyPaths(value: object, prefix = ""): string[] {
   return Object.entries(value)
-    .flatMap(([key, inner]) => (typeof inner === "object" && inner !== null ? keyPaths(inner as object, `${prefix}${key}.`) : [`${prefix}${key}`]))
+    .flatMap(([key, inner]) =>
+      typeof inner === "object" && inner !== null
+        ? keyPaths(inner as object, `${prefix}${key}.`)
+        : [`${prefix}${key}`],
+    )
     .sort();
 }
 
@@ -21,16 +25,20 @@ describe("checkout messages", () => {
   it("when a message is text, then it is never empty, and functions take their values", () => {
     for (const table of [en, fr, ar]) {
       for (const path of keyPaths(table)) {
-        const value = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], table);
+        const value = path
+          .split(".")
+          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], table);
         if (typeof value === "string") expect(value.trim(), path).not.toBe("");
-        else expect(String((value as (...args: never[]) => string)(...(["X", "Y"] as never[])))).toContain("X");
+        else
+          expect(String((value as (...args: never[]) => string)(...(["X", "Y"] as never[])))).toContain("X");
       }
       expect(table.attemptsLeft(2)).toContain("2");
     }
   });
 
   it("explains every failure code the acquirer adapter produces, in each language", () => {
-    for (const table of [en, fr, ar]) expect(Object.keys(table.failureReasons).sort()).toEqual([...FAILURE_CODES].sort());
+    for (const table of [en, fr, ar])
+      expect(Object.keys(table.failureReasons).sort()).toEqual([...FAILURE_CODES].sort());
   });
 
   it("marks Arabic as right-to-left and the others as left-to-right", () => {
@@ -51,9 +59,18 @@ describe("language choice", () => {
   });
 
   it("prefers the query, then the cookie, then the browser, then English", () => {
-    expect(chooseLanguage({ query: "ar", cookie: "fr", acceptLanguage: "en" })).toEqual({ language: "ar", chosenNow: true });
-    expect(chooseLanguage({ query: "xx", cookie: "fr", acceptLanguage: "en" })).toEqual({ language: "fr", chosenNow: false });
-    expect(chooseLanguage({ cookie: "zz", acceptLanguage: "ar,fr" })).toEqual({ language: "ar", chosenNow: false });
+    expect(chooseLanguage({ query: "ar", cookie: "fr", acceptLanguage: "en" })).toEqual({
+      language: "ar",
+      chosenNow: true,
+    });
+    expect(chooseLanguage({ query: "xx", cookie: "fr", acceptLanguage: "en" })).toEqual({
+      language: "fr",
+      chosenNow: false,
+    });
+    expect(chooseLanguage({ cookie: "zz", acceptLanguage: "ar,fr" })).toEqual({
+      language: "ar",
+      chosenNow: false,
+    });
     expect(chooseLanguage({ acceptLanguage: "de" })).toEqual({ language: "en", chosenNow: false });
     expect(chooseLanguage({ query: ["fr", "ar"] })).toEqual({ language: "en", chosenNow: false });
   });

@@ -25,7 +25,13 @@ describe("checkout forms: Pay and Cancel", () => {
     return { cookie: cookiesFrom(page, headers.cookie ?? ""), csrf: csrfFrom(page.body) };
   }
 
-  const post = (token: string, action: "pay" | "cancel", fields: Record<string, string>, cookie?: string, extra: Record<string, string> = {}) => {
+  const post = (
+    token: string,
+    action: "pay" | "cancel",
+    fields: Record<string, string>,
+    cookie?: string,
+    extra: Record<string, string> = {},
+  ) => {
     const body = form(fields);
     return t.app.inject({
       method: "POST",
@@ -46,7 +52,12 @@ describe("checkout forms: Pay and Cancel", () => {
       expect(res.headers["referrer-policy"]).toBe("no-referrer");
       expect(t.sessions.startRequests).toEqual([{ token, language: "ar" }]);
       const order = [...acquirerOf(t).orders.values()][0]!;
-      expect(order.registration).toMatchObject({ amount: "125.500", currency: "TND", returnUrl: "http://localhost:8080/checkout/return", language: "ar" });
+      expect(order.registration).toMatchObject({
+        amount: "125.500",
+        currency: "TND",
+        returnUrl: "http://localhost:8080/checkout/return",
+        language: "ar",
+      });
     });
 
     it("when the CSRF field is missing, then 403 and a page explaining it, and no payment is started", async () => {
@@ -85,7 +96,12 @@ describe("checkout forms: Pay and Cancel", () => {
 
     it("when the body is JSON, then 415 as a page, not a problem document", async () => {
       const { token } = await createPayableSession(t);
-      const res = await t.app.inject({ method: "POST", url: `/checkout/${token}/pay`, payload: "{}", headers: { "content-type": "application/json" } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: `/checkout/${token}/pay`,
+        payload: "{}",
+        headers: { "content-type": "application/json" },
+      });
       expectCheckoutPage(res, 415);
     });
 
@@ -96,17 +112,50 @@ describe("checkout forms: Pay and Cancel", () => {
     });
 
     const startPaymentErrors: Array<[string, () => void, number, string]> = [
-      ["no terminal configured", () => t.sessions.terminalProblems.set(MERCHANT_ID, "NO_TERMINAL_CONFIGURED"), 422, "Card payments are unavailable"],
-      ["terminal inactive", () => t.sessions.terminalProblems.set(MERCHANT_ID, "TERMINAL_INACTIVE"), 422, "Card payments are unavailable"],
-      ["terminal rejected", () => t.sessions.terminalProblems.set(MERCHANT_ID, "TERMINAL_REJECTED"), 422, "Card payments are unavailable"],
+      [
+        "no terminal configured",
+        () => t.sessions.terminalProblems.set(MERCHANT_ID, "NO_TERMINAL_CONFIGURED"),
+        422,
+        "Card payments are unavailable",
+      ],
+      [
+        "terminal inactive",
+        () => t.sessions.terminalProblems.set(MERCHANT_ID, "TERMINAL_INACTIVE"),
+        422,
+        "Card payments are unavailable",
+      ],
+      [
+        "terminal rejected",
+        () => t.sessions.terminalProblems.set(MERCHANT_ID, "TERMINAL_REJECTED"),
+        422,
+        "Card payments are unavailable",
+      ],
       ["acquirer unreachable", () => void (acquirerOf(t).down = true), 502, "The bank is not responding"],
-      ["checkout limit", () => void (t.sessions.failWith = new GatewayError("CHECKOUT_LIMIT_EXCEEDED", "too many")), 422, "The payment cannot be started"],
-      ["invalid state", () => void (t.sessions.failWith = new GatewayError("INVALID_STATE", "busy")), 422, "The payment cannot be started"],
-      ["sessions service down", () => void (t.outage.sessions = true), 503, "Service temporarily unavailable"],
+      [
+        "checkout limit",
+        () => void (t.sessions.failWith = new GatewayError("CHECKOUT_LIMIT_EXCEEDED", "too many")),
+        422,
+        "The payment cannot be started",
+      ],
+      [
+        "invalid state",
+        () => void (t.sessions.failWith = new GatewayError("INVALID_STATE", "busy")),
+        422,
+        "The payment cannot be started",
+      ],
+      [
+        "sessions service down",
+        () => void (t.outage.sessions = true),
+        503,
+        "Service temporarily unavailable",
+      ],
       // Issue 15 item 11: another Pay is registering the attempt; said at once, not waited for.
       [
         "payment in progress",
-        () => void (t.sessions.failWith = new GatewayError("INVALID_STATE", "busy", { metadata: { session_id: "ses_x", payment_in_progress: "true" } })),
+        () =>
+          void (t.sessions.failWith = new GatewayError("INVALID_STATE", "busy", {
+            metadata: { session_id: "ses_x", payment_in_progress: "true" },
+          })),
         409,
         "Payment in progress",
       ],
@@ -146,7 +195,9 @@ describe("checkout forms: Pay and Cancel", () => {
 
   describe("Cancel", () => {
     it("when the merchant gave a cancel_url, then 303 there and the session is NOT canceled", async () => {
-      const { session, token } = await createPayableSession(t, { cancelUrl: "https://shop.example/cart?step=2" });
+      const { session, token } = await createPayableSession(t, {
+        cancelUrl: "https://shop.example/cart?step=2",
+      });
       const { cookie, csrf } = await loadPage(token);
       const res = await post(token, "cancel", { csrf }, cookie);
       expect(res.statusCode).toBe(303);
@@ -160,9 +211,15 @@ describe("checkout forms: Pay and Cancel", () => {
       const res = await post(token, "cancel", { csrf }, cookie);
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe(`/checkout/${token}?canceled=1`);
-      const page = await t.app.inject({ method: "GET", url: res.headers.location as string, headers: { cookie } });
+      const page = await t.app.inject({
+        method: "GET",
+        url: res.headers.location as string,
+        headers: { cookie },
+      });
       const html = expectCheckoutPage(page, 200);
-      expect(html).toMatch(/<div class="status" role="status" aria-live="polite"><div class="status-box warning"><p>You left the payment\. Nothing was charged\./);
+      expect(html).toMatch(
+        /<div class="status" role="status" aria-live="polite"><div class="status-box warning"><p>You left the payment\. Nothing was charged\./,
+      );
       expect(html).toContain("/pay");
     });
 

@@ -1,4 +1,4 @@
-import { createEpgAcquirer, type Acquirer, type Terminal } from "@gateway/acquirer";
+import { type Acquirer, createEpgAcquirer, type Terminal } from "@gateway/acquirer";
 import { currencyInfo, D, toMinorUnits } from "@gateway/money";
 import type { FakeCheckoutAcquirer, FakeOrderOutcome } from "../fakes/fake-sessions-service.js";
 
@@ -12,7 +12,10 @@ export function simulatorTerminal(baseUrl: string): Terminal {
  * getOrderStatusExtended.do) through @gateway/acquirer's adapter: with the simulator mounted
  * on the edge, a test runs the whole buyer journey over HTTP, card page included.
  */
-export function createSimulatorCheckoutAcquirer(terminal: Terminal, acquirer: Acquirer = createEpgAcquirer({ timeoutMs: 5_000 })): FakeCheckoutAcquirer {
+export function createSimulatorCheckoutAcquirer(
+  terminal: Terminal,
+  acquirer: Acquirer = createEpgAcquirer({ timeoutMs: 5_000 }),
+): FakeCheckoutAcquirer {
   return {
     async registerOrder(order) {
       const currency = currencyInfo(order.currency);
@@ -34,7 +37,11 @@ export function createSimulatorCheckoutAcquirer(terminal: Terminal, acquirer: Ac
       switch (status.state) {
         case "APPROVED":
         case "DEPOSITED":
-          return { status: "SUCCEEDED", cardBrand: status.card?.brand ?? "unknown", lastFour: status.card?.lastFour ?? "" };
+          return {
+            status: "SUCCEEDED",
+            cardBrand: status.card?.brand ?? "unknown",
+            lastFour: status.card?.lastFour ?? "",
+          };
         case "DECLINED":
           return { status: "FAILED", failureCode: status.failureCode ?? "card_declined" };
         case "ABANDONED":

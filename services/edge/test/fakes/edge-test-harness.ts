@@ -1,4 +1,10 @@
-import { Code, ConnectError, createClient, createRouterTransport, type Interceptor } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  createClient,
+  createRouterTransport,
+  type Interceptor,
+} from "@connectrpc/connect";
 import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
@@ -33,7 +39,9 @@ function outageInterceptor(isDown: () => boolean, address: string): Interceptor 
  * transport (the same path as embedded mode), with ErrorDetail-carrying errors as the real
  * services send them, and logs captured for inspection.
  */
-export function createTestEdge(overrides: Partial<EdgeDeps["config"]> & { readiness?: EdgeDeps["readiness"] } = {}): TestEdge {
+export function createTestEdge(
+  overrides: Partial<EdgeDeps["config"]> & { readiness?: EdgeDeps["readiness"] } = {},
+): TestEdge {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const accounts = new FakeAccountsService(clock);
   const sessions = new FakeSessionsService(clock);
@@ -47,7 +55,11 @@ export function createTestEdge(overrides: Partial<EdgeDeps["config"]> & { readin
     transport: { interceptors: [outageInterceptor(() => outage.sessions, "10.0.0.7:50052")] },
   });
   const logLines: string[] = [];
-  const logger = createLogger({ service: "edge", level: "debug", destination: { write: (line: string) => void logLines.push(line) } });
+  const logger = createLogger({
+    service: "edge",
+    level: "debug",
+    destination: { write: (line: string) => void logLines.push(line) },
+  });
   const { readiness, ...config } = overrides;
   const app = createEdgeApp({
     accounts: createClient(AccountsService, accountsTransport),
@@ -55,7 +67,13 @@ export function createTestEdge(overrides: Partial<EdgeDeps["config"]> & { readin
     logger,
     clock,
     readiness,
-    config: { errorsUrl: ERRORS_URL, adminToken: ADMIN_TOKEN, maxBodyBytes: 4096, authCacheTtlMs: 5000, ...config },
+    config: {
+      errorsUrl: ERRORS_URL,
+      adminToken: ADMIN_TOKEN,
+      maxBodyBytes: 4096,
+      authCacheTtlMs: 5000,
+      ...config,
+    },
   });
   return { app, clock, accounts, sessions, logLines, outage };
 }

@@ -1,19 +1,19 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { GatewayError, newId, randomBase62, type Clock } from "@gateway/platform";
+import { type Clock, GatewayError, newId, randomBase62 } from "@gateway/platform";
 import {
-  AccountScopeSchema,
-  ApiKeySchema,
-  FeePlanSchema,
-  MerchantSchema,
-  TerminalSchema,
   type AccountScope,
+  AccountScopeSchema,
   type AccountsService,
   type ApiKey,
+  ApiKeySchema,
   type FeePlan,
+  FeePlanSchema,
   type Merchant,
+  MerchantSchema,
   type Terminal,
+  TerminalSchema,
 } from "@gateway/proto";
 
 /**
@@ -38,18 +38,36 @@ export class FakeAccountsService implements ServiceImpl<typeof AccountsService> 
     this.authenticateCalls.push(req.apiKey);
     const found = [...this.keys.values()].find((k) => k.secret === req.apiKey);
     const now = this.clock.now().getTime();
-    if (!found || found.key.revokedAt || (found.key.expiresAt && timestampDate(found.key.expiresAt).getTime() <= now)) {
+    if (
+      !found ||
+      found.key.revokedAt ||
+      (found.key.expiresAt && timestampDate(found.key.expiresAt).getTime() <= now)
+    ) {
       throw new GatewayError("UNAUTHORIZED", "Invalid API key.");
     }
-    return { scope: create(AccountScopeSchema, { merchantId: found.key.merchantId, livemode: found.key.livemode }), keyId: found.key.id };
+    return {
+      scope: create(AccountScopeSchema, { merchantId: found.key.merchantId, livemode: found.key.livemode }),
+      keyId: found.key.id,
+    };
   };
 
   createMerchant = async (req: { name: string }) => {
     const name = req.name.trim();
     if (name === "" || name.length > 200) {
-      throw GatewayError.validation([{ field: "name", code: name === "" ? "required" : "invalid", message: "Give a name of 1 to 200 characters." }]);
+      throw GatewayError.validation([
+        {
+          field: "name",
+          code: name === "" ? "required" : "invalid",
+          message: "Give a name of 1 to 200 characters.",
+        },
+      ]);
     }
-    const merchant = create(MerchantSchema, { id: newId("mer"), name, verified: false, createdAt: this.now() });
+    const merchant = create(MerchantSchema, {
+      id: newId("mer"),
+      name,
+      verified: false,
+      createdAt: this.now(),
+    });
     this.merchants.set(merchant.id, merchant);
     return { merchant };
   };
@@ -66,9 +84,12 @@ export class FakeAccountsService implements ServiceImpl<typeof AccountsService> 
 
   createApiKey = async (req: { merchantId: string; livemode: boolean; expiresAt?: Timestamp }) => {
     const merchant = this.requireMerchant(req.merchantId);
-    if (req.livemode && !merchant.verified) throw new GatewayError("FORBIDDEN", "Live keys need a verified merchant.");
+    if (req.livemode && !merchant.verified)
+      throw new GatewayError("FORBIDDEN", "Live keys need a verified merchant.");
     if (req.expiresAt && timestampDate(req.expiresAt).getTime() <= this.clock.now().getTime()) {
-      throw GatewayError.validation([{ field: "expires_at", code: "invalid", message: "Must be in the future." }]);
+      throw GatewayError.validation([
+        { field: "expires_at", code: "invalid", message: "Must be in the future." },
+      ]);
     }
     const prefix = `sk_${req.livemode ? "live" : "test"}_`;
     const secret = `${prefix}${randomBase62(32)}`;
@@ -95,10 +116,19 @@ export class FakeAccountsService implements ServiceImpl<typeof AccountsService> 
     this.requireMerchant(req.merchantId);
     const violations = [];
     if (!/^[A-Z]{3}$/.test(req.currency) || req.currency === "TND") {
-      violations.push({ field: "currency", code: "invalid", message: "Must be an ISO 4217 code other than TND." });
+      violations.push({
+        field: "currency",
+        code: "invalid",
+        message: "Must be an ISO 4217 code other than TND.",
+      });
     }
     const m = /^(0|[1-9]\d*)(?:\.(\d{1,6}))?$/.exec(req.rate);
-    if (!m || /^0(\.0*)?$/.test(req.rate)) violations.push({ field: "rate", code: "invalid", message: "Must be a positive decimal with at most 6 places." });
+    if (!m || /^0(\.0*)?$/.test(req.rate))
+      violations.push({
+        field: "rate",
+        code: "invalid",
+        message: "Must be a positive decimal with at most 6 places.",
+      });
     if (violations.length > 0) throw GatewayError.validation(violations);
     const rate = `${m![1]}.${(m![2] ?? "").padEnd(6, "0")}`;
     this.rates.set(`${req.merchantId}:${req.currency}`, rate);
@@ -107,11 +137,21 @@ export class FakeAccountsService implements ServiceImpl<typeof AccountsService> 
 
   getExchangeRate = async (req: { merchantId: string; currency: string }) => {
     const rate = this.rates.get(`${req.merchantId}:${req.currency}`);
-    if (!rate) throw new GatewayError("NOT_FOUND", `No exchange rate is configured for ${req.currency}.`, { metadata: { currency: req.currency } });
+    if (!rate)
+      throw new GatewayError("NOT_FOUND", `No exchange rate is configured for ${req.currency}.`, {
+        metadata: { currency: req.currency },
+      });
     return { currency: req.currency, rate };
   };
 
-  setTerminal = async (req: { merchantId: string; livemode: boolean; baseUrl: string; username: string; password: string; active: boolean }) => {
+  setTerminal = async (req: {
+    merchantId: string;
+    livemode: boolean;
+    baseUrl: string;
+    username: string;
+    password: string;
+    active: boolean;
+  }) => {
     const merchant = this.requireMerchant(req.merchantId);
     const violations = [];
     let url: URL | undefined;
@@ -120,16 +160,30 @@ export class FakeAccountsService implements ServiceImpl<typeof AccountsService> 
     } catch {
       url = undefined;
     }
-    if (req.baseUrl === "") violations.push({ field: "base_url", code: "required", message: "base_url is required." });
-    else if (!url || !["http:", "https:"].includes(url.protocol) || (req.livemode && url.protocol !== "https:")) {
-      violations.push({ field: "base_url", code: "invalid", message: "Must be an absolute http(s) URL; https for live terminals." });
+    if (req.baseUrl === "")
+      violations.push({ field: "base_url", code: "required", message: "base_url is required." });
+    else if (
+      !url ||
+      !["http:", "https:"].includes(url.protocol) ||
+      (req.livemode && url.protocol !== "https:")
+    ) {
+      violations.push({
+        field: "base_url",
+        code: "invalid",
+        message: "Must be an absolute http(s) URL; https for live terminals.",
+      });
     }
-    if (req.username.trim() === "") violations.push({ field: "username", code: "required", message: "username is required." });
-    else if ([...req.username].length > 100) violations.push({ field: "username", code: "invalid", message: "At most 100 characters." });
-    if (req.password === "") violations.push({ field: "password", code: "required", message: "password is required." });
-    else if ([...req.password].length > 200) violations.push({ field: "password", code: "invalid", message: "At most 200 characters." });
+    if (req.username.trim() === "")
+      violations.push({ field: "username", code: "required", message: "username is required." });
+    else if ([...req.username].length > 100)
+      violations.push({ field: "username", code: "invalid", message: "At most 100 characters." });
+    if (req.password === "")
+      violations.push({ field: "password", code: "required", message: "password is required." });
+    else if ([...req.password].length > 200)
+      violations.push({ field: "password", code: "invalid", message: "At most 200 characters." });
     if (violations.length > 0) throw GatewayError.validation(violations);
-    if (req.livemode && !merchant.verified) throw new GatewayError("FORBIDDEN", "Live terminals require a verified merchant.");
+    if (req.livemode && !merchant.verified)
+      throw new GatewayError("FORBIDDEN", "Live terminals require a verified merchant.");
     const terminal = create(TerminalSchema, {
       merchantId: merchant.id,
       livemode: req.livemode,
@@ -146,49 +200,89 @@ export class FakeAccountsService implements ServiceImpl<typeof AccountsService> 
     this.requireMerchant(req.merchantId);
     const stored = this.terminals.get(terminalKey(req.merchantId, req.livemode));
     const mode = req.livemode ? "live" : "test";
-    if (!stored) throw new GatewayError("NOT_FOUND", `No ${mode} terminal is configured for this merchant.`, { metadata: { mode } });
+    if (!stored)
+      throw new GatewayError("NOT_FOUND", `No ${mode} terminal is configured for this merchant.`, {
+        metadata: { mode },
+      });
     return { terminal: stored.terminal };
   };
 
   resolveTerminalCredentials = async (req: { scope?: AccountScope }) => {
-    if (!req.scope) throw GatewayError.validation([{ field: "scope", code: "required", message: "scope is required." }]);
+    if (!req.scope)
+      throw GatewayError.validation([{ field: "scope", code: "required", message: "scope is required." }]);
     const stored = this.terminals.get(terminalKey(req.scope.merchantId, req.scope.livemode));
     const mode = req.scope.livemode ? "live" : "test";
-    if (!stored) throw new GatewayError("NO_TERMINAL_CONFIGURED", `No ${mode} terminal is configured for this account.`, { metadata: { mode } });
-    if (!stored.terminal.active) throw new GatewayError("TERMINAL_INACTIVE", `The ${mode} terminal of this account is inactive.`, { metadata: { mode } });
-    return { baseUrl: stored.terminal.baseUrl, username: stored.terminal.username, password: stored.password };
+    if (!stored)
+      throw new GatewayError(
+        "NO_TERMINAL_CONFIGURED",
+        `No ${mode} terminal is configured for this account.`,
+        { metadata: { mode } },
+      );
+    if (!stored.terminal.active)
+      throw new GatewayError("TERMINAL_INACTIVE", `The ${mode} terminal of this account is inactive.`, {
+        metadata: { mode },
+      });
+    return {
+      baseUrl: stored.terminal.baseUrl,
+      username: stored.terminal.username,
+      password: stored.password,
+    };
   };
 
   setFeePlan = async (req: { merchantId: string; percent: string; fixed: string }) => {
     this.requireMerchant(req.merchantId);
     const violations = [];
     const percent = /^(0|[1-9]\d*)(?:\.\d{1,4})?$/.test(req.percent) ? req.percent : undefined;
-    if (req.percent === "") violations.push({ field: "percent", code: "required", message: "percent is required." });
+    if (req.percent === "")
+      violations.push({ field: "percent", code: "required", message: "percent is required." });
     else if (!percent || Number(percent.split(".")[0]) >= 100) {
-      violations.push({ field: "percent", code: "invalid", message: "Must be a decimal string, 0 <= percent < 100, at most 4 decimals." });
+      violations.push({
+        field: "percent",
+        code: "invalid",
+        message: "Must be a decimal string, 0 <= percent < 100, at most 4 decimals.",
+      });
     }
-    if (req.fixed === "") violations.push({ field: "fixed", code: "required", message: "fixed is required." });
+    if (req.fixed === "")
+      violations.push({ field: "fixed", code: "required", message: "fixed is required." });
     else if (!/^(0|[1-9]\d{0,5})\.\d{3}$/.test(req.fixed)) {
-      violations.push({ field: "fixed", code: "invalid", message: "Must be a decimal string in TND with exactly 3 decimals." });
+      violations.push({
+        field: "fixed",
+        code: "invalid",
+        message: "Must be a decimal string in TND with exactly 3 decimals.",
+      });
     }
     if (violations.length > 0) throw GatewayError.validation(violations);
     // The shortest form, as accounts answers: "2.50" -> "2.5", "0.0000" -> "0".
     const normalised = percent!.includes(".") ? percent!.replace(/0+$/, "").replace(/\.$/, "") : percent!;
-    const feePlan = create(FeePlanSchema, { merchantId: req.merchantId, percent: normalised, fixed: req.fixed, updatedAt: this.now() });
+    const feePlan = create(FeePlanSchema, {
+      merchantId: req.merchantId,
+      percent: normalised,
+      fixed: req.fixed,
+      updatedAt: this.now(),
+    });
     this.feePlans.set(req.merchantId, feePlan);
     return { feePlan };
   };
 
   getFeePlan = async (req: { merchantId: string }) => {
     this.requireMerchant(req.merchantId);
-    return { feePlan: this.feePlans.get(req.merchantId) ?? create(FeePlanSchema, { merchantId: req.merchantId, percent: "0", fixed: "0.000" }) };
+    return {
+      feePlan:
+        this.feePlans.get(req.merchantId) ??
+        create(FeePlanSchema, { merchantId: req.merchantId, percent: "0", fixed: "0.000" }),
+    };
   };
 
   /** Test setup: a merchant (verified when live) with one key; returns the secret and ids. */
-  async issueKey(options: { livemode?: boolean } = {}): Promise<{ secret: string; keyId: string; merchantId: string }> {
+  async issueKey(
+    options: { livemode?: boolean } = {},
+  ): Promise<{ secret: string; keyId: string; merchantId: string }> {
     const { merchant } = await this.createMerchant({ name: "Test Shop" });
     if (options.livemode) await this.verifyMerchant({ merchantId: merchant.id });
-    const { apiKey, secret } = await this.createApiKey({ merchantId: merchant.id, livemode: options.livemode ?? false });
+    const { apiKey, secret } = await this.createApiKey({
+      merchantId: merchant.id,
+      livemode: options.livemode ?? false,
+    });
     return { secret, keyId: apiKey.id, merchantId: merchant.id };
   }
 

@@ -2,23 +2,23 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { fromMinorUnits, parseAmount, toMinorUnits } from "@gateway/money";
-import { GatewayError, newId, type Clock, type FieldViolation } from "@gateway/platform";
+import { type Clock, type FieldViolation, GatewayError, newId } from "@gateway/platform";
 import {
-  AttemptStatus,
-  ManualOutcome,
-  RefundMethod,
-  RefundSchema,
-  RefundStatus,
-  RefundType,
-  SessionStatus,
   type AccountScope,
+  AttemptStatus,
   type CreateRefundRequest,
   type GetRefundRequest,
   type ListManualRefundsRequest,
+  ManualOutcome,
   type Refund,
+  RefundMethod,
+  RefundSchema,
   type RefundService,
+  RefundStatus,
+  RefundType,
   type ResolveManualRefundRequest,
   type Session,
+  SessionStatus,
 } from "@gateway/proto";
 
 /** Finds a session of the account, as the real service asks the sessions service. */
@@ -51,18 +51,30 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
   createRefund = async (req: CreateRefundRequest) => {
     this.createRequests.push(req);
     const scope = requireScope(req.scope);
-    const violations: FieldViolation[] = req.inputViolations.map(({ field, code, message }) => ({ field, code, message }));
+    const violations: FieldViolation[] = req.inputViolations.map(({ field, code, message }) => ({
+      field,
+      code,
+      message,
+    }));
     if (req.refundType === RefundType.UNSPECIFIED && !violations.some((v) => v.field === "refund_type")) {
-      violations.push({ field: "refund_type", code: "required", message: "refund_type is required: FULL or PARTIAL" });
+      violations.push({
+        field: "refund_type",
+        code: "required",
+        message: "refund_type is required: FULL or PARTIAL",
+      });
     }
     if (violations.length > 0) throw GatewayError.validation(violations);
 
     const session = this.findSession(scope, req.sessionId);
     if (!session) throw GatewayError.notFound("session", req.sessionId);
     if (session.status !== SessionStatus.SUCCEEDED) {
-      throw new GatewayError("INVALID_STATE", `Only a succeeded session can be refunded; this one is ${SessionStatus[session.status]}.`);
+      throw new GatewayError(
+        "INVALID_STATE",
+        `Only a succeeded session can be refunded; this one is ${SessionStatus[session.status]}.`,
+      );
     }
-    if (!session.attempts.some((a) => a.status === AttemptStatus.SUCCEEDED)) throw new GatewayError("NO_PAYMENT", "The session has no successful payment to refund.");
+    if (!session.attempts.some((a) => a.status === AttemptStatus.SUCCEEDED))
+      throw new GatewayError("NO_PAYMENT", "The session has no successful payment to refund.");
 
     const paidMinor = minor(session.amount, session.currency);
     const leftMinor = paidMinor - this.takenMinor(session.id);
@@ -70,12 +82,16 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
     let amountMinor = leftMinor;
     if (req.refundType === RefundType.PARTIAL) {
       if (req.amount === undefined || req.amount === "") {
-        throw GatewayError.validation([{ field: "amount", code: "required", message: "amount is required when refund_type is PARTIAL" }]);
+        throw GatewayError.validation([
+          { field: "amount", code: "required", message: "amount is required when refund_type is PARTIAL" },
+        ]);
       }
       const parsed = parseAmount(req.amount, session.currency);
-      if (!parsed.ok) throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
+      if (!parsed.ok)
+        throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
       amountMinor = toMinorUnits(parsed.value, session.currency);
-      if (amountMinor > leftMinor) throw new GatewayError("REFUND_FAILED", "The refund amount exceeds the refundable balance.");
+      if (amountMinor > leftMinor)
+        throw new GatewayError("REFUND_FAILED", "The refund amount exceeds the refundable balance.");
     }
 
     const automated = this.acquirerFailure === undefined;
@@ -100,7 +116,12 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
 
   getRefund = async (req: GetRefundRequest) => {
     const scope = requireScope(req.scope);
-    const refund = this.refunds.find((r) => r.id === req.refundId && r.scope?.merchantId === scope.merchantId && r.scope.livemode === scope.livemode);
+    const refund = this.refunds.find(
+      (r) =>
+        r.id === req.refundId &&
+        r.scope?.merchantId === scope.merchantId &&
+        r.scope.livemode === scope.livemode,
+    );
     if (!refund) throw GatewayError.notFound("refund", req.refundId);
     return { refund };
   };
@@ -109,22 +130,35 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
     this.listRequests.push(req);
     const limit = req.limit === 0 ? 100 : req.limit;
     if (limit < 1 || limit > MAX_MANUAL_PAGE) {
-      throw GatewayError.validation([{ field: "limit", code: "invalid", message: `limit must be an integer from 1 to ${MAX_MANUAL_PAGE}` }]);
+      throw GatewayError.validation([
+        { field: "limit", code: "invalid", message: `limit must be an integer from 1 to ${MAX_MANUAL_PAGE}` },
+      ]);
     }
     // Stored in creation order, so this is oldest first.
     return { refunds: this.refunds.filter((r) => r.status === RefundStatus.PENDING_MANUAL).slice(0, limit) };
   };
 
   resolveManualRefund = async (req: ResolveManualRefundRequest) => {
-    const status = req.outcome === ManualOutcome.SUCCEEDED ? RefundStatus.SUCCEEDED : req.outcome === ManualOutcome.FAILED ? RefundStatus.FAILED : undefined;
-    if (status === undefined) throw GatewayError.validation([{ field: "outcome", code: "required", message: "outcome must be SUCCEEDED or FAILED" }]);
+    const status =
+      req.outcome === ManualOutcome.SUCCEEDED
+        ? RefundStatus.SUCCEEDED
+        : req.outcome === ManualOutcome.FAILED
+          ? RefundStatus.FAILED
+          : undefined;
+    if (status === undefined)
+      throw GatewayError.validation([
+        { field: "outcome", code: "required", message: "outcome must be SUCCEEDED or FAILED" },
+      ]);
     const refund = this.refunds.find((r) => r.id === req.refundId);
     if (!refund) throw GatewayError.notFound("refund", req.refundId);
     if (refund.status === RefundStatus.PENDING_MANUAL) {
       refund.status = status;
       refund.resolutionNote = req.note;
     } else if (refund.status !== status) {
-      throw new GatewayError("INVALID_STATE", `The refund is ${RefundStatus[refund.status]}, not waiting for manual processing.`);
+      throw new GatewayError(
+        "INVALID_STATE",
+        `The refund is ${RefundStatus[refund.status]}, not waiting for manual processing.`,
+      );
     }
     return { refund };
   };

@@ -1,26 +1,26 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate, timestampMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { GatewayError, newId, randomBase62, type Clock, type FieldViolation } from "@gateway/platform";
+import { type Clock, type FieldViolation, GatewayError, newId, randomBase62 } from "@gateway/platform";
 import {
-  AttemptStatus,
-  CheckoutState,
-  OriginalAmountSchema,
-  PageInfoSchema,
-  PaymentAttemptSchema,
-  SessionSchema,
-  SessionStatus,
-  SettlementSource,
   type AccountScope,
+  AttemptStatus,
   type CancelSessionRequest,
+  CheckoutState,
   type CreateCheckoutRequest,
   type CreateSessionRequest,
   type GetCheckoutRequest,
   type GetSessionRequest,
   type ListSessionsRequest,
+  OriginalAmountSchema,
+  PageInfoSchema,
+  PaymentAttemptSchema,
   type Session,
+  SessionSchema,
   type SessionService,
+  SessionStatus,
   type SettleAttemptRequest,
+  type SettlementSource,
   type StartPaymentRequest,
 } from "@gateway/proto";
 
@@ -138,7 +138,10 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
   /** GetCheckout's merchant_name per merchant id ("Test Shop" when absent). */
   readonly merchantNames = new Map<string, string>();
   /** A merchant's terminal problem, as the accounts service would report it at StartPayment. */
-  readonly terminalProblems = new Map<string, "NO_TERMINAL_CONFIGURED" | "TERMINAL_INACTIVE" | "TERMINAL_REJECTED">();
+  readonly terminalProblems = new Map<
+    string,
+    "NO_TERMINAL_CONFIGURED" | "TERMINAL_INACTIVE" | "TERMINAL_REJECTED"
+  >();
   publicUrl: string;
   readonly acquirer: FakeCheckoutAcquirer;
 
@@ -158,12 +161,19 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
     this.checkFailure();
     this.createRequests.push(req);
     const scope = requireScope(req.scope);
-    const violations: FieldViolation[] = req.inputViolations.map(({ field, code, message }) => ({ field, code, message }));
+    const violations: FieldViolation[] = req.inputViolations.map(({ field, code, message }) => ({
+      field,
+      code,
+      message,
+    }));
     const currency = req.currency ?? "TND";
-    if (req.merchantReference === "") violations.push({ field: "merchant_reference", code: "required", message: "Required." });
-    else if (req.merchantReference.length > 200) violations.push({ field: "merchant_reference", code: "invalid", message: "At most 200 characters." });
+    if (req.merchantReference === "")
+      violations.push({ field: "merchant_reference", code: "required", message: "Required." });
+    else if (req.merchantReference.length > 200)
+      violations.push({ field: "merchant_reference", code: "invalid", message: "At most 200 characters." });
     const precision = PRECISION[currency];
-    if (precision === undefined) violations.push({ field: "currency", code: "currency_unsupported", message: "No exchange rate." });
+    if (precision === undefined)
+      violations.push({ field: "currency", code: "currency_unsupported", message: "No exchange rate." });
     const amount = DECIMAL.exec(req.amount);
     if (req.amount === "") violations.push({ field: "amount", code: "required", message: "Required." });
     else if (!amount) violations.push({ field: "amount", code: "invalid_format", message: "Not a decimal." });
@@ -171,21 +181,30 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
       violations.push({ field: "amount", code: "invalid_precision", message: `Use ${precision} decimals.` });
     }
     req.items.forEach((item, i) => {
-      if (item.name === "") violations.push({ field: `items[${i}].name`, code: "required", message: "Required." });
-      if (item.quantity < 1) violations.push({ field: `items[${i}].quantity`, code: "invalid", message: "At least 1." });
-      if (!DECIMAL.test(item.unitPrice)) violations.push({ field: `items[${i}].unit_price`, code: "invalid", message: "Not a decimal." });
+      if (item.name === "")
+        violations.push({ field: `items[${i}].name`, code: "required", message: "Required." });
+      if (item.quantity < 1)
+        violations.push({ field: `items[${i}].quantity`, code: "invalid", message: "At least 1." });
+      if (!DECIMAL.test(item.unitPrice))
+        violations.push({ field: `items[${i}].unit_price`, code: "invalid", message: "Not a decimal." });
     });
     if (req.maxAttempts !== undefined && (req.maxAttempts < 1 || req.maxAttempts > 10)) {
       violations.push({ field: "max_attempts", code: "invalid", message: "From 1 to 10." });
     }
     if (violations.length > 0) throw GatewayError.validation(violations);
 
-    const existing = this.sessions.find((s) => sameScope(s.scope, scope) && s.merchantReference === req.merchantReference);
+    const existing = this.sessions.find(
+      (s) => sameScope(s.scope, scope) && s.merchantReference === req.merchantReference,
+    );
     if (existing) {
       if (existing.original?.amount !== req.amount || existing.original?.currency !== currency) {
-        throw new GatewayError("CONFLICT", "This merchant_reference belongs to a session with other payment fields.", {
-          metadata: { existing_session_id: existing.id },
-        });
+        throw new GatewayError(
+          "CONFLICT",
+          "This merchant_reference belongs to a session with other payment fields.",
+          {
+            metadata: { existing_session_id: existing.id },
+          },
+        );
       }
       return { session: existing, created: false };
     }
@@ -239,21 +258,31 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
     const after = req.page?.startingAfter ?? "";
     if (after !== "") {
       const at = rows.findIndex((s) => s.id === after);
-      if (at === -1) throw GatewayError.validation([{ field: "starting_after", code: "invalid", message: "Unknown cursor." }]);
+      if (at === -1)
+        throw GatewayError.validation([
+          { field: "starting_after", code: "invalid", message: "Unknown cursor." },
+        ]);
       rows = rows.slice(at + 1);
     }
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
-    return { sessions: page, pageInfo: create(PageInfoSchema, { hasMore, nextCursor: hasMore ? page[page.length - 1]!.id : "" }) };
+    return {
+      sessions: page,
+      pageInfo: create(PageInfoSchema, { hasMore, nextCursor: hasMore ? page[page.length - 1]!.id : "" }),
+    };
   };
 
   cancelSession = async (req: CancelSessionRequest) => {
     this.checkFailure();
     const session = this.find(requireScope(req.scope), req.sessionId);
     if (TERMINAL.has(session.status)) {
-      throw new GatewayError("SESSION_TERMINAL", `The session is ${SessionStatus[session.status]} and cannot be canceled.`, {
-        metadata: { session_id: session.id },
-      });
+      throw new GatewayError(
+        "SESSION_TERMINAL",
+        `The session is ${SessionStatus[session.status]} and cannot be canceled.`,
+        {
+          metadata: { session_id: session.id },
+        },
+      );
     }
     if (session.status !== SessionStatus.CANCELED) {
       session.status = SessionStatus.CANCELED;
@@ -268,16 +297,26 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
     this.checkFailure();
     const session = this.find(requireScope(req.scope), req.sessionId);
     if (CLOSED_FOR_PAYMENT.has(session.status)) {
-      throw new GatewayError("SESSION_TERMINAL", `The session is ${SessionStatus[session.status]} and cannot be paid.`, {
-        metadata: { session_id: session.id },
-      });
+      throw new GatewayError(
+        "SESSION_TERMINAL",
+        `The session is ${SessionStatus[session.status]} and cannot be paid.`,
+        {
+          metadata: { session_id: session.id },
+        },
+      );
     }
     const now = this.clock.now().getTime();
-    const active = [...this.links.values()].filter((link) => link.sessionId === session.id && link.expiresAt > now);
+    const active = [...this.links.values()].filter(
+      (link) => link.sessionId === session.id && link.expiresAt > now,
+    );
     if (active.length >= MAX_ACTIVE_CHECKOUTS) {
-      throw new GatewayError("CHECKOUT_LIMIT_EXCEEDED", `The session already has ${active.length} active checkout links.`, {
-        metadata: { session_id: session.id },
-      });
+      throw new GatewayError(
+        "CHECKOUT_LIMIT_EXCEEDED",
+        `The session already has ${active.length} active checkout links.`,
+        {
+          metadata: { session_id: session.id },
+        },
+      );
     }
     const link = this.mintLink(session);
     return { checkoutUrl: session.checkoutUrl, expiresAt: timestampFromDate(new Date(link.expiresAt)) };
@@ -295,7 +334,8 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
       session,
       merchantName: this.merchantNames.get(session.scope?.merchantId ?? "") ?? "Test Shop",
       state,
-      lastFailureCode: state === CheckoutState.PAYABLE && last?.status === AttemptStatus.FAILED ? last.failureCode : "",
+      lastFailureCode:
+        state === CheckoutState.PAYABLE && last?.status === AttemptStatus.FAILED ? last.failureCode : "",
       attemptsLeft: Math.max(0, session.maxAttempts - failed),
     };
   };
@@ -307,17 +347,24 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
     const session = link && this.sessions.find((s) => s.id === link.sessionId);
     if (!link || !session) throw GatewayError.notFound("checkout", req.token);
     const state = this.checkoutState(session, link);
-    if (state === CheckoutState.LINK_EXPIRED) throw new GatewayError("INVALID_STATE", "This checkout link has expired.");
-    if (state === CheckoutState.PROCESSING) throw new GatewayError("INVALID_STATE", "A payment is being processed for this session.");
+    if (state === CheckoutState.LINK_EXPIRED)
+      throw new GatewayError("INVALID_STATE", "This checkout link has expired.");
+    if (state === CheckoutState.PROCESSING)
+      throw new GatewayError("INVALID_STATE", "A payment is being processed for this session.");
     if (state !== CheckoutState.PAYABLE) {
-      throw new GatewayError("SESSION_TERMINAL", `The session is ${SessionStatus[session.status]} and cannot be paid.`, {
-        metadata: { session_id: session.id },
-      });
+      throw new GatewayError(
+        "SESSION_TERMINAL",
+        `The session is ${SessionStatus[session.status]} and cannot be paid.`,
+        {
+          metadata: { session_id: session.id },
+        },
+      );
     }
     const problem = this.terminalProblems.get(session.scope?.merchantId ?? "");
     if (problem) throw new GatewayError(problem, "The account's acquirer terminal cannot take payments.");
     // A new Pay abandons the attempt the buyer left on the card page.
-    for (const attempt of session.attempts) if (attempt.status === AttemptStatus.INITIATED) attempt.status = AttemptStatus.ABANDONED;
+    for (const attempt of session.attempts)
+      if (attempt.status === AttemptStatus.INITIATED) attempt.status = AttemptStatus.ABANDONED;
     const attempt = create(PaymentAttemptSchema, {
       id: newId("pa"),
       attemptNumber: session.attempts.length + 1,
@@ -356,7 +403,9 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
     // Settled once: whoever comes later (return, callback, reconciler) gets the same outcome.
     if (attempt.status === AttemptStatus.SUCCEEDED) return answer(session.returnUrl || checkoutPage);
     if (attempt.status === AttemptStatus.FAILED) {
-      return answer(session.status === SessionStatus.FAILED ? session.cancelUrl || checkoutPage : checkoutPage);
+      return answer(
+        session.status === SessionStatus.FAILED ? session.cancelUrl || checkoutPage : checkoutPage,
+      );
     }
     const outcome = await this.acquirer.orderOutcome(order.acquirerOrderId);
     const now = timestampFromDate(this.clock.now());
@@ -419,7 +468,11 @@ export class FakeSessionsService implements ServiceImpl<typeof SessionService> {
   }
 
   private mintLink(session: Session): CheckoutLink {
-    const link = { token: randomBase62(24), sessionId: session.id, expiresAt: this.clock.now().getTime() + CHECKOUT_LINK_LIFETIME_MS };
+    const link = {
+      token: randomBase62(24),
+      sessionId: session.id,
+      expiresAt: this.clock.now().getTime() + CHECKOUT_LINK_LIFETIME_MS,
+    };
     this.links.set(link.token, link);
     session.checkoutUrl = `${this.publicUrl}/checkout/${link.token}`;
     session.checkoutExpiresAt = timestampFromDate(new Date(link.expiresAt));
@@ -459,4 +512,3 @@ function toTnd(amount: string, currency: string): string {
   const millimes = (scaled + 50_000n) / 100_000n;
   return `${millimes / 1000n}.${(millimes % 1000n).toString().padStart(3, "0")}`;
 }
-

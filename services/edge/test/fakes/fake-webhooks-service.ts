@@ -1,15 +1,15 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate, timestampMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { GatewayError, newId, randomBase62, type Clock } from "@gateway/platform";
+import { type Clock, GatewayError, newId, randomBase62 } from "@gateway/platform";
 import {
-  DeliverySchema,
-  DeliveryStatus,
-  PageInfoSchema,
   type AccountScope,
   type BulkResendDeliveriesRequest,
   type Delivery,
+  DeliverySchema,
+  DeliveryStatus,
   type ListDeliveriesRequest,
+  PageInfoSchema,
   type ResendDeliveryRequest,
   type RotateSecretRequest,
   type SetEndpointRequest,
@@ -65,7 +65,8 @@ export class FakeWebhooksService implements ServiceImpl<typeof WebhookService> {
     this.listRequests.push(req);
     const scope = requireScope(req.scope);
     const limit = req.page?.limit || 20;
-    if (limit < 1 || limit > 100) throw GatewayError.validation([{ field: "limit", code: "invalid", message: "From 1 to 100." }]);
+    if (limit < 1 || limit > 100)
+      throw GatewayError.validation([{ field: "limit", code: "invalid", message: "From 1 to 100." }]);
     let rows = this.deliveries
       .filter((d) => sameScope(d.scope, scope))
       .map((d) => d.delivery)
@@ -77,13 +78,22 @@ export class FakeWebhooksService implements ServiceImpl<typeof WebhookService> {
     const after = req.page?.startingAfter ?? "";
     if (after !== "") {
       const cursor = this.deliveries.find((d) => d.delivery.id === after && sameScope(d.scope, scope));
-      if (!cursor) throw GatewayError.validation([{ field: "starting_after", code: "invalid", message: "Not a delivery of this account." }]);
+      if (!cursor)
+        throw GatewayError.validation([
+          { field: "starting_after", code: "invalid", message: "Not a delivery of this account." },
+        ]);
       const at = rows.findIndex((d) => d.id === after);
-      rows = at === -1 ? rows.filter((d) => timestampMs(d.createdAt!) < timestampMs(cursor.delivery.createdAt!)) : rows.slice(at + 1);
+      rows =
+        at === -1
+          ? rows.filter((d) => timestampMs(d.createdAt!) < timestampMs(cursor.delivery.createdAt!))
+          : rows.slice(at + 1);
     }
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
-    return { deliveries: page, pageInfo: create(PageInfoSchema, { hasMore, nextCursor: hasMore ? page[page.length - 1]!.id : "" }) };
+    return {
+      deliveries: page,
+      pageInfo: create(PageInfoSchema, { hasMore, nextCursor: hasMore ? page[page.length - 1]!.id : "" }),
+    };
   };
 
   resendDelivery = async (req: ResendDeliveryRequest) => {
@@ -106,7 +116,13 @@ export class FakeWebhooksService implements ServiceImpl<typeof WebhookService> {
   setEndpoint = async (req: SetEndpointRequest) => {
     const scope = requireScope(req.scope);
     if (!/^https?:\/\/\S+$/.test(req.url) || (scope.livemode && !req.url.startsWith("https://"))) {
-      throw GatewayError.validation([{ field: "url", code: req.url === "" ? "required" : "invalid", message: "Give an http(s) URL (https in live mode)." }]);
+      throw GatewayError.validation([
+        {
+          field: "url",
+          code: req.url === "" ? "required" : "invalid",
+          message: "Give an http(s) URL (https in live mode).",
+        },
+      ]);
     }
     const key = scopeKey(scope);
     const existing = this.endpoints.get(key);
@@ -121,7 +137,12 @@ export class FakeWebhooksService implements ServiceImpl<typeof WebhookService> {
     const existing = this.endpoints.get(key);
     const secret = `whsec_${randomBase62(32)}`;
     this.endpoints.set(key, { url: existing?.url ?? "", secret });
-    return { secret, ...(existing ? { previousSecretExpiresAt: timestampFromDate(new Date(this.clock.now().getTime() + OVERLAP_MS)) } : {}) };
+    return {
+      secret,
+      ...(existing
+        ? { previousSecretExpiresAt: timestampFromDate(new Date(this.clock.now().getTime() + OVERLAP_MS)) }
+        : {}),
+    };
   };
 
   bulkResendDeliveries = async (req: BulkResendDeliveriesRequest) => {

@@ -1,5 +1,5 @@
 import { metricsRegistry } from "@gateway/platform";
-import { parseRateLimitConfig, type GcraStore } from "@gateway/rate-limiter";
+import { type GcraStore, parseRateLimitConfig } from "@gateway/rate-limiter";
 import type { LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearer } from "../fakes/edge-test-harness.js";
@@ -8,11 +8,11 @@ import {
   createRateLimitedEdge,
   LIST,
   merchantWithKeys,
+  type RateLimitedEdge,
   repeat,
   SESSIONS,
   sessionBody,
   statuses,
-  type RateLimitedEdge,
 } from "./rate-limited-edge.js";
 
 const RATE_LIMIT_HEADERS = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelimit-policy"];
@@ -28,7 +28,12 @@ describe("rate limits on the gateway API (spec section 8)", () => {
   const list = (key: string) => t.app.inject({ method: "GET", url: LIST, headers: bearer(key) });
   let references = 0;
   const create = (key: string, payload = sessionBody(`order-${++references}`)) =>
-    t.app.inject({ method: "POST", url: SESSIONS, headers: { ...bearer(key), "content-type": "application/json" }, payload });
+    t.app.inject({
+      method: "POST",
+      url: SESSIONS,
+      headers: { ...bearer(key), "content-type": "application/json" },
+      payload,
+    });
 
   function expectRateLimited(res: LightMyRequestResponse): Record<string, unknown> {
     const doc = expectProblem(res, 429, "rate-limit-exceeded", "Rate Limit Exceeded");
@@ -43,9 +48,22 @@ describe("rate limits on the gateway API (spec section 8)", () => {
       const { testKey } = await merchantWithKeys(t.accounts);
       const responses = await repeat(12, () => list(testKey));
       expect(statuses(responses)).toEqual([...Array(10).fill(200), 429, 429]);
-      expect(responses.slice(0, 10).map((r) => r.headers["ratelimit-remaining"])).toEqual(["9", "8", "7", "6", "5", "4", "3", "2", "1", "0"]);
+      expect(responses.slice(0, 10).map((r) => r.headers["ratelimit-remaining"])).toEqual([
+        "9",
+        "8",
+        "7",
+        "6",
+        "5",
+        "4",
+        "3",
+        "2",
+        "1",
+        "0",
+      ]);
       const doc = expectRateLimited(responses[10]!);
-      expect(doc.detail).toBe("Too many requests: the account-wide limit of this account's test keys allows 10 per second. Retry after 1 s.");
+      expect(doc.detail).toBe(
+        "Too many requests: the account-wide limit of this account's test keys allows 10 per second. Retry after 1 s.",
+      );
       expect(doc.instance).toBe(LIST);
     });
 
@@ -78,14 +96,24 @@ describe("rate limits on the gateway API (spec section 8)", () => {
       t = createRateLimitedEdge();
       const { testKey } = await merchantWithKeys(t.accounts);
       const ok = await list(testKey);
-      const missing = await t.app.inject({ method: "GET", url: `${SESSIONS}ps_missing/`, headers: bearer(testKey) });
+      const missing = await t.app.inject({
+        method: "GET",
+        url: `${SESSIONS}ps_missing/`,
+        headers: bearer(testKey),
+      });
       const invalid = await create(testKey, JSON.stringify({ amount: "1.000" }));
       expect([ok.statusCode, missing.statusCode, invalid.statusCode]).toEqual([200, 404, 422]);
       for (const res of [ok, missing, invalid]) {
-        for (const name of RATE_LIMIT_HEADERS) expect(res.headers[name], `${name} on ${res.statusCode}`).toBeDefined();
+        for (const name of RATE_LIMIT_HEADERS)
+          expect(res.headers[name], `${name} on ${res.statusCode}`).toBeDefined();
         expect(res.headers["retry-after"]).toBeUndefined();
       }
-      expect(ok.headers).toMatchObject({ "ratelimit-limit": "10", "ratelimit-remaining": "9", "ratelimit-reset": "1", "ratelimit-policy": "10;w=1" });
+      expect(ok.headers).toMatchObject({
+        "ratelimit-limit": "10",
+        "ratelimit-remaining": "9",
+        "ratelimit-reset": "1",
+        "ratelimit-policy": "10;w=1",
+      });
       // The create call reports the budget closest to running out: create (5, one used).
       expect(invalid.headers).toMatchObject({ "ratelimit-limit": "5", "ratelimit-remaining": "4" });
     });
@@ -118,7 +146,9 @@ describe("rate limits on the gateway API (spec section 8)", () => {
       const { testKey } = await merchantWithKeys(t.accounts);
       const creates = await repeat(6, () => create(testKey));
       expect(statuses(creates)).toEqual([201, 201, 201, 201, 201, 429]);
-      expect(expectRateLimited(creates[5]!).detail).toContain("the create limit of this account's test keys allows 5 per second");
+      expect(expectRateLimited(creates[5]!).detail).toContain(
+        "the create limit of this account's test keys allows 5 per second",
+      );
       // The account-wide budget has 5 left: the 5 creates were counted there too.
       expect(statuses(await repeat(6, () => list(testKey)))).toEqual([200, 200, 200, 200, 200, 429]);
     });
@@ -143,10 +173,17 @@ describe("rate limits on the gateway API (spec section 8)", () => {
       const { testKey } = await merchantWithKeys(t.accounts);
       const session = (await create(testKey)).json() as { id: string };
       const checkout = () =>
-        t.app.inject({ method: "POST", url: `${SESSIONS}${session.id}/checkout/`, headers: { ...bearer(testKey), "content-type": "application/json" }, payload: "{}" });
+        t.app.inject({
+          method: "POST",
+          url: `${SESSIONS}${session.id}/checkout/`,
+          headers: { ...bearer(testKey), "content-type": "application/json" },
+          payload: "{}",
+        });
       // Whatever the handler answers, the limiter ran first: 4 more fit in the create budget of 5.
       const answers = await repeat(5, checkout);
-      expect(answers.slice(0, 4).every((r) => r.statusCode !== 429 && r.headers["ratelimit-limit"] !== undefined)).toBe(true);
+      expect(
+        answers.slice(0, 4).every((r) => r.statusCode !== 429 && r.headers["ratelimit-limit"] !== undefined),
+      ).toBe(true);
       expect(expectRateLimited(answers[4]!).detail).toContain("the create limit");
     });
 
@@ -176,7 +213,9 @@ describe("rate limits on the gateway API (spec section 8)", () => {
     it("when a request is not a gateway endpoint, then it is neither limited nor given RateLimit headers", async () => {
       t = createRateLimitedEdge();
       const health = await repeat(30, () => t.app.inject({ method: "GET", url: "/healthz" }));
-      expect(health.every((r) => r.statusCode === 200 && r.headers["ratelimit-limit"] === undefined)).toBe(true);
+      expect(health.every((r) => r.statusCode === 200 && r.headers["ratelimit-limit"] === undefined)).toBe(
+        true,
+      );
     });
   });
 
@@ -184,7 +223,10 @@ describe("rate limits on the gateway API (spec section 8)", () => {
     it("when limits are off, then nothing is refused and no RateLimit headers are sent", async () => {
       t = createRateLimitedEdge({ policy: "off" });
       const { testKey } = await merchantWithKeys(t.accounts);
-      const responses = [...(await repeat(30, () => list(testKey))), ...(await repeat(12, () => create(testKey)))];
+      const responses = [
+        ...(await repeat(30, () => list(testKey))),
+        ...(await repeat(12, () => create(testKey))),
+      ];
       expect(responses.every((r) => r.statusCode === 200 || r.statusCode === 201)).toBe(true);
       for (const name of RATE_LIMIT_HEADERS) expect(responses[0]!.headers[name]).toBeUndefined();
     });

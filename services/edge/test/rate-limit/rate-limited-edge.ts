@@ -4,8 +4,8 @@ import { AccountsService, SessionService } from "@gateway/proto";
 import {
   createGcraRateLimiter,
   defaultRateLimitPolicy,
-  InMemoryGcraStore,
   type GcraStore,
+  InMemoryGcraStore,
   type RateLimiter,
   type RateLimitPolicy,
 } from "@gateway/rate-limiter";
@@ -28,17 +28,28 @@ export interface RateLimitedEdge {
  * ManualClock (so tests decide when budgets refill) over an in-memory store unless one is given.
  * `policy: "off"` builds the app without a limiter, as GATEWAY_RATE_LIMITS=off does.
  */
-export function createRateLimitedEdge(options: { policy?: RateLimitPolicy | "off"; store?: GcraStore } = {}): RateLimitedEdge {
+export function createRateLimitedEdge(
+  options: { policy?: RateLimitPolicy | "off"; store?: GcraStore } = {},
+): RateLimitedEdge {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const accounts = new FakeAccountsService(clock);
   const sessions = new FakeSessionsService(clock);
   const logLines: string[] = [];
-  const logger = createLogger({ service: "edge", level: "debug", destination: { write: (line: string) => void logLines.push(line) } });
+  const logger = createLogger({
+    service: "edge",
+    level: "debug",
+    destination: { write: (line: string) => void logLines.push(line) },
+  });
   const policy = options.policy ?? defaultRateLimitPolicy;
   const limiter =
     policy === "off"
       ? undefined
-      : createGcraRateLimiter({ store: options.store ?? new InMemoryGcraStore({ clock }), policy, clock, logger });
+      : createGcraRateLimiter({
+          store: options.store ?? new InMemoryGcraStore({ clock }),
+          policy,
+          clock,
+          logger,
+        });
   const app = createEdgeApp({
     accounts: createClient(
       AccountsService,
@@ -61,7 +72,9 @@ export function createRateLimitedEdge(options: { policy?: RateLimitPolicy | "off
 }
 
 /** One merchant with a test key and a live key (both share the merchant's budgets per mode). */
-export async function merchantWithKeys(accounts: FakeAccountsService): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
+export async function merchantWithKeys(
+  accounts: FakeAccountsService,
+): Promise<{ merchantId: string; testKey: string; liveKey: string }> {
   const { merchant } = await accounts.createMerchant({ name: "Limited Shop" });
   await accounts.verifyMerchant({ merchantId: merchant.id });
   const test = await accounts.createApiKey({ merchantId: merchant.id, livemode: false });
@@ -77,7 +90,10 @@ export function sessionBody(reference: string): string {
 }
 
 /** Sends the same request `count` times, one after another, at the same ManualClock instant. */
-export async function repeat(count: number, send: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse[]> {
+export async function repeat(
+  count: number,
+  send: () => Promise<LightMyRequestResponse>,
+): Promise<LightMyRequestResponse[]> {
   const responses: LightMyRequestResponse[] = [];
   for (let i = 0; i < count; i++) responses.push(await send());
   return responses;

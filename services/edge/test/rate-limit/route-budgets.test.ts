@@ -1,7 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { GatewayError, ManualClock } from "@gateway/platform";
 import { AccountScopeSchema } from "@gateway/proto";
-import { createGcraRateLimiter, defaultRateLimitPolicy, InMemoryGcraStore, type RateLimiter } from "@gateway/rate-limiter";
+import {
+  createGcraRateLimiter,
+  defaultRateLimitPolicy,
+  InMemoryGcraStore,
+  type RateLimiter,
+} from "@gateway/rate-limiter";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { setCaller } from "../../src/auth/authenticated-caller.js";
@@ -28,19 +33,24 @@ describe("budgets by route", () => {
     expect(budgetsForRoute(method, url)).toEqual(budgets);
   });
 
-  it.each([["/admin/v1/merchants"], ["/healthz"], ["/api/v1/checkout/:token/"], ["/checkout/:token"], ["/api/v1/gatewayx/"]])(
-    "when %s is matched, then it is not a gateway endpoint and has no budget",
-    (url) => {
-      expect(budgetsForRoute("POST", url)).toBeUndefined();
-    },
-  );
+  it.each([
+    ["/admin/v1/merchants"],
+    ["/healthz"],
+    ["/api/v1/checkout/:token/"],
+    ["/checkout/:token"],
+    ["/api/v1/gatewayx/"],
+  ])("when %s is matched, then it is not a gateway endpoint and has no budget", (url) => {
+    expect(budgetsForRoute("POST", url)).toBeUndefined();
+  });
 
   it("when no route matched, then there is no budget", () => {
     expect(budgetsForRoute("GET", undefined)).toBeUndefined();
   });
 
   it("writes every path parameter as ':' and keeps everything else", () => {
-    expect(routePatternShape("/api/v1/gateway/sessions/:session_id/refund/")).toBe("/api/v1/gateway/sessions/:/refund/");
+    expect(routePatternShape("/api/v1/gateway/sessions/:session_id/refund/")).toBe(
+      "/api/v1/gateway/sessions/:/refund/",
+    );
     expect(routePatternShape("/a/:x(^\\d+)/b")).toBe("/a/:/b");
   });
 });
@@ -61,22 +71,32 @@ describe("rate limits of routes registered by other modules", () => {
 
   function appWithRoutes(): FastifyInstance {
     const clock = new ManualClock();
-    limiter = createGcraRateLimiter({ store: new InMemoryGcraStore({ clock }), policy: defaultRateLimitPolicy, clock });
+    limiter = createGcraRateLimiter({
+      store: new InMemoryGcraStore({ clock }),
+      policy: defaultRateLimitPolicy,
+      clock,
+    });
     const server = Fastify();
     installProblemHandling(server, { errorsUrl: ERRORS_URL, maxBodyBytes: 4096 });
     server.register(
       async (api) => {
         api.addHook("onRequest", async (request) => {
           const livemode = request.headers["x-mode"] === "live";
-          setCaller(request, { scope: create(AccountScopeSchema, { merchantId: merchant, livemode }), keyId: "key_1" });
+          setCaller(request, {
+            scope: create(AccountScopeSchema, { merchantId: merchant, livemode }),
+            keyId: "key_1",
+          });
         });
         installRateLimiting(api, limiter);
         api.post("/gateway/sessions/", async (_request, reply) => reply.code(201).send({}));
         api.post("/gateway/sessions/:id/checkout/", async (_request, reply) => reply.code(201).send({}));
         // Counting happens before the handler: a refund of an unknown session still spends budget.
-        api.post<{ Params: { session_id: string } }>("/gateway/sessions/:session_id/refund/", async (request) => {
-          throw GatewayError.notFound("session", request.params.session_id);
-        });
+        api.post<{ Params: { session_id: string } }>(
+          "/gateway/sessions/:session_id/refund/",
+          async (request) => {
+            throw GatewayError.notFound("session", request.params.session_id);
+          },
+        );
         api.get("/gateway/sessions/list/", async () => ({ data: [] }));
       },
       { prefix: "/api/v1" },
@@ -91,10 +111,15 @@ describe("rate limits of routes registered by other modules", () => {
     app = appWithRoutes();
     const refunds = await repeat(3, () => send("POST", "/sessions/ps_1/refund/"));
     expect(statuses(refunds)).toEqual([404, 404, 429]);
-    expect(refunds[2]!.json().detail).toContain("the refund limit of this account's test keys allows 2 per second");
+    expect(refunds[2]!.json().detail).toContain(
+      "the refund limit of this account's test keys allows 2 per second",
+    );
     expect(refunds[2]!.headers["retry-after"]).toBe("1");
     // 2 of the 10 account-wide requests went to the refunds.
-    expect(statuses(await repeat(9, () => send("GET", "/sessions/list/")))).toEqual([...Array(8).fill(200), 429]);
+    expect(statuses(await repeat(9, () => send("GET", "/sessions/list/")))).toEqual([
+      ...Array(8).fill(200),
+      429,
+    ]);
   });
 
   it("when the refund budget is spent, then creates are still allowed (separate budgets)", async () => {
@@ -106,7 +131,10 @@ describe("rate limits of routes registered by other modules", () => {
 
   it("when live refunds are sent, then the live refund budget is 5/s", async () => {
     app = appWithRoutes();
-    expect(statuses(await repeat(6, () => send("POST", "/sessions/ps_1/refund/", "live")))).toEqual([...Array(5).fill(404), 429]);
+    expect(statuses(await repeat(6, () => send("POST", "/sessions/ps_1/refund/", "live")))).toEqual([
+      ...Array(5).fill(404),
+      429,
+    ]);
   });
 
   it("when checkouts and creates are mixed, then they share the create budget", async () => {

@@ -2,7 +2,15 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
-import { AccountsService, AttemptStatus, PaymentAttemptSchema, RefundService, SessionService, SessionStatus, type Session } from "@gateway/proto";
+import {
+  AccountsService,
+  AttemptStatus,
+  PaymentAttemptSchema,
+  RefundService,
+  type Session,
+  SessionService,
+  SessionStatus,
+} from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { createEdgeApp } from "../../src/index.js";
 import { ADMIN_TOKEN, bearer, ERRORS_URL } from "../fakes/edge-test-harness.js";
@@ -24,14 +32,24 @@ export function createRefundsTestEdge(options: { withRefunds?: boolean } = {}): 
   const accounts = new FakeAccountsService(clock);
   const sessions = new FakeSessionsService(clock);
   const refunds = new FakeRefundsService(clock, (scope, id) =>
-    sessions.sessions.find((s) => s.id === id && s.scope?.merchantId === scope.merchantId && s.scope.livemode === scope.livemode),
+    sessions.sessions.find(
+      (s) => s.id === id && s.scope?.merchantId === scope.merchantId && s.scope.livemode === scope.livemode,
+    ),
   );
-  const transport = <S extends typeof AccountsService | typeof SessionService | typeof RefundService>(service: S, impl: object, domain: string) =>
-    createRouterTransport((router) => router.service(service, impl as never), { router: { interceptors: [errorDetailInterceptor(domain)] } });
+  const transport = <S extends typeof AccountsService | typeof SessionService | typeof RefundService>(
+    service: S,
+    impl: object,
+    domain: string,
+  ) =>
+    createRouterTransport((router) => router.service(service, impl as never), {
+      router: { interceptors: [errorDetailInterceptor(domain)] },
+    });
   const app = createEdgeApp({
     accounts: createClient(AccountsService, transport(AccountsService, accounts, "accounts.gateway")),
     sessions: createClient(SessionService, transport(SessionService, sessions, "sessions.gateway")),
-    ...(options.withRefunds === false ? {} : { refunds: createClient(RefundService, transport(RefundService, refunds, "refunds.gateway")) }),
+    ...(options.withRefunds === false
+      ? {}
+      : { refunds: createClient(RefundService, transport(RefundService, refunds, "refunds.gateway")) }),
     logger: createLogger({ service: "edge", level: "silent" }),
     clock,
     config: { errorsUrl: ERRORS_URL, adminToken: ADMIN_TOKEN, maxBodyBytes: 4096, authCacheTtlMs: 5000 },
@@ -46,7 +64,11 @@ export async function merchantHeaders(t: RefundsTestEdge): Promise<Record<string
 }
 
 /** Creates a session through the API and marks it paid, as the sessions service would after settlement. */
-export async function paidSession(t: RefundsTestEdge, headers: Record<string, string>, amount = "100.000"): Promise<Session> {
+export async function paidSession(
+  t: RefundsTestEdge,
+  headers: Record<string, string>,
+  amount = "100.000",
+): Promise<Session> {
   const res = await t.app.inject({
     method: "POST",
     url: "/api/v1/gateway/sessions/",

@@ -91,16 +91,38 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
       },
     ]);
     expect(Object.keys(body.data[0])).toEqual([
-      "id", "session_id", "event", "event_id", "url", "attempt_number", "status",
-      "http_status_code", "response_time_ms", "error_message", "next_retry_at", "created_at",
+      "id",
+      "session_id",
+      "event",
+      "event_id",
+      "url",
+      "attempt_number",
+      "status",
+      "http_status_code",
+      "response_time_ms",
+      "error_message",
+      "next_retry_at",
+      "created_at",
     ]);
   });
 
   it("when no endpoint was configured, then the record shows url null and says why", async () => {
     const sessionId = await createSession();
-    t.webhooks.addDelivery(scope(), { sessionId, url: "", status: DeliveryStatus.FAILED, httpStatusCode: undefined, responseTimeMs: undefined, errorMessage: "No webhook endpoint configured" });
+    t.webhooks.addDelivery(scope(), {
+      sessionId,
+      url: "",
+      status: DeliveryStatus.FAILED,
+      httpStatusCode: undefined,
+      responseTimeMs: undefined,
+      errorMessage: "No webhook endpoint configured",
+    });
     const [record] = (await get(`/api/v1/gateway/sessions/${sessionId}/webhooks/`)).json().data;
-    expect(record).toMatchObject({ url: null, status: "FAILED", http_status_code: null, error_message: "No webhook endpoint configured" });
+    expect(record).toMatchObject({
+      url: null,
+      status: "FAILED",
+      http_status_code: null,
+      error_message: "No webhook endpoint configured",
+    });
   });
 
   it("when the session belongs to another merchant, then 404 not-found and its history is never read", async () => {
@@ -115,7 +137,12 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     ).json().id as string;
     t.webhooks.addDelivery({ merchantId: other.merchantId, livemode: false }, { sessionId: theirs });
     expectProblem(await get(`/api/v1/gateway/sessions/${theirs}/webhooks/`), 404, "not-found", "Not Found");
-    expectProblem(await get("/api/v1/gateway/sessions/ps_does_not_exist/webhooks/"), 404, "not-found", "Not Found");
+    expectProblem(
+      await get("/api/v1/gateway/sessions/ps_does_not_exist/webhooks/"),
+      404,
+      "not-found",
+      "Not Found",
+    );
     expect(t.webhooks.listRequests).toHaveLength(0);
   });
 
@@ -123,14 +150,32 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     const sessionId = await createSession();
     await t.accounts.verifyMerchant({ merchantId });
     const live = await t.accounts.createApiKey({ merchantId, livemode: true });
-    expectProblem(await get(`/api/v1/gateway/sessions/${sessionId}/webhooks/`, bearer(live.secret)), 404, "not-found", "Not Found");
+    expectProblem(
+      await get(`/api/v1/gateway/sessions/${sessionId}/webhooks/`, bearer(live.secret)),
+      404,
+      "not-found",
+      "Not Found",
+    );
   });
 
   it("when the account history is listed, then it pages with next_cursor and applies every filter", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
-      const event = i === 3 ? "session.expired" : i === 11 ? "refund.failed" : i === 13 ? "session.late_payment_returned" : "session.succeeded";
-      ids.push(t.webhooks.addDelivery(scope(), { sessionId: i % 2 === 0 ? "ps_even" : "ps_odd", status: i === 7 ? DeliveryStatus.FAILED : DeliveryStatus.SUCCEEDED, event }).id);
+      const event =
+        i === 3
+          ? "session.expired"
+          : i === 11
+            ? "refund.failed"
+            : i === 13
+              ? "session.late_payment_returned"
+              : "session.succeeded";
+      ids.push(
+        t.webhooks.addDelivery(scope(), {
+          sessionId: i % 2 === 0 ? "ps_even" : "ps_odd",
+          status: i === 7 ? DeliveryStatus.FAILED : DeliveryStatus.SUCCEEDED,
+          event,
+        }).id,
+      );
       t.clock.advance(1_000);
     }
     t.webhooks.addDelivery({ merchantId: "mer_someone_else", livemode: false });
@@ -144,7 +189,8 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     expect(rest.data.map((d: { id: string }) => d.id)).toEqual(ids.slice(0, 5).reverse());
     expect(rest).toMatchObject({ has_more: false, next_cursor: null });
 
-    const ids$ = async (query: string) => (await get(`/api/v1/gateway/webhooks/?${query}`)).json().data.map((d: { id: string }) => d.id);
+    const ids$ = async (query: string) =>
+      (await get(`/api/v1/gateway/webhooks/?${query}`)).json().data.map((d: { id: string }) => d.id);
     expect(await ids$("status=FAILED")).toEqual([ids[7]]);
     expect(await ids$("event=session.expired")).toEqual([ids[3]]);
     // The events beyond the product's original list filter the same way.
@@ -154,7 +200,9 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     const eventId = t.webhooks.deliveries.find((d) => d.delivery.id === ids[9])!.delivery.eventId;
     expect(await ids$(`event_id=${eventId}`)).toEqual([ids[9]]);
     expect(await ids$("limit=3")).toHaveLength(3);
-    expect(t.webhooks.listRequests.every((r) => r.scope?.merchantId === merchantId && r.scope.livemode === false)).toBe(true);
+    expect(
+      t.webhooks.listRequests.every((r) => r.scope?.merchantId === merchantId && r.scope.livemode === false),
+    ).toBe(true);
   });
 
   it("when a session's history is filtered, then the session stays the path's", async () => {
@@ -163,9 +211,20 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     t.webhooks.addDelivery(scope(), { sessionId, status: DeliveryStatus.FAILED });
     const res = await get(`/api/v1/gateway/sessions/${sessionId}/webhooks/?status=SUCCEEDED&limit=5`);
     expect(res.json().data.map((d: { id: string }) => d.id)).toEqual([ok.id]);
-    expect(t.webhooks.listRequests.at(-1)).toMatchObject({ sessionId, status: DeliveryStatus.SUCCEEDED, page: { limit: 5 } });
-    const doc = expectProblem(await get(`/api/v1/gateway/sessions/${sessionId}/webhooks/?session_id=ps_x`), 422, "validation-error", "Validation Error");
-    expect(doc.errors).toEqual([{ field: "session_id", code: "invalid", message: "Unknown query parameter." }]);
+    expect(t.webhooks.listRequests.at(-1)).toMatchObject({
+      sessionId,
+      status: DeliveryStatus.SUCCEEDED,
+      page: { limit: 5 },
+    });
+    const doc = expectProblem(
+      await get(`/api/v1/gateway/sessions/${sessionId}/webhooks/?session_id=ps_x`),
+      422,
+      "validation-error",
+      "Validation Error",
+    );
+    expect(doc.errors).toEqual([
+      { field: "session_id", code: "invalid", message: "Unknown query parameter." },
+    ]);
   });
 
   it.each([
@@ -182,13 +241,23 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
     ["colour=red", "colour"],
     ["limit=5&limit=6", "limit"],
   ])("when the account query has %s, then 422 invalid on %s", async (query, field) => {
-    const doc = expectProblem(await get(`/api/v1/gateway/webhooks/?${query}`), 422, "validation-error", "Validation Error");
+    const doc = expectProblem(
+      await get(`/api/v1/gateway/webhooks/?${query}`),
+      422,
+      "validation-error",
+      "Validation Error",
+    );
     expect(doc.errors).toEqual([{ field, code: "invalid", message: expect.any(String) }]);
   });
 
   it("when the cursor is another account's delivery, then 422 on starting_after", async () => {
     const theirs = t.webhooks.addDelivery({ merchantId: "mer_other", livemode: false });
-    const doc = expectProblem(await get(`/api/v1/gateway/webhooks/?starting_after=${theirs.id}`), 422, "validation-error", "Validation Error");
+    const doc = expectProblem(
+      await get(`/api/v1/gateway/webhooks/?starting_after=${theirs.id}`),
+      422,
+      "validation-error",
+      "Validation Error",
+    );
     expect(doc.errors).toEqual([{ field: "starting_after", code: "invalid", message: expect.any(String) }]);
   });
 
@@ -205,7 +274,12 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
   it("when the edge runs without a webhooks service, then the history routes do not exist and the payment API still works", async () => {
     const bare = createWebhooksTestEdge({ withWebhooks: false });
     const key = await bare.accounts.issueKey();
-    expectProblem(await bare.app.inject({ method: "GET", url: "/api/v1/gateway/webhooks/", headers: bearer(key.secret) }), 404, "not-found", "Not Found");
+    expectProblem(
+      await bare.app.inject({ method: "GET", url: "/api/v1/gateway/webhooks/", headers: bearer(key.secret) }),
+      404,
+      "not-found",
+      "Not Found",
+    );
     const created = await bare.app.inject({
       method: "POST",
       url: "/api/v1/gateway/sessions/",

@@ -25,13 +25,18 @@ export function createWebhooksTestEdge(options: { withWebhooks?: boolean } = {})
   const sessions = new FakeSessionsService(clock);
   const webhooks = new FakeWebhooksService(clock);
   const outage = { webhooks: false };
-  const transport = <S extends typeof AccountsService | typeof SessionService | typeof WebhookService>(service: S, impl: object, domain: string) =>
+  const transport = <S extends typeof AccountsService | typeof SessionService | typeof WebhookService>(
+    service: S,
+    impl: object,
+    domain: string,
+  ) =>
     createRouterTransport((router) => router.service(service, impl as never), {
       router: { interceptors: [errorDetailInterceptor(domain)] },
       transport: {
         interceptors: [
           (next) => async (req) => {
-            if (domain === "webhooks.gateway" && outage.webhooks) throw new ConnectError("connect ECONNREFUSED 10.0.0.9:50054", Code.Unavailable);
+            if (domain === "webhooks.gateway" && outage.webhooks)
+              throw new ConnectError("connect ECONNREFUSED 10.0.0.9:50054", Code.Unavailable);
             return next(req);
           },
         ],
@@ -41,7 +46,9 @@ export function createWebhooksTestEdge(options: { withWebhooks?: boolean } = {})
   const app = createEdgeApp({
     accounts: createClient(AccountsService, transport(AccountsService, accounts, "accounts.gateway")),
     sessions: createClient(SessionService, transport(SessionService, sessions, "sessions.gateway")),
-    ...(options.withWebhooks === false ? {} : { webhooks: createClient(WebhookService, transport(WebhookService, webhooks, "webhooks.gateway")) }),
+    ...(options.withWebhooks === false
+      ? {}
+      : { webhooks: createClient(WebhookService, transport(WebhookService, webhooks, "webhooks.gateway")) }),
     logger,
     clock,
     config: { errorsUrl: ERRORS_URL, adminToken: ADMIN_TOKEN, maxBodyBytes: 4096, authCacheTtlMs: 5000 },

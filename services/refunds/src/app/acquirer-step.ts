@@ -29,7 +29,10 @@ export interface AcquirerStepInput {
  * Never throws: when the acquirer cannot confirm (unreachable, timed out, unknown outcome, or
  * refused), the refund goes to operations' manual queue with the acquirer's own message.
  */
-export async function refundAtAcquirer(acquirer: Acquirer, input: AcquirerStepInput): Promise<AcquirerStepResult> {
+export async function refundAtAcquirer(
+  acquirer: Acquirer,
+  input: AcquirerStepInput,
+): Promise<AcquirerStepResult> {
   const order = { terminal: input.terminal, acquirerOrderId: input.acquirerOrderId };
   if (input.wholePayment && input.settled !== true) {
     try {
@@ -50,7 +53,10 @@ export async function refundAtAcquirer(acquirer: Acquirer, input: AcquirerStepIn
   }
 }
 
-async function isReversed(acquirer: Acquirer, order: { terminal: Terminal; acquirerOrderId: string }): Promise<boolean> {
+async function isReversed(
+  acquirer: Acquirer,
+  order: { terminal: Terminal; acquirerOrderId: string },
+): Promise<boolean> {
   try {
     return (await acquirer.getOrderStatus(order)).state === "REVERSED";
   } catch {

@@ -1,5 +1,9 @@
 import { GatewayError } from "@gateway/platform";
-import { paymentDisagreement, recordFromSession, type PaidSessionRecord } from "../domain/paid-session-record.js";
+import {
+  type PaidSessionRecord,
+  paymentDisagreement,
+  recordFromSession,
+} from "../domain/paid-session-record.js";
 import type { AccountScope } from "../domain/refund.js";
 import { assertRefundable, type PaidSession } from "../domain/refund-rules.js";
 import type { RefundDeps } from "./refund-deps.js";
@@ -25,19 +29,34 @@ export async function confirmPaidSession(
   scope: AccountScope,
   sessionId: string,
 ): Promise<ConfirmedPayment> {
-  const [session, recorded] = await Promise.all([deps.sessions.find(scope, sessionId), deps.paidSessions.find(scope, sessionId)]);
+  const [session, recorded] = await Promise.all([
+    deps.sessions.find(scope, sessionId),
+    deps.paidSessions.find(scope, sessionId),
+  ]);
   if (session === undefined) throw GatewayError.notFound("session", sessionId);
   assertRefundable(session);
-  const record = recorded ?? (await deps.paidSessions.record(recordFromSession(scope, sessionId, session, deps.clock.now()))).record;
+  const record =
+    recorded ??
+    (await deps.paidSessions.record(recordFromSession(scope, sessionId, session, deps.clock.now()))).record;
   const disagreement = paymentDisagreement(record, { ...session, scope });
   if (disagreement !== undefined) {
     deps.logger.error(
-      { sessionId, merchantId: scope.merchantId, livemode: scope.livemode, recordedFrom: record.source, disagreement },
+      {
+        sessionId,
+        merchantId: scope.merchantId,
+        livemode: scope.livemode,
+        recordedFrom: record.source,
+        disagreement,
+      },
       "the recorded payment of a session disagrees with the sessions service; refunds of it are refused until an operator corrects the record",
     );
-    throw new GatewayError("SERVICE_UNAVAILABLE", "The session's payment could not be confirmed; retry the refund later.", {
-      metadata: { session_id: sessionId },
-    });
+    throw new GatewayError(
+      "SERVICE_UNAVAILABLE",
+      "The session's payment could not be confirmed; retry the refund later.",
+      {
+        metadata: { session_id: sessionId },
+      },
+    );
   }
   return { record, session };
 }

@@ -1,10 +1,10 @@
-import { GatewayError, derivedId } from "@gateway/platform";
+import { derivedId, GatewayError } from "@gateway/platform";
 import type { AccountScope, Refund, RefundType } from "../domain/refund.js";
 import { amountToTake, requestedAmountMinor } from "../domain/refund-rules.js";
 import { refundAtAcquirer } from "./acquirer-step.js";
 import { confirmPaidSession } from "./confirm-paid-session.js";
-import { settleRefund } from "./settle-refund.js";
 import type { RefundDeps } from "./refund-deps.js";
+import { settleRefund } from "./settle-refund.js";
 
 export interface CreateRefundInput {
   scope: AccountScope;
@@ -18,7 +18,8 @@ export interface CreateRefundInput {
 }
 
 /** Said of a refund between taking its balance and the acquirer's answer. */
-export const AWAITING_ACQUIRER = "The refund was not confirmed by the acquirer yet; check it with the acquirer before settling it by hand.";
+export const AWAITING_ACQUIRER =
+  "The refund was not confirmed by the acquirer yet; check it with the acquirer before settling it by hand.";
 
 /**
  * Refunds a succeeded session, fully or in part. The amount is taken from the session's
@@ -31,11 +32,16 @@ export const AWAITING_ACQUIRER = "The refund was not confirmed by the acquirer y
 export async function createRefund(deps: RefundDeps, input: CreateRefundInput): Promise<Refund> {
   // The edge's route schema requires it; a direct gRPC caller may still leave it out.
   if (input.type === undefined) {
-    throw GatewayError.validation([{ field: "refund_type", code: "required", message: "refund_type is required: FULL or PARTIAL" }]);
+    throw GatewayError.validation([
+      { field: "refund_type", code: "required", message: "refund_type is required: FULL or PARTIAL" },
+    ]);
   }
   const type = input.type as RefundType;
 
-  const keyed = input.idempotencyKey !== undefined ? idempotentRefundId(input.scope, input.sessionId, input.idempotencyKey) : undefined;
+  const keyed =
+    input.idempotencyKey !== undefined
+      ? idempotentRefundId(input.scope, input.sessionId, input.idempotencyKey)
+      : undefined;
   const earlier = keyed !== undefined ? await deps.refunds.findById(input.scope, keyed) : undefined;
   if (earlier) return repeatOf(earlier, type, input.amount);
 
@@ -46,7 +52,9 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
 
   const id = keyed ?? deps.newId("re");
   const paidMinor = record.amountMinor;
-  const amountMinor = await deps.ledger.reserve(input.sessionId, id, (refundedMinor) => amountToTake(requested, { paidMinor, refundedMinor }));
+  const amountMinor = await deps.ledger.reserve(input.sessionId, id, (refundedMinor) =>
+    amountToTake(requested, { paidMinor, refundedMinor }),
+  );
   const wholePayment = amountMinor === paidMinor;
   const now = deps.clock.now();
   const refund: Refund = {
@@ -80,7 +88,11 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
   if (!inserted) {
     // A concurrent request with the same key won: the balance taken is its refund's, kept as it is.
     const winner = await deps.refunds.findById(input.scope, id);
-    if (!winner) throw new GatewayError("SERVICE_UNAVAILABLE", "The refund is being created by another request; try again.");
+    if (!winner)
+      throw new GatewayError(
+        "SERVICE_UNAVAILABLE",
+        "The refund is being created by another request; try again.",
+      );
     return repeatOf(winner, type, input.amount);
   }
 
@@ -103,7 +115,12 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
     // Settled by operations meanwhile: what they decided is the refund's outcome.
     return stored ?? (await deps.refunds.findByIdAnyScope(id)) ?? { ...refund, ...result };
   }
-  const settled = await settleRefund(deps, refund, { status: "SUCCEEDED", automated: true, acquirerErrorMessage: "", method: result.method });
+  const settled = await settleRefund(deps, refund, {
+    status: "SUCCEEDED",
+    automated: true,
+    acquirerErrorMessage: "",
+    method: result.method,
+  });
   if (!settled.won && settled.refund.status !== "SUCCEEDED") {
     deps.logger.error(
       { refundId: id, sessionId: input.sessionId, status: settled.refund.status, method: result.method },
@@ -119,16 +136,25 @@ export async function createRefund(deps: RefundDeps, input: CreateRefundInput): 
  * same externalRefundId at the acquirer, and never refunds twice.
  */
 export function idempotentRefundId(scope: AccountScope, sessionId: string, key: string): string {
-  return derivedId("re", `refund idempotency key\n${scope.merchantId}\n${scope.livemode}\n${sessionId}\n${key}`);
+  return derivedId(
+    "re",
+    `refund idempotency key\n${scope.merchantId}\n${scope.livemode}\n${sessionId}\n${key}`,
+  );
 }
 
 /** The first request's refund for a repeated key; a different request under it is a conflict. */
 function repeatOf(earlier: Refund, type: RefundType, amount: string | undefined): Refund {
-  const sameAmount = type === "FULL" || (amount !== undefined && safeMinor(type, amount, earlier.currency) === earlier.amountMinor);
+  const sameAmount =
+    type === "FULL" ||
+    (amount !== undefined && safeMinor(type, amount, earlier.currency) === earlier.amountMinor);
   if (earlier.type !== type || !sameAmount) {
-    throw new GatewayError("CONFLICT", "This Idempotency-Key was already used for a different refund request.", {
-      metadata: { refund_id: earlier.id },
-    });
+    throw new GatewayError(
+      "CONFLICT",
+      "This Idempotency-Key was already used for a different refund request.",
+      {
+        metadata: { refund_id: earlier.id },
+      },
+    );
   }
   return earlier;
 }

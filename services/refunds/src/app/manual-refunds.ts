@@ -3,7 +3,11 @@ import type { AccountScope, Refund } from "../domain/refund.js";
 import type { RefundDeps } from "./refund-deps.js";
 import { settleRefund } from "./settle-refund.js";
 
-export async function getRefund(deps: Pick<RefundDeps, "refunds">, scope: AccountScope, refundId: string): Promise<Refund> {
+export async function getRefund(
+  deps: Pick<RefundDeps, "refunds">,
+  scope: AccountScope,
+  refundId: string,
+): Promise<Refund> {
   const refund = await deps.refunds.findById(scope, refundId);
   if (refund === undefined) throw GatewayError.notFound("refund", refundId);
   return refund;
@@ -14,7 +18,9 @@ export const MAX_MANUAL_PAGE = 500;
 /** Operations' queue: refunds the acquirer could not confirm, oldest first. */
 export async function listManualRefunds(deps: Pick<RefundDeps, "refunds">, limit: number): Promise<Refund[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MANUAL_PAGE) {
-    throw GatewayError.validation([{ field: "limit", code: "invalid", message: `limit must be an integer from 1 to ${MAX_MANUAL_PAGE}` }]);
+    throw GatewayError.validation([
+      { field: "limit", code: "invalid", message: `limit must be an integer from 1 to ${MAX_MANUAL_PAGE}` },
+    ]);
   }
   return deps.refunds.listPendingManual(limit);
 }
@@ -40,9 +46,15 @@ export async function resolveManualRefund(
   const pending = await deps.refunds.findByIdAnyScope(input.refundId);
   if (pending === undefined) throw GatewayError.notFound("refund", input.refundId);
   const refund =
-    pending.status === "PENDING_MANUAL" ? (await settleRefund(deps, pending, { status: input.outcome, resolutionNote: input.note })).refund : pending;
+    pending.status === "PENDING_MANUAL"
+      ? (await settleRefund(deps, pending, { status: input.outcome, resolutionNote: input.note })).refund
+      : pending;
   if (refund.status !== input.outcome) {
-    throw new GatewayError("INVALID_STATE", `The refund is ${refund.status}, not waiting for manual processing.`, { metadata: { status: refund.status } });
+    throw new GatewayError(
+      "INVALID_STATE",
+      `The refund is ${refund.status}, not waiting for manual processing.`,
+      { metadata: { status: refund.status } },
+    );
   }
   if (refund.status === "FAILED") await deps.ledger.release(refund.sessionId, refund.id);
   return refund;

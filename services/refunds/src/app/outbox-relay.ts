@@ -14,5 +14,10 @@ export interface OutboxRelayOptions extends OutboxRelayBaseOptions {
  * events by id.
  */
 export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
-  return createGenericOutboxRelay<PendingRefundEvent>({ ...o, ownerOf: (e) => e.refundId, ownerLogKey: "refundId", eventNoun: "refund event" });
+  return createGenericOutboxRelay<PendingRefundEvent>({
+    ...o,
+    ownerOf: (e) => e.refundId,
+    ownerLogKey: "refundId",
+    eventNoun: "refund event",
+  });
 }

@@ -1,6 +1,6 @@
 import type { PaidSessionRecord } from "../domain/paid-session-record.js";
-import type { PendingRefundEvent, RefundOutboxEvent } from "../domain/refund-events.js";
 import type { AccountScope, FinalRefundStatus, Refund } from "../domain/refund.js";
+import type { PendingRefundEvent, RefundOutboxEvent } from "../domain/refund-events.js";
 import type { PaidSession } from "../domain/refund-rules.js";
 
 /**

@@ -32,9 +32,12 @@ export function paymentDisagreement(
   if (record.scope.merchantId !== other.scope.merchantId || record.scope.livemode !== other.scope.livemode) {
     return "the session was recorded under another account or mode";
   }
-  if (record.currency !== other.currency) return `currency ${record.currency} was recorded, ${other.currency} is reported`;
-  if (record.amountMinor !== other.amountMinor) return `amount ${record.amountMinor} was recorded, ${other.amountMinor} is reported (minor units)`;
-  if (record.acquirerOrderId !== other.acquirerOrderId) return `acquirer order ${record.acquirerOrderId} was recorded, ${other.acquirerOrderId} is reported`;
+  if (record.currency !== other.currency)
+    return `currency ${record.currency} was recorded, ${other.currency} is reported`;
+  if (record.amountMinor !== other.amountMinor)
+    return `amount ${record.amountMinor} was recorded, ${other.amountMinor} is reported (minor units)`;
+  if (record.acquirerOrderId !== other.acquirerOrderId)
+    return `acquirer order ${record.acquirerOrderId} was recorded, ${other.acquirerOrderId} is reported`;
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { parseAmount, toMinorUnits } from "@gateway/money";
 import { GatewayError } from "@gateway/platform";
-import { remainingMinor, type Balance, type RefundType } from "./refund.js";
+import { type Balance, type RefundType, remainingMinor } from "./refund.js";
 
 /** What the sessions service tells about the session to refund. */
 export interface PaidSession {
@@ -19,11 +19,17 @@ export interface PaidSession {
 }
 
 /** Only a succeeded session with a successful payment can be refunded. */
-export function assertRefundable(session: PaidSession): asserts session is PaidSession & { acquirerOrderId: string } {
+export function assertRefundable(
+  session: PaidSession,
+): asserts session is PaidSession & { acquirerOrderId: string } {
   if (session.status !== "SUCCEEDED") {
-    throw new GatewayError("INVALID_STATE", `Only a succeeded session can be refunded; this one is ${session.status}.`, {
-      metadata: { status: session.status },
-    });
+    throw new GatewayError(
+      "INVALID_STATE",
+      `Only a succeeded session can be refunded; this one is ${session.status}.`,
+      {
+        metadata: { status: session.status },
+      },
+    );
   }
   if (session.acquirerOrderId === undefined || session.acquirerOrderId === "" || session.amountMinor <= 0n) {
     throw new GatewayError("NO_PAYMENT", "The session has no successful payment to refund.");
@@ -34,13 +40,20 @@ export function assertRefundable(session: PaidSession): asserts session is PaidS
  * Reads a PARTIAL refund's amount with the create endpoint's rules (docs/api/errors.md#validation-errors): a decimal string
  * at the currency's precision, greater than zero. FULL takes no amount.
  */
-export function requestedAmountMinor(type: RefundType, amount: string | undefined, currency: string): bigint | undefined {
+export function requestedAmountMinor(
+  type: RefundType,
+  amount: string | undefined,
+  currency: string,
+): bigint | undefined {
   if (type === "FULL") return undefined;
   if (amount === undefined || amount === "") {
-    throw GatewayError.validation([{ field: "amount", code: "required", message: "amount is required when refund_type is PARTIAL" }]);
+    throw GatewayError.validation([
+      { field: "amount", code: "required", message: "amount is required when refund_type is PARTIAL" },
+    ]);
   }
   const parsed = parseAmount(amount, currency);
-  if (!parsed.ok) throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
+  if (!parsed.ok)
+    throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
   return toMinorUnits(parsed.value, currency);
 }
 

@@ -32,11 +32,22 @@ export function createRefundServiceHandlers(deps: RefundDeps): ServiceImpl<typeo
       return { refunds: refunds.map(refundToProto) };
     },
     async resolveManualRefund(req) {
-      const outcome = req.outcome === ManualOutcome.SUCCEEDED ? "SUCCEEDED" : req.outcome === ManualOutcome.FAILED ? "FAILED" : undefined;
+      const outcome =
+        req.outcome === ManualOutcome.SUCCEEDED
+          ? "SUCCEEDED"
+          : req.outcome === ManualOutcome.FAILED
+            ? "FAILED"
+            : undefined;
       if (outcome === undefined) {
-        throw GatewayError.validation([{ field: "outcome", code: "required", message: "outcome must be SUCCEEDED or FAILED" }]);
+        throw GatewayError.validation([
+          { field: "outcome", code: "required", message: "outcome must be SUCCEEDED or FAILED" },
+        ]);
       }
-      return { refund: refundToProto(await resolveManualRefund(deps, { refundId: req.refundId, outcome, note: req.note })) };
+      return {
+        refund: refundToProto(
+          await resolveManualRefund(deps, { refundId: req.refundId, outcome, note: req.note }),
+        ),
+      };
     },
   };
 }

@@ -1,11 +1,15 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { fromMinorUnits } from "@gateway/money";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import { RefundMethod, RefundStatus, RefundType, type RefundSchema } from "@gateway/proto";
+import { RefundMethod, type RefundSchema, RefundStatus, RefundType } from "@gateway/proto";
 import type { Refund } from "../domain/refund.js";
 
 const TYPE = { FULL: RefundType.FULL, PARTIAL: RefundType.PARTIAL } as const;
-const STATUS = { SUCCEEDED: RefundStatus.SUCCEEDED, PENDING_MANUAL: RefundStatus.PENDING_MANUAL, FAILED: RefundStatus.FAILED } as const;
+const STATUS = {
+  SUCCEEDED: RefundStatus.SUCCEEDED,
+  PENDING_MANUAL: RefundStatus.PENDING_MANUAL,
+  FAILED: RefundStatus.FAILED,
+} as const;
 const METHOD = { REFUND: RefundMethod.REFUND, REVERSAL: RefundMethod.REVERSAL } as const;
 
 export function refundToProto(r: Refund): MessageInitShape<typeof RefundSchema> {

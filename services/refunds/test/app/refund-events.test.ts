@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRefund } from "../../src/app/create-refund.js";
 import { resolveManualRefund } from "../../src/app/manual-refunds.js";
 import { errorOf } from "../support/reason-of.js";
-import { startRefundHarness, type RefundHarness } from "../support/refund-harness.js";
+import { type RefundHarness, startRefundHarness } from "../support/refund-harness.js";
 
 let h: RefundHarness;
 
@@ -28,8 +28,19 @@ async function eventsOf(refundId: string) {
 async function manualRefund(amount: string) {
   h.setSettled(true);
   const s = await h.paidSession(6_000n);
-  await h.acquirer.refund({ terminal: h.terminal, acquirerOrderId: s.acquirerOrderId, amountMinor: 6_000n, externalRefundId: "outside" });
-  const refund = await createRefund(h.deps, { ...s, type: "PARTIAL", amount, reason: "broken", metadataJson: '{"ticket":"T-9","n":1.50}' });
+  await h.acquirer.refund({
+    terminal: h.terminal,
+    acquirerOrderId: s.acquirerOrderId,
+    amountMinor: 6_000n,
+    externalRefundId: "outside",
+  });
+  const refund = await createRefund(h.deps, {
+    ...s,
+    type: "PARTIAL",
+    amount,
+    reason: "broken",
+    metadataJson: '{"ticket":"T-9","n":1.50}',
+  });
   expect(refund.status).toBe("PENDING_MANUAL");
   return { s, refund };
 }
@@ -38,7 +49,12 @@ describe("refund events", () => {
   it("when the acquirer confirms a refund, then one refund.succeeded event is stored with the refund and the session's facts", async () => {
     h.setSettled(false);
     const s = await h.paidSession(34_000n);
-    const refund = await createRefund(h.deps, { ...s, type: "FULL", reason: "customer asked", metadataJson: '{"k":"v"}' });
+    const refund = await createRefund(h.deps, {
+      ...s,
+      type: "FULL",
+      reason: "customer asked",
+      metadataJson: '{"k":"v"}',
+    });
     const events = await eventsOf(refund.id);
     expect(events).toHaveLength(1);
     const [{ stored, decoded }] = events as [(typeof events)[0]];
@@ -74,7 +90,11 @@ describe("refund events", () => {
 
   it("when operations mark a manual refund done, then refund.succeeded carries automated false, the acquirer's reason and exact amounts", async () => {
     const { refund } = await manualRefund("2.125");
-    const resolved = await resolveManualRefund(h.deps, { refundId: refund.id, outcome: "SUCCEEDED", note: "refunded by phone" });
+    const resolved = await resolveManualRefund(h.deps, {
+      refundId: refund.id,
+      outcome: "SUCCEEDED",
+      note: "refunded by phone",
+    });
     const events = await eventsOf(refund.id);
     expect(events.map((e) => e.stored.type)).toEqual(["refund.succeeded"]);
     expect(events[0]!.decoded.refund).toMatchObject({
@@ -94,9 +114,17 @@ describe("refund events", () => {
   it("when operations mark a manual refund failed, then refund.failed is stored once and a later SUCCEEDED is refused without an event", async () => {
     const { s, refund } = await manualRefund("1.000");
     await resolveManualRefund(h.deps, { refundId: refund.id, outcome: "FAILED", note: "acquirer says no" });
-    expect((await errorOf(() => resolveManualRefund(h.deps, { refundId: refund.id, outcome: "SUCCEEDED", note: "" }))).reason).toBe("INVALID_STATE");
+    expect(
+      (
+        await errorOf(() =>
+          resolveManualRefund(h.deps, { refundId: refund.id, outcome: "SUCCEEDED", note: "" }),
+        )
+      ).reason,
+    ).toBe("INVALID_STATE");
     const events = await eventsOf(refund.id);
-    expect(events.map((e) => [e.stored.type, e.decoded.refund?.status])).toEqual([["refund.failed", RefundStatus.FAILED]]);
+    expect(events.map((e) => [e.stored.type, e.decoded.refund?.status])).toEqual([
+      ["refund.failed", RefundStatus.FAILED],
+    ]);
     expect(await h.deps.ledger.refundedMinor(s.sessionId)).toBe(0n);
   });
 

@@ -1,10 +1,10 @@
-import { ManualClock, metricsRegistry } from "@gateway/platform";
+import { type ManualClock, metricsRegistry } from "@gateway/platform";
 import { metricValue } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prometheusRefundObserver, watchManualRefunds } from "../../src/adapters/metrics/refund-metrics.js";
 import { createRefund } from "../../src/app/create-refund.js";
 import { resolveManualRefund } from "../../src/app/manual-refunds.js";
-import { startRefundHarness, type RefundHarness } from "../support/refund-harness.js";
+import { type RefundHarness, startRefundHarness } from "../support/refund-harness.js";
 
 // Refund outcomes and the manual queue as Prometheus metrics, against the EPG simulator.
 let h: RefundHarness;
@@ -20,13 +20,19 @@ afterAll(async () => {
   await h.close();
 });
 
-const refunds = (outcome: string, settled_by: string) => metricValue("gateway_refunds_total", { outcome, settled_by });
+const refunds = (outcome: string, settled_by: string) =>
+  metricValue("gateway_refunds_total", { outcome, settled_by });
 
 /** A refund the acquirer refuses (its order was refunded elsewhere first): PENDING_MANUAL. */
 async function manualRefund() {
   h.setSettled(true);
   const s = await h.paidSession(4_000n);
-  await h.acquirer.refund({ terminal: h.terminal, acquirerOrderId: s.acquirerOrderId, amountMinor: 4_000n, externalRefundId: "outside" });
+  await h.acquirer.refund({
+    terminal: h.terminal,
+    acquirerOrderId: s.acquirerOrderId,
+    amountMinor: 4_000n,
+    externalRefundId: "outside",
+  });
   return createRefund(h.deps, { ...s, type: "FULL" });
 }
 
@@ -58,6 +64,8 @@ describe("refund metrics", () => {
     await resolveManualRefund(h.deps, { refundId: first.id, outcome: "FAILED", note: "acquirer says no" });
     await resolveManualRefund(h.deps, { refundId: first.id, outcome: "FAILED", note: "again" });
     expect(await refunds("failed", "operations")).toBe(failedBefore + 1);
-    expect(await metricsRegistry.metrics()).toMatch(new RegExp(`^gateway_refunds_pending_manual ${waitingBefore + 1}$`, "m"));
+    expect(await metricsRegistry.metrics()).toMatch(
+      new RegExp(`^gateway_refunds_pending_manual ${waitingBefore + 1}$`, "m"),
+    );
   });
 });

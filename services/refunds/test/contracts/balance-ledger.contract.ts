@@ -4,8 +4,16 @@ import type { BalanceLedger } from "../../src/app/ports.js";
 import { amountToTake } from "../../src/domain/refund-rules.js";
 
 /** Takes `requested` (or what is left) from a session paid `paid`, with the domain's rule. */
-function take(ledger: BalanceLedger, sessionId: string, paid: bigint, requested?: bigint, refundId = newId("re")) {
-  return ledger.reserve(sessionId, refundId, (refundedMinor) => amountToTake(requested, { paidMinor: paid, refundedMinor }));
+function take(
+  ledger: BalanceLedger,
+  sessionId: string,
+  paid: bigint,
+  requested?: bigint,
+  refundId = newId("re"),
+) {
+  return ledger.reserve(sessionId, refundId, (refundedMinor) =>
+    amountToTake(requested, { paidMinor: paid, refundedMinor }),
+  );
 }
 
 async function outcome(promise: Promise<bigint>): Promise<bigint | string> {
@@ -74,7 +82,9 @@ export function balanceLedgerContract(name: string, open: () => Promise<BalanceL
       const session = newId("ps");
       const paid = 10_000n;
       // 20 x 700 = 14 000 asked for 10 000 paid: at most 14 fit (9 800), the rest must be refused.
-      const outcomes = await Promise.all(Array.from({ length: 20 }, () => outcome(take(ledger, session, paid, 700n))));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => outcome(take(ledger, session, paid, 700n))),
+      );
       const accepted = outcomes.filter((o): o is bigint => typeof o === "bigint");
       const refused = outcomes.filter((o) => o === "REFUND_FAILED");
       const sum = accepted.reduce((a, b) => a + b, 0n);
@@ -83,7 +93,10 @@ export function balanceLedgerContract(name: string, open: () => Promise<BalanceL
       expect(sum).toBe(9_800n);
       expect(await ledger.refundedMinor(session)).toBe(sum);
       // And a FULL racing with partials takes exactly what they leave.
-      const more = await Promise.all([outcome(take(ledger, session, paid)), ...Array.from({ length: 5 }, () => outcome(take(ledger, session, paid, 100n)))]);
+      const more = await Promise.all([
+        outcome(take(ledger, session, paid)),
+        ...Array.from({ length: 5 }, () => outcome(take(ledger, session, paid, 100n))),
+      ]);
       expect(more.filter((o): o is bigint => typeof o === "bigint").reduce((a, b) => a + b, 0n)).toBe(200n);
       expect(await ledger.refundedMinor(session)).toBe(paid);
     });

@@ -29,7 +29,9 @@ export function paidSessionStoreContract(name: string, open: () => Promise<PaidS
       expect(await store.record(record)).toEqual({ stored: true, record });
       expect(await store.find(record.scope, record.sessionId)).toEqual(record);
       expect(await store.find({ ...record.scope, livemode: true }, record.sessionId)).toBeUndefined();
-      expect(await store.find({ merchantId: newId("mer"), livemode: false }, record.sessionId)).toBeUndefined();
+      expect(
+        await store.find({ merchantId: newId("mer"), livemode: false }, record.sessionId),
+      ).toBeUndefined();
       expect(await store.find(record.scope, newId("ps"))).toBeUndefined();
     });
 
@@ -37,7 +39,12 @@ export function paidSessionStoreContract(name: string, open: () => Promise<PaidS
       const store = await open();
       const first = paidSessionFixture({ source: "sessions_service" });
       await store.record(first);
-      const again = await store.record({ ...first, amountMinor: 1n, source: "session_event", recordedAt: new Date() });
+      const again = await store.record({
+        ...first,
+        amountMinor: 1n,
+        source: "session_event",
+        recordedAt: new Date(),
+      });
       expect(again).toEqual({ stored: false, record: first });
       expect(await store.find(first.scope, first.sessionId)).toEqual(first);
     });
@@ -45,7 +52,10 @@ export function paidSessionStoreContract(name: string, open: () => Promise<PaidS
     it("when the event and a refund record one session at once, then one record is stored and both see it", async () => {
       const store = await open();
       const base = paidSessionFixture();
-      const contenders = Array.from({ length: 8 }, (_, i) => ({ ...base, source: i % 2 === 0 ? ("session_event" as const) : ("sessions_service" as const) }));
+      const contenders = Array.from({ length: 8 }, (_, i) => ({
+        ...base,
+        source: i % 2 === 0 ? ("session_event" as const) : ("sessions_service" as const),
+      }));
       const results = await Promise.all(contenders.map((c) => store.record(c)));
       expect(results.filter((r) => r.stored)).toHaveLength(1);
       const winner = results.find((r) => r.stored)!.record;

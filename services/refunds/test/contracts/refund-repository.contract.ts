@@ -31,14 +31,22 @@ export function refundFixture(overrides: Partial<Refund> = {}): Refund {
 }
 
 /** A settlement with an event whose payload names it, so tests can tell whose event was stored. */
-export function settlementFixture(status: Settlement["status"], changes: Partial<Omit<Settlement, "status" | "event">> = {}): Settlement {
+export function settlementFixture(
+  status: Settlement["status"],
+  changes: Partial<Omit<Settlement, "status" | "event">> = {},
+): Settlement {
   const eventId = newId("evt");
   const at = changes.updatedAt ?? new Date(Date.UTC(2026, 0, 2));
   return {
     status,
     ...changes,
     updatedAt: at,
-    event: { eventId, type: refundEventTypeFor(status), occurredAt: at, payload: new TextEncoder().encode(`payload of ${eventId}`) },
+    event: {
+      eventId,
+      type: refundEventTypeFor(status),
+      occurredAt: at,
+      payload: new TextEncoder().encode(`payload of ${eventId}`),
+    },
   };
 }
 
@@ -46,7 +54,8 @@ export function settlementFixture(status: Settlement["status"], changes: Partial
 export function refundRepositoryContract(name: string, open: () => Promise<RefundRepository>): void {
   describe(`RefundRepository (${name})`, () => {
     /** This refund's pending events (the store is shared with other tests). */
-    const pendingOf = async (repo: RefundRepository, refundId: string) => (await repo.findPendingOutbox(10_000)).filter((e) => e.refundId === refundId);
+    const pendingOf = async (repo: RefundRepository, refundId: string) =>
+      (await repo.findPendingOutbox(10_000)).filter((e) => e.refundId === refundId);
 
     it("when a refund is stored, then it reads back exactly in its own scope only", async () => {
       const repo = await open();
@@ -70,10 +79,22 @@ export function refundRepositoryContract(name: string, open: () => Promise<Refun
       const refund = refundFixture();
       await repo.insert(refund);
       const at = new Date(Date.UTC(2026, 0, 3));
-      const answer = { automated: false as const, acquirerErrorMessage: "Connection refused", method: "REVERSAL" as const, updatedAt: at };
-      expect(await repo.recordAcquirerAnswer(refund.id, answer)).toEqual({ ...refund, acquirerErrorMessage: "Connection refused", method: "REVERSAL", updatedAt: at });
+      const answer = {
+        automated: false as const,
+        acquirerErrorMessage: "Connection refused",
+        method: "REVERSAL" as const,
+        updatedAt: at,
+      };
+      expect(await repo.recordAcquirerAnswer(refund.id, answer)).toEqual({
+        ...refund,
+        acquirerErrorMessage: "Connection refused",
+        method: "REVERSAL",
+        updatedAt: at,
+      });
       await repo.settle(refund.id, settlementFixture("FAILED", { resolutionNote: "no" }));
-      expect(await repo.recordAcquirerAnswer(refund.id, { ...answer, acquirerErrorMessage: "late" })).toBeUndefined();
+      expect(
+        await repo.recordAcquirerAnswer(refund.id, { ...answer, acquirerErrorMessage: "late" }),
+      ).toBeUndefined();
       expect((await repo.findByIdAnyScope(refund.id))?.acquirerErrorMessage).toBe("Connection refused");
       expect(await repo.recordAcquirerAnswer("re_missing", answer)).toBeUndefined();
     });
@@ -82,9 +103,20 @@ export function refundRepositoryContract(name: string, open: () => Promise<Refun
       const repo = await open();
       const refund = refundFixture();
       await repo.insert(refund);
-      const settlement = settlementFixture("SUCCEEDED", { automated: true, acquirerErrorMessage: "", method: "REVERSAL" });
+      const settlement = settlementFixture("SUCCEEDED", {
+        automated: true,
+        acquirerErrorMessage: "",
+        method: "REVERSAL",
+      });
       const result = await repo.settle(refund.id, settlement);
-      const settled = { ...refund, status: "SUCCEEDED", automated: true, acquirerErrorMessage: "", method: "REVERSAL", updatedAt: settlement.updatedAt };
+      const settled = {
+        ...refund,
+        status: "SUCCEEDED",
+        automated: true,
+        acquirerErrorMessage: "",
+        method: "REVERSAL",
+        updatedAt: settlement.updatedAt,
+      };
       expect(result).toEqual({ won: true, refund: settled });
       expect(await repo.findById(refund.scope, refund.id)).toEqual(settled);
       expect(await pendingOf(repo, refund.id)).toEqual([{ refundId: refund.id, ...settlement.event }]);
@@ -98,7 +130,11 @@ export function refundRepositoryContract(name: string, open: () => Promise<Refun
       await repo.settle(refund.id, first);
       const again = await repo.settle(refund.id, settlementFixture("FAILED", { resolutionNote: "again" }));
       const other = await repo.settle(refund.id, settlementFixture("SUCCEEDED", { resolutionNote: "done" }));
-      for (const r of [again, other]) expect(r).toMatchObject({ won: false, refund: { status: "FAILED", resolutionNote: "acquirer says no" } });
+      for (const r of [again, other])
+        expect(r).toMatchObject({
+          won: false,
+          refund: { status: "FAILED", resolutionNote: "acquirer says no" },
+        });
       expect((await pendingOf(repo, refund.id)).map((e) => e.eventId)).toEqual([first.event.eventId]);
       expect(await repo.settle("re_missing", first)).toBeUndefined();
     });
@@ -107,14 +143,17 @@ export function refundRepositoryContract(name: string, open: () => Promise<Refun
       const repo = await open();
       const refund = refundFixture();
       await repo.insert(refund);
-      const settlements = Array.from({ length: 10 }, (_, i) => settlementFixture(i % 2 === 0 ? "SUCCEEDED" : "FAILED", { resolutionNote: `caller ${i}` }));
+      const settlements = Array.from({ length: 10 }, (_, i) =>
+        settlementFixture(i % 2 === 0 ? "SUCCEEDED" : "FAILED", { resolutionNote: `caller ${i}` }),
+      );
       const results = await Promise.all(settlements.map((s) => repo.settle(refund.id, s)));
       const winners = results.flatMap((r, i) => (r?.won ? [settlements[i]!] : []));
       expect(winners).toHaveLength(1);
       const winner = winners[0]!;
       const stored = await repo.findByIdAnyScope(refund.id);
       expect(stored).toMatchObject({ status: winner.status, resolutionNote: winner.resolutionNote });
-      for (const r of results) expect(r?.refund).toMatchObject({ status: winner.status, resolutionNote: winner.resolutionNote });
+      for (const r of results)
+        expect(r?.refund).toMatchObject({ status: winner.status, resolutionNote: winner.resolutionNote });
       expect((await pendingOf(repo, refund.id)).map((e) => e.eventId)).toEqual([winner.event.eventId]);
     });
 
@@ -141,7 +180,9 @@ export function refundRepositoryContract(name: string, open: () => Promise<Refun
       expect(await pendingOf(repo, a.id)).toEqual([]);
       expect((await pendingOf(repo, b.id)).map((e) => e.eventId)).toEqual([sb.event.eventId]);
       // The payload survives the store byte for byte.
-      expect(new TextDecoder().decode((await pendingOf(repo, b.id))[0]!.payload)).toBe(`payload of ${sb.event.eventId}`);
+      expect(new TextDecoder().decode((await pendingOf(repo, b.id))[0]!.payload)).toBe(
+        `payload of ${sb.event.eventId}`,
+      );
     });
 
     it("when refunds wait for operations, then they are listed oldest first and settled ones leave the list", async () => {

@@ -1,9 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { amountToTake, assertRefundable, requestedAmountMinor, type PaidSession } from "../../src/domain/refund-rules.js";
 import { remainingMinor } from "../../src/domain/refund.js";
+import {
+  amountToTake,
+  assertRefundable,
+  type PaidSession,
+  requestedAmountMinor,
+} from "../../src/domain/refund-rules.js";
 import { errorOf } from "../support/reason-of.js";
 
-const paid: PaidSession = { status: "SUCCEEDED", amountMinor: 125_500n, currency: "TND", acquirerOrderId: "ord-1", merchantReference: "order-1", orderNumber: "GW-1", webhookUrl: "" };
+const paid: PaidSession = {
+  status: "SUCCEEDED",
+  amountMinor: 125_500n,
+  currency: "TND",
+  acquirerOrderId: "ord-1",
+  merchantReference: "order-1",
+  orderNumber: "GW-1",
+  webhookUrl: "",
+};
 
 describe("assertRefundable", () => {
   it("when the session succeeded with a payment, then it can be refunded", () => {
@@ -20,8 +33,12 @@ describe("assertRefundable", () => {
   );
 
   it("when no attempt succeeded (no acquirer order), then the refund is refused as NO_PAYMENT", async () => {
-    expect((await errorOf(() => assertRefundable({ ...paid, acquirerOrderId: undefined }))).reason).toBe("NO_PAYMENT");
-    expect((await errorOf(() => assertRefundable({ ...paid, acquirerOrderId: "" }))).reason).toBe("NO_PAYMENT");
+    expect((await errorOf(() => assertRefundable({ ...paid, acquirerOrderId: undefined }))).reason).toBe(
+      "NO_PAYMENT",
+    );
+    expect((await errorOf(() => assertRefundable({ ...paid, acquirerOrderId: "" }))).reason).toBe(
+      "NO_PAYMENT",
+    );
     expect((await errorOf(() => assertRefundable({ ...paid, amountMinor: 0n }))).reason).toBe("NO_PAYMENT");
   });
 });

@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { connectNats, createJetStreamEventBus, ensureEventsStream, type NatsConnection } from "@gateway/platform";
+import {
+  connectNats,
+  createJetStreamEventBus,
+  ensureEventsStream,
+  type NatsConnection,
+} from "@gateway/platform";
 import { createTestDb } from "@gateway/testkit";
 import { afterAll, beforeAll } from "vitest";
 import { createMongoPaidSessionStore } from "../../src/adapters/mongo/mongo-paid-session-store.js";

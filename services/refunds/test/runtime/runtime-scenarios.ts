@@ -1,5 +1,5 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import { newId, systemClock, type EventBus, type ReceivedEvent } from "@gateway/platform";
+import { type EventBus, newId, type ReceivedEvent, systemClock } from "@gateway/platform";
 import { RefundEventSchema, RefundStatus, SessionStatus } from "@gateway/proto";
 import { waitFor } from "@gateway/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -69,17 +69,40 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       return { runtime, lines };
     }
 
-    const settleDeps = (runtime: RefundsRuntime) => ({ refunds: env.refunds, events: protoRefundEventEncoder, outbox: runtime, clock: systemClock, newId });
+    const settleDeps = (runtime: RefundsRuntime) => ({
+      refunds: env.refunds,
+      events: protoRefundEventEncoder,
+      outbox: runtime,
+      clock: systemClock,
+      newId,
+    });
 
     it("when a session.succeeded event arrives (twice), then its payment is recorded once, exactly", async () => {
       await startRuntime();
       const scope = { merchantId: newId("mer"), livemode: true };
       const sessionId = newId("ps");
       const eventId = newId("evt");
-      const facts = { scope, sessionId, amount: "1234567890123.456", currency: "TND", acquirerOrderId: "ord-77", webhookUrl: "https://shop.example/h" };
-      await env.bus.publish({ id: eventId, subject: `${env.subjectPrefix}.session.succeeded`, data: sessionSucceededBytes(facts, { eventId }) });
-      await env.bus.publish({ id: `${eventId}-again`, subject: `${env.subjectPrefix}.session.succeeded`, data: sessionSucceededBytes(facts, { eventId }) });
-      const record = await waitFor(() => env.paidSessions.find(scope, sessionId), { message: "the paid session to be recorded" });
+      const facts = {
+        scope,
+        sessionId,
+        amount: "1234567890123.456",
+        currency: "TND",
+        acquirerOrderId: "ord-77",
+        webhookUrl: "https://shop.example/h",
+      };
+      await env.bus.publish({
+        id: eventId,
+        subject: `${env.subjectPrefix}.session.succeeded`,
+        data: sessionSucceededBytes(facts, { eventId }),
+      });
+      await env.bus.publish({
+        id: `${eventId}-again`,
+        subject: `${env.subjectPrefix}.session.succeeded`,
+        data: sessionSucceededBytes(facts, { eventId }),
+      });
+      const record = await waitFor(() => env.paidSessions.find(scope, sessionId), {
+        message: "the paid session to be recorded",
+      });
       expect(record).toMatchObject({
         scope,
         sessionId,
@@ -97,16 +120,37 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       const { lines } = await startRuntime();
       const scope = { merchantId: newId("mer"), livemode: false };
       const broken = newId("ps");
-      await env.bus.publish({ id: newId("evt"), subject: `${env.subjectPrefix}.session.succeeded`, data: new Uint8Array([0xff, 0xff, 0xff]) });
       await env.bus.publish({
         id: newId("evt"),
         subject: `${env.subjectPrefix}.session.succeeded`,
-        data: sessionSucceededBytes({ scope, sessionId: broken, amount: "1.000", currency: "TND", acquirerOrderId: "o" }, { status: SessionStatus.PENDING }),
+        data: new Uint8Array([0xff, 0xff, 0xff]),
+      });
+      await env.bus.publish({
+        id: newId("evt"),
+        subject: `${env.subjectPrefix}.session.succeeded`,
+        data: sessionSucceededBytes(
+          { scope, sessionId: broken, amount: "1.000", currency: "TND", acquirerOrderId: "o" },
+          { status: SessionStatus.PENDING },
+        ),
       });
       const fine = newId("ps");
-      await env.bus.publish({ id: newId("evt"), subject: `${env.subjectPrefix}.session.succeeded`, data: sessionSucceededBytes({ scope, sessionId: fine, amount: "1.000", currency: "TND", acquirerOrderId: "o" }) });
-      await waitFor(() => env.paidSessions.find(scope, fine), { message: "the readable event to be recorded" });
-      await waitFor(() => lines.filter((l) => l.includes("cannot be read")).length >= 2, { message: "both unreadable events to be logged" });
+      await env.bus.publish({
+        id: newId("evt"),
+        subject: `${env.subjectPrefix}.session.succeeded`,
+        data: sessionSucceededBytes({
+          scope,
+          sessionId: fine,
+          amount: "1.000",
+          currency: "TND",
+          acquirerOrderId: "o",
+        }),
+      });
+      await waitFor(() => env.paidSessions.find(scope, fine), {
+        message: "the readable event to be recorded",
+      });
+      await waitFor(() => lines.filter((l) => l.includes("cannot be read")).length >= 2, {
+        message: "both unreadable events to be logged",
+      });
       expect(await env.paidSessions.find(scope, broken)).toBeUndefined();
     });
 
@@ -114,15 +158,29 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       const { runtime } = await startRuntime();
       const refund = refundFixture({ amountMinor: 2_125n });
       await env.refunds.insert(refund);
-      const { refund: settled } = await settleRefund(settleDeps(runtime), refund, { status: "FAILED", resolutionNote: "no" });
-      const [event] = await waitFor(() => (received.length > 0 ? received : undefined), { message: "the refund event on the bus" });
+      const { refund: settled } = await settleRefund(settleDeps(runtime), refund, {
+        status: "FAILED",
+        resolutionNote: "no",
+      });
+      const [event] = await waitFor(() => (received.length > 0 ? received : undefined), {
+        message: "the refund event on the bus",
+      });
       expect(event).toMatchObject({ subject: `${env.subjectPrefix}.refund.failed` });
       const decoded = fromBinary(RefundEventSchema, event!.data);
       expect(event!.id).toBe(decoded.eventId);
-      expect(decoded).toMatchObject({ eventType: "refund.failed", refund: { id: settled.id, status: RefundStatus.FAILED, amount: "2.125" } });
-      await waitFor(async () => ((await env.refunds.findPendingOutbox(10_000)).some((e) => e.refundId === refund.id) ? undefined : true), {
-        message: "the event to be marked published",
+      expect(decoded).toMatchObject({
+        eventType: "refund.failed",
+        refund: { id: settled.id, status: RefundStatus.FAILED, amount: "2.125" },
       });
+      await waitFor(
+        async () =>
+          (await env.refunds.findPendingOutbox(10_000)).some((e) => e.refundId === refund.id)
+            ? undefined
+            : true,
+        {
+          message: "the event to be marked published",
+        },
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(received).toHaveLength(1);
     });
@@ -137,15 +195,32 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         close: async () => undefined,
       };
       const { logger, lines } = captureLogger();
-      const runtime = createRefundsRuntime({ refunds: env.refunds, paidSessions: env.paidSessions, bus: flaky, clock: systemClock, logger, subjectPrefix: env.subjectPrefix, durable: env.durable });
-      expect((await settleRefund(settleDeps(runtime), refund, { status: "SUCCEEDED", automated: true })).won).toBe(true);
+      const runtime = createRefundsRuntime({
+        refunds: env.refunds,
+        paidSessions: env.paidSessions,
+        bus: flaky,
+        clock: systemClock,
+        logger,
+        subjectPrefix: env.subjectPrefix,
+        durable: env.durable,
+      });
+      expect(
+        (await settleRefund(settleDeps(runtime), refund, { status: "SUCCEEDED", automated: true })).won,
+      ).toBe(true);
       expect(await runtime.relay.runOnce()).toBe(0);
       expect(lines.some((l) => l.includes("not published yet"))).toBe(true);
-      expect((await env.refunds.findPendingOutbox(10_000)).filter((e) => e.refundId === refund.id)).toHaveLength(1);
+      expect(
+        (await env.refunds.findPendingOutbox(10_000)).filter((e) => e.refundId === refund.id),
+      ).toHaveLength(1);
       refuse = false;
       expect(await runtime.relay.runOnce()).toBeGreaterThanOrEqual(1);
-      await waitFor(() => (received.some((e) => e.subject.endsWith(".refund.succeeded")) ? true : undefined), { message: "the event after the bus recovered" });
-      expect((await env.refunds.findPendingOutbox(10_000)).filter((e) => e.refundId === refund.id)).toEqual([]);
+      await waitFor(
+        () => (received.some((e) => e.subject.endsWith(".refund.succeeded")) ? true : undefined),
+        { message: "the event after the bus recovered" },
+      );
+      expect((await env.refunds.findPendingOutbox(10_000)).filter((e) => e.refundId === refund.id)).toEqual(
+        [],
+      );
     });
   });
 }

@@ -1,2 +1,2 @@
 // The simulator card-page driver lives beside the simulator.
-export { futureExpiry, payOnCardPage, type CardEntry, type CardPageResult } from "@gateway/testkit";
+export { type CardEntry, type CardPageResult, futureExpiry, payOnCardPage } from "@gateway/testkit";

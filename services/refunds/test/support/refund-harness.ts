@@ -1,6 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createEpgAcquirer, DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl, type Acquirer, type Terminal } from "@gateway/acquirer";
+import {
+  type Acquirer,
+  createEpgAcquirer,
+  DEFAULT_SIMULATOR_CREDENTIALS,
+  simulatorTerminalBaseUrl,
+  type Terminal,
+} from "@gateway/acquirer";
 import { createEpgSimulator, type EpgSimulator, type ListeningSimulator } from "@gateway/epg-simulator";
 import { ManualClock, newId, randomBase62 } from "@gateway/platform";
 import { InMemoryBalanceLedger } from "../../src/adapters/memory/in-memory-balance-ledger.js";
@@ -10,8 +16,8 @@ import { InMemoryRefundRepository } from "../../src/adapters/memory/in-memory-re
 import type { RefundDeps } from "../../src/app/refund-deps.js";
 import type { AccountScope } from "../../src/domain/refund.js";
 import { protoRefundEventEncoder } from "../../src/rpc/refund-event-encoder.js";
-import { payOnCardPage } from "./card-page.js";
 import { captureLogger } from "./capture-logger.js";
+import { payOnCardPage } from "./card-page.js";
 
 /** The real EPG simulator over HTTP, the real EPG adapter, and in-memory refunds stores. */
 export interface RefundHarness {
@@ -28,7 +34,10 @@ export interface RefundHarness {
   /** Whether the simulator considers approvals settled (no longer reversible). */
   setSettled(settled: boolean): void;
   /** Registers an order on the simulator, pays it on its card page, and tells the lookup a succeeded session. */
-  paidSession(amountMinor: bigint, opts?: { settled?: boolean }): Promise<{ scope: AccountScope; sessionId: string; acquirerOrderId: string }>;
+  paidSession(
+    amountMinor: bigint,
+    opts?: { settled?: boolean },
+  ): Promise<{ scope: AccountScope; sessionId: string; acquirerOrderId: string }>;
   close(): Promise<void>;
 }
 
@@ -37,7 +46,11 @@ export async function startRefundHarness(): Promise<RefundHarness> {
   const simulator = createEpgSimulator({ settlementCutoff: () => settled });
   const listening = await simulator.listen(0, "127.0.0.1");
   const [credential] = DEFAULT_SIMULATOR_CREDENTIALS;
-  const terminal: Terminal = { baseUrl: simulatorTerminalBaseUrl(listening.url), username: credential!.username, password: credential!.password };
+  const terminal: Terminal = {
+    baseUrl: simulatorTerminalBaseUrl(listening.url),
+    username: credential!.username,
+    password: credential!.password,
+  };
   const acquirer = createEpgAcquirer({ timeoutMs: 5_000 });
   const sessions = new InMemoryPaidSessionLookup();
   const paidSessions = new InMemoryPaidSessionStore();
@@ -117,4 +130,3 @@ export async function startSilentServer(): Promise<{ url: string; close(): Promi
     },
   };
 }
-

@@ -1,7 +1,13 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { newId } from "@gateway/platform";
-import { AttemptStatus, PaymentAttemptSchema, SessionEventSchema, SessionSchema, SessionStatus } from "@gateway/proto";
+import {
+  AttemptStatus,
+  PaymentAttemptSchema,
+  SessionEventSchema,
+  SessionSchema,
+  SessionStatus,
+} from "@gateway/proto";
 import type { AccountScope } from "../../src/domain/refund.js";
 
 export interface PaidSessionFacts {
@@ -14,7 +20,10 @@ export interface PaidSessionFacts {
 }
 
 /** A session.succeeded event as the sessions relay publishes it: a gateway.events.v1.SessionEvent. */
-export function sessionSucceededBytes(f: PaidSessionFacts, o: { eventId?: string; eventType?: string; status?: SessionStatus } = {}): Uint8Array {
+export function sessionSucceededBytes(
+  f: PaidSessionFacts,
+  o: { eventId?: string; eventType?: string; status?: SessionStatus } = {},
+): Uint8Array {
   return toBinary(
     SessionEventSchema,
     create(SessionEventSchema, {
@@ -32,8 +41,16 @@ export function sessionSucceededBytes(f: PaidSessionFacts, o: { eventId?: string
         status: o.status ?? SessionStatus.SUCCEEDED,
         webhookUrl: f.webhookUrl ?? "",
         attempts: [
-          create(PaymentAttemptSchema, { id: "pa_declined", status: AttemptStatus.FAILED, acquirerOrderId: "ord-declined" }),
-          create(PaymentAttemptSchema, { id: "pa_paid", status: AttemptStatus.SUCCEEDED, acquirerOrderId: f.acquirerOrderId }),
+          create(PaymentAttemptSchema, {
+            id: "pa_declined",
+            status: AttemptStatus.FAILED,
+            acquirerOrderId: "ord-declined",
+          }),
+          create(PaymentAttemptSchema, {
+            id: "pa_paid",
+            status: AttemptStatus.SUCCEEDED,
+            acquirerOrderId: f.acquirerOrderId,
+          }),
         ],
       }),
     }),

@@ -1,8 +1,8 @@
 import { GatewayError } from "@gateway/platform";
 import { openAttempt } from "../domain/attempts.js";
-import { decide } from "../domain/session-state-machine.js";
 import type { AccountScope, Session } from "../domain/session.js";
-import { MAX_ROUNDS, contention, type PaymentDeps } from "./payment-deps.js";
+import { decide } from "../domain/session-state-machine.js";
+import { contention, MAX_ROUNDS, type PaymentDeps } from "./payment-deps.js";
 import { settleOpenAttempt } from "./settle-attempt.js";
 
 /**
@@ -31,7 +31,11 @@ export async function cancelSession(deps: PaymentDeps, scope: AccountScope, id: 
     if (!decision.changed) return session;
     const result = await deps.repo.updateIf(scope, id, session.version, decision.changes);
     if (result.updated) {
-      if (openAttempt(result.session)) deps.logger.info({ sessionId: id }, "session canceled with a payment in flight; a late approval will be given back");
+      if (openAttempt(result.session))
+        deps.logger.info(
+          { sessionId: id },
+          "session canceled with a payment in flight; a late approval will be given back",
+        );
       return result.session;
     }
     session = result.current;
@@ -46,7 +50,10 @@ async function settleInFlight(deps: PaymentDeps, session: Session): Promise<Sess
   try {
     return (await settleOpenAttempt(deps, session, open.acquirerOrderId, "cancel")).session;
   } catch (err) {
-    deps.logger.warn({ err, sessionId: session.id, attemptId: open.id }, "could not ask the acquirer before canceling; the sweeper will");
+    deps.logger.warn(
+      { err, sessionId: session.id, attemptId: open.id },
+      "could not ask the acquirer before canceling; the sweeper will",
+    );
     return (await deps.repo.findById(session.scope, session.id)) ?? session;
   }
 }

@@ -1,9 +1,9 @@
-import { GatewayError, type Clock } from "@gateway/platform";
+import { type Clock, GatewayError } from "@gateway/platform";
 import { unexpiredLinks, withNewCurrentLink } from "../domain/checkout-link.js";
 import { isPastLifetime } from "../domain/checkout-state.js";
-import { assertPayable } from "../domain/session-state-machine.js";
 import type { AccountScope, CheckoutLink } from "../domain/session.js";
-import { MAX_ROUNDS, contention } from "./payment-deps.js";
+import { assertPayable } from "../domain/session-state-machine.js";
+import { contention, MAX_ROUNDS } from "./payment-deps.js";
 import type { SessionRepository } from "./ports.js";
 
 export interface CreateCheckoutDeps {
@@ -20,7 +20,11 @@ export interface CreateCheckoutDeps {
  * `checkoutLinkLimit` unexpired links at once (CHECKOUT_LIMIT_EXCEEDED): expired ones do not
  * count, so a merchant can always get a fresh link once the old ones ran out.
  */
-export async function createCheckout(deps: CreateCheckoutDeps, scope: AccountScope, sessionId: string): Promise<CheckoutLink> {
+export async function createCheckout(
+  deps: CreateCheckoutDeps,
+  scope: AccountScope,
+  sessionId: string,
+): Promise<CheckoutLink> {
   let session = sessionId === "" ? undefined : await deps.repo.findById(scope, sessionId);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (!session) throw GatewayError.notFound("session", sessionId);
@@ -32,9 +36,13 @@ export async function createCheckout(deps: CreateCheckoutDeps, scope: AccountSco
       });
     }
     if (unexpiredLinks(session.checkoutLinks, now).length >= deps.checkoutLinkLimit) {
-      throw new GatewayError("CHECKOUT_LIMIT_EXCEEDED", `A session can have at most ${deps.checkoutLinkLimit} active checkout links.`, {
-        metadata: { session_id: session.id, limit: String(deps.checkoutLinkLimit) },
-      });
+      throw new GatewayError(
+        "CHECKOUT_LIMIT_EXCEEDED",
+        `A session can have at most ${deps.checkoutLinkLimit} active checkout links.`,
+        {
+          metadata: { session_id: session.id, limit: String(deps.checkoutLinkLimit) },
+        },
+      );
     }
     const { link, changes } = withNewCurrentLink(session, now, deps.checkoutLinkLifetimeMs);
     const result = await deps.repo.updateIf(scope, session.id, session.version, changes);

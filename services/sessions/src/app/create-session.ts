@@ -1,12 +1,12 @@
-import { GatewayError, type Clock } from "@gateway/platform";
-import { newSession, type Lifetimes } from "../domain/new-session.js";
-import { requestFingerprint } from "../domain/request-fingerprint.js";
+import { type Clock, GatewayError } from "@gateway/platform";
 import { withNewCurrentLink } from "../domain/checkout-link.js";
 import { isLinkExpired, isPastLifetime } from "../domain/checkout-state.js";
+import { type Lifetimes, newSession } from "../domain/new-session.js";
+import { requestFingerprint } from "../domain/request-fingerprint.js";
 import { currentCheckoutLink, type Session } from "../domain/session.js";
-import { MAX_ROUNDS, contention } from "./payment-deps.js";
 import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
 import { foreignCurrencyOf, validateCreateSession } from "../domain/validation/validate-create-session.js";
+import { contention, MAX_ROUNDS } from "./payment-deps.js";
 import type { ExchangeRateProvider, SessionRepository, TerminalProvider } from "./ports.js";
 
 export interface CreateSessionDeps {
@@ -32,7 +32,10 @@ const MAX_GENERATION_TRIES = 5;
  * request returns the stored session; a different request under the same reference is a
  * conflict. Concurrent creates converge through the store's unique index.
  */
-export async function createSession(deps: CreateSessionDeps, input: CreateSessionInput): Promise<CreateSessionOutcome> {
+export async function createSession(
+  deps: CreateSessionDeps,
+  input: CreateSessionInput,
+): Promise<CreateSessionOutcome> {
   const { repo, rates, clock } = deps;
   // Asked at once, alongside the reads below, so the check adds no round trip to a create; its
   // answer only counts for a new session.
@@ -41,14 +44,19 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
     (err: unknown) => ({ err }),
   );
   const existing =
-    input.merchantReference !== "" ? await repo.findByReference(input.scope, input.merchantReference) : undefined;
+    input.merchantReference !== ""
+      ? await repo.findByReference(input.scope, input.merchantReference)
+      : undefined;
 
   // A repeat in the stored currency reuses the stored rate: a retry must not fail, or convert
   // differently, because the account's rate changed or was removed in between.
   const foreign = foreignCurrencyOf(input);
   let rate: string | undefined;
   if (foreign !== undefined) {
-    rate = existing?.original.currency === foreign ? existing.original.rate : await rates.rateFor(input.scope.merchantId, foreign);
+    rate =
+      existing?.original.currency === foreign
+        ? existing.original.rate
+        : await rates.rateFor(input.scope.merchantId, foreign);
   }
 
   const validation = validateCreateSession(input, rate);
@@ -68,7 +76,10 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
     if (result.inserted) return { session, created: true };
     if (result.duplicate === "merchant_reference") return repeatOf(deps, result.existing, fingerprint);
   }
-  throw new GatewayError("SERVICE_UNAVAILABLE", "Could not allocate an order number for the session; try again.");
+  throw new GatewayError(
+    "SERVICE_UNAVAILABLE",
+    "Could not allocate an order number for the session; try again.",
+  );
 }
 
 /**
@@ -77,17 +88,26 @@ export async function createSession(deps: CreateSessionDeps, input: CreateSessio
  * carries a working `checkout_url`; an EXPIRED (or otherwise closed) session comes back
  * without one.
  */
-async function repeatOf(deps: CreateSessionDeps, existing: Session, fingerprint: string): Promise<CreateSessionOutcome> {
+async function repeatOf(
+  deps: CreateSessionDeps,
+  existing: Session,
+  fingerprint: string,
+): Promise<CreateSessionOutcome> {
   if (existing.requestFingerprint !== fingerprint) {
-    throw new GatewayError("CONFLICT", "A session with this merchant_reference already exists with different parameters.", {
-      metadata: { existing_session_id: existing.id },
-    });
+    throw new GatewayError(
+      "CONFLICT",
+      "A session with this merchant_reference already exists with different parameters.",
+      {
+        metadata: { existing_session_id: existing.id },
+      },
+    );
   }
   let session: Session | undefined = existing;
   for (let round = 0; round < MAX_ROUNDS && session; round++) {
     const now = deps.clock.now();
     const current = currentCheckoutLink(session);
-    if (!current || !isLinkExpired(current, now) || isPastLifetime(session, now)) return { session, created: false };
+    if (!current || !isLinkExpired(current, now) || isPastLifetime(session, now))
+      return { session, created: false };
     const { changes } = withNewCurrentLink(session, now, deps.lifetimes.checkoutLinkLifetimeMs);
     const result = await deps.repo.updateIf(session.scope, session.id, session.version, changes);
     if (result.updated) return { session: result.session, created: false };

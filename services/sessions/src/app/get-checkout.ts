@@ -1,6 +1,6 @@
 import type { Clock } from "@gateway/platform";
 import { attemptsLeft } from "../domain/attempts.js";
-import { checkoutStateOf, linkOf, type CheckoutState } from "../domain/checkout-state.js";
+import { type CheckoutState, checkoutStateOf, linkOf } from "../domain/checkout-state.js";
 import type { Session } from "../domain/session.js";
 import type { MerchantDirectory, SessionRepository } from "./ports.js";
 
@@ -30,7 +30,10 @@ export async function getCheckout(deps: GetCheckoutDeps, token: string): Promise
   if (!session || !link) return undefined;
   const state = checkoutStateOf(session, link, deps.clock.now());
   const last = session.attempts.at(-1);
-  const showFailure = (state === "PAYABLE" || state === "FAILED") && last?.status === "FAILED" && last.failureCode !== undefined;
+  const showFailure =
+    (state === "PAYABLE" || state === "FAILED") &&
+    last?.status === "FAILED" &&
+    last.failureCode !== undefined;
   return {
     session,
     merchantName: (await deps.merchants.merchantName(session.scope.merchantId)) ?? "",

@@ -9,8 +9,14 @@ import type { LatePaymentReturnMethod, PaymentAttempt } from "../domain/session.
  * from the attempt (externalRefundId), so the acquirer refunds it once. Throws the acquirer's
  * GatewayError when it cannot be done now (the sweeper tries again later).
  */
-export async function giveBackAtAcquirer(acquirer: Acquirer, terminal: Terminal, attempt: PaymentAttempt, amountMinor: bigint): Promise<LatePaymentReturnMethod> {
-  if (attempt.acquirerOrderId === undefined) throw new Error(`late payment ${attempt.id} has no acquirer order id`);
+export async function giveBackAtAcquirer(
+  acquirer: Acquirer,
+  terminal: Terminal,
+  attempt: PaymentAttempt,
+  amountMinor: bigint,
+): Promise<LatePaymentReturnMethod> {
+  if (attempt.acquirerOrderId === undefined)
+    throw new Error(`late payment ${attempt.id} has no acquirer order id`);
   const order = { terminal, acquirerOrderId: attempt.acquirerOrderId };
   const status = await acquirer.getOrderStatus(order);
   if (status.state === "REVERSED") return "reversal";
@@ -25,7 +31,11 @@ export async function giveBackAtAcquirer(acquirer: Acquirer, terminal: Terminal,
     }
   }
   const paid = status.depositedMinor > 0n ? status.depositedMinor : amountMinor;
-  await acquirer.refund({ ...order, amountMinor: paid - status.refundedMinor, externalRefundId: latePaymentRefundId(attempt.id) });
+  await acquirer.refund({
+    ...order,
+    amountMinor: paid - status.refundedMinor,
+    externalRefundId: latePaymentRefundId(attempt.id),
+  });
   return "refund";
 }
 

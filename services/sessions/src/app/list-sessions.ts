@@ -14,7 +14,11 @@ export interface SessionList {
 }
 
 /** One page of an account's sessions, newest first; the cursor is a session of this account and mode. */
-export async function listSessions(repo: SessionRepository, scope: AccountScope, query: ListSessionsQuery): Promise<SessionList> {
+export async function listSessions(
+  repo: SessionRepository,
+  scope: AccountScope,
+  query: ListSessionsQuery,
+): Promise<SessionList> {
   const { items, ...page } = await readNewestFirstPage(query, {
     noun: "a session",
     findCursor: (id) => repo.findById(scope, id),

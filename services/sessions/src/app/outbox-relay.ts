@@ -9,5 +9,10 @@ export interface OutboxRelayOptions extends OutboxRelayBaseOptions {
 
 /** Publishes the events sessions append to their outbox; a session's events in sequence order. */
 export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
-  return createGenericOutboxRelay<PendingOutboxEvent>({ ...o, ownerOf: (e) => e.sessionId, ownerLogKey: "sessionId", eventNoun: "event" });
+  return createGenericOutboxRelay<PendingOutboxEvent>({
+    ...o,
+    ownerOf: (e) => e.sessionId,
+    ownerLogKey: "sessionId",
+    eventNoun: "event",
+  });
 }

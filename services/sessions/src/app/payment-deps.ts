@@ -1,6 +1,13 @@
 import type { Acquirer } from "@gateway/acquirer";
-import { GatewayError, type Clock, type Logger } from "@gateway/platform";
-import type { FeePlanProvider, OutboxSignal, PaymentObserver, SessionEventEncoder, SessionRepository, TerminalProvider } from "./ports.js";
+import { type Clock, GatewayError, type Logger } from "@gateway/platform";
+import type {
+  FeePlanProvider,
+  OutboxSignal,
+  PaymentObserver,
+  SessionEventEncoder,
+  SessionRepository,
+  TerminalProvider,
+} from "./ports.js";
 
 /** What the payment use cases (start, settle) work with. */
 export interface PaymentDeps {
@@ -29,7 +36,9 @@ export interface PaymentDeps {
 export const MAX_ROUNDS = 5;
 
 export function contention(sessionId: string): GatewayError {
-  return new GatewayError("CONFLICT", "The session is being changed by another request; try again.", { metadata: { session_id: sessionId } });
+  return new GatewayError("CONFLICT", "The session is being changed by another request; try again.", {
+    metadata: { session_id: sessionId },
+  });
 }
 
 /** Default pause between re-checks of an unsettled attempt with the acquirer. */

@@ -1,6 +1,12 @@
 import type { FeePlan } from "../domain/fees.js";
+import type {
+  AccountScope,
+  AttemptStatus,
+  Session,
+  SessionChanges,
+  SessionStatus,
+} from "../domain/session.js";
 import type { SessionEvent, SessionEventType } from "../domain/session-events.js";
-import type { AccountScope, AttemptStatus, Session, SessionChanges, SessionStatus } from "../domain/session.js";
 
 export type InsertResult =
   | { inserted: true }
@@ -22,6 +28,7 @@ export interface SessionListFilter {
 }
 
 import type { ListPosition } from "@gateway/platform";
+
 export type { ListPosition };
 
 export interface SessionPage {
@@ -81,14 +88,24 @@ export interface SessionRepository extends OutboxStore {
   findById(scope: AccountScope, id: string): Promise<Session | undefined>;
   findByReference(scope: AccountScope, merchantReference: string): Promise<Session | undefined>;
   /** Newest first by (createdAt desc, id desc); at most `limit` sessions after `after`. */
-  list(scope: AccountScope, filter: SessionListFilter, page: { limit: number; after?: ListPosition }): Promise<SessionPage>;
+  list(
+    scope: AccountScope,
+    filter: SessionListFilter,
+    page: { limit: number; after?: ListPosition },
+  ): Promise<SessionPage>;
   /**
    * Atomically applies `changes` when the stored version is still `expectedVersion`, and bumps
    * the version. Single-document compare-and-set: the base of every state change. `events` are
    * appended to the session's outbox in the same update, so a change and its event are stored
    * together or not at all.
    */
-  updateIf(scope: AccountScope, id: string, expectedVersion: number, changes: SessionChanges, events?: readonly OutboxEvent[]): Promise<UpdateResult>;
+  updateIf(
+    scope: AccountScope,
+    id: string,
+    expectedVersion: number,
+    changes: SessionChanges,
+    events?: readonly OutboxEvent[],
+  ): Promise<UpdateResult>;
   /**
    * The session holding the checkout link `token`, whatever its account: the hosted page is
    * addressed by the unguessable token alone.
@@ -131,7 +148,6 @@ export interface SweepLocks {
   /** Gives `key` up when `holder` still has it (no-op otherwise). */
   release(key: string, holder: string): Promise<void>;
 }
-
 
 /** The account's exchange rates (1 unit of `currency` = rate TND). */
 export interface ExchangeRateProvider {

@@ -42,7 +42,10 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
   const leaseMs = o.leaseMs ?? DEFAULT_SWEEP_LEASE_MS;
   const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
 
-  async function sweepClaimed(sessionId: string, scope: { merchantId: string; livemode: boolean }): Promise<boolean> {
+  async function sweepClaimed(
+    sessionId: string,
+    scope: { merchantId: string; livemode: boolean },
+  ): Promise<boolean> {
     const key = `sweep|${sessionId}`;
     const now = deps.clock.now();
     if (!(await locks.acquire(key, holder, new Date(now.getTime() + leaseMs), now))) return false;
@@ -54,7 +57,11 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
       o.observer?.sessionSwept("swept");
       return true;
     } finally {
-      await locks.release(key, holder).catch((err: unknown) => deps.logger.warn({ err, sessionId }, "could not release a sweep claim; it runs out on its own"));
+      await locks
+        .release(key, holder)
+        .catch((err: unknown) =>
+          deps.logger.warn({ err, sessionId }, "could not release a sweep claim; it runs out on its own"),
+        );
     }
   }
 

@@ -1,11 +1,23 @@
 import type { RegisteredOrder, Terminal } from "@gateway/acquirer";
-import { SETTLEMENT_CURRENCY, currencyInfo } from "@gateway/money";
+import { currencyInfo, SETTLEMENT_CURRENCY } from "@gateway/money";
 import { GatewayError } from "@gateway/platform";
-import { MAX_ATTEMPT_RECORDS, abandonedAttempt, isOpen, newAttempt, openAttempt, withAttempt } from "../domain/attempts.js";
+import {
+  abandonedAttempt,
+  isOpen,
+  MAX_ATTEMPT_RECORDS,
+  newAttempt,
+  openAttempt,
+  withAttempt,
+} from "../domain/attempts.js";
 import { assertLinkUsable, linkOf } from "../domain/checkout-state.js";
-import { SESSION_TRANSITIONS, assertPayable, outcomeOf, statusChanges } from "../domain/session-state-machine.js";
 import type { CheckoutLink, PaymentAttempt, Session, SessionChanges } from "../domain/session.js";
-import { MAX_ROUNDS, contention, registrationDeadline, type PaymentDeps } from "./payment-deps.js";
+import {
+  assertPayable,
+  outcomeOf,
+  SESSION_TRANSITIONS,
+  statusChanges,
+} from "../domain/session-state-machine.js";
+import { contention, MAX_ROUNDS, type PaymentDeps, registrationDeadline } from "./payment-deps.js";
 import { settleOpenAttempt } from "./settle-attempt.js";
 import { SingleFlight } from "./single-flight.js";
 
@@ -43,9 +55,15 @@ export function acquirerReturnUrl(publicBaseUrl: string): string {
  * unreachable) store nothing. A failed registration abandons the attempt, which does not
  * count toward max_attempts, and the error propagates as it is.
  */
-export async function startPayment(deps: PaymentDeps, token: string, language: string): Promise<StartPaymentResult> {
+export async function startPayment(
+  deps: PaymentDeps,
+  token: string,
+  language: string,
+): Promise<StartPaymentResult> {
   if (language !== "" && !CHECKOUT_LANGUAGES.has(language)) {
-    throw GatewayError.validation([{ field: "language", code: "invalid", message: "language must be one of en, fr, ar." }]);
+    throw GatewayError.validation([
+      { field: "language", code: "invalid", message: "language must be one of en, fr, ar." },
+    ]);
   }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const { session, link } = await checkoutOf(deps, token);
@@ -71,19 +89,26 @@ export async function startPayment(deps: PaymentDeps, token: string, language: s
     }
 
     if (session.attempts.length >= MAX_ATTEMPT_RECORDS) {
-      throw new GatewayError("INVALID_STATE", "This session has had too many payment attempts.", { metadata: { session_id: session.id } });
+      throw new GatewayError("INVALID_STATE", "This session has had too many payment attempts.", {
+        metadata: { session_id: session.id },
+      });
     }
     // Before anything is stored: a merchant without a usable terminal leaves no attempt behind.
     const terminal = await deps.terminals.terminalFor(session.scope);
     const started = await storeNewAttempt(deps, session, token, interrupted);
     if (!started) continue; // the session changed meanwhile
     const { attempt } = started;
-    return await registrations.run(attempt.id, () => register(deps, started.session, attempt, link, terminal, language));
+    return await registrations.run(attempt.id, () =>
+      register(deps, started.session, attempt, link, terminal, language),
+    );
   }
   throw new GatewayError("CONFLICT", "The checkout is being changed by another request; try again.");
 }
 
-async function checkoutOf(deps: PaymentDeps, token: string): Promise<{ session: Session; link: CheckoutLink }> {
+async function checkoutOf(
+  deps: PaymentDeps,
+  token: string,
+): Promise<{ session: Session; link: CheckoutLink }> {
   const session = token === "" ? undefined : await deps.repo.findByCheckoutToken(token);
   const link = session ? linkOf(session, token) : undefined;
   if (!session || !link) throw new GatewayError("NOT_FOUND", "No checkout exists for this link.");
@@ -91,7 +116,8 @@ async function checkoutOf(deps: PaymentDeps, token: string): Promise<{ session: 
 }
 
 function resume(attempt: PaymentAttempt): StartPaymentResult {
-  if (attempt.formUrl === undefined) throw new Error(`attempt ${attempt.id} is PROCESSING without a card page`);
+  if (attempt.formUrl === undefined)
+    throw new Error(`attempt ${attempt.id} is PROCESSING without a card page`);
   return { redirectUrl: attempt.formUrl, attemptId: attempt.id };
 }
 
@@ -100,9 +126,13 @@ const registrations = new SingleFlight<StartPaymentResult>();
 
 /** Another call is registering this session's attempt (elsewhere): the buyer's "payment in progress" page. */
 function paymentInProgress(sessionId: string): GatewayError {
-  return new GatewayError("INVALID_STATE", "A payment is being started on this session; try again in a moment.", {
-    metadata: { session_id: sessionId, payment_in_progress: "true" },
-  });
+  return new GatewayError(
+    "INVALID_STATE",
+    "A payment is being started on this session; try again in a moment.",
+    {
+      metadata: { session_id: sessionId, payment_in_progress: "true" },
+    },
+  );
 }
 
 /** Stores the new INITIATED attempt with the session's move; undefined when the session changed meanwhile. */
@@ -115,7 +145,10 @@ async function storeNewAttempt(
   const now = deps.clock.now();
   let attempts = session.attempts;
   if (interrupted) {
-    deps.logger.warn({ sessionId: session.id, attemptId: interrupted.id }, "abandoning a payment attempt whose start was interrupted");
+    deps.logger.warn(
+      { sessionId: session.id, attemptId: interrupted.id },
+      "abandoning a payment attempt whose start was interrupted",
+    );
     attempts = withAttempt(attempts, abandonedAttempt(interrupted, "start_interrupted", now));
   }
   const attempt = newAttempt(session, token, now);
@@ -181,16 +214,25 @@ async function register(
  * session can no longer take it (canceled meanwhile), the attempt is abandoned and the buyer
  * never gets the card page, so the order at the acquirer can never be paid.
  */
-async function markRegistered(deps: PaymentDeps, session: Session, attemptId: string, order: RegisteredOrder): Promise<void> {
+async function markRegistered(
+  deps: PaymentDeps,
+  session: Session,
+  attemptId: string,
+  order: RegisteredOrder,
+): Promise<void> {
   let current: Session = session;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const attempt = current.attempts.find((a) => a.id === attemptId);
-    if (!attempt || attempt.status !== "INITIATED") {
+    if (attempt?.status !== "INITIATED") {
       // Taken as interrupted by another call: handing out this card page now could take a
       // payment nobody would settle.
-      throw new GatewayError("PROCESSOR_UNAVAILABLE", "Starting the payment took too long; please try again.", {
-        metadata: { session_id: session.id, attempt_id: attemptId },
-      });
+      throw new GatewayError(
+        "PROCESSOR_UNAVAILABLE",
+        "Starting the payment took too long; please try again.",
+        {
+          metadata: { session_id: session.id, attempt_id: attemptId },
+        },
+      );
     }
     const now = deps.clock.now();
     const rule = SESSION_TRANSITIONS.attemptRegistered[current.status];
@@ -201,7 +243,12 @@ async function markRegistered(deps: PaymentDeps, session: Session, attemptId: st
       });
       throw rule.error(current);
     }
-    const processing: PaymentAttempt = { ...attempt, status: "PROCESSING", acquirerOrderId: order.acquirerOrderId, formUrl: order.formUrl };
+    const processing: PaymentAttempt = {
+      ...attempt,
+      status: "PROCESSING",
+      acquirerOrderId: order.acquirerOrderId,
+      formUrl: order.formUrl,
+    };
     const changes: SessionChanges = {
       ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }),
       attempts: withAttempt(current.attempts, processing),
@@ -217,12 +264,17 @@ async function markRegistered(deps: PaymentDeps, session: Session, attemptId: st
 }
 
 /** Abandons the attempt after its registration failed; a storage failure here is logged, never hides the cause. */
-async function abandonAfterFailedStart(deps: PaymentDeps, session: Session, attemptId: string, failureCode: string): Promise<void> {
+async function abandonAfterFailedStart(
+  deps: PaymentDeps,
+  session: Session,
+  attemptId: string,
+  failureCode: string,
+): Promise<void> {
   let current: Session | undefined = session;
   try {
     for (let round = 0; round < MAX_ROUNDS && current; round++) {
       const attempt: PaymentAttempt | undefined = current.attempts.find((a) => a.id === attemptId);
-      if (!attempt || attempt.status !== "INITIATED") return;
+      if (attempt?.status !== "INITIATED") return;
       const now = deps.clock.now();
       const rule = outcomeOf(current, "attemptAbandoned");
       const changes: SessionChanges = {
@@ -238,6 +290,9 @@ async function abandonAfterFailedStart(deps: PaymentDeps, session: Session, atte
     }
   } catch (err) {
     // The attempt stays INITIATED; the next start takes it as interrupted once it is stale.
-    deps.logger.error({ err, sessionId: session.id, attemptId }, "could not record the failed start of a payment attempt");
+    deps.logger.error(
+      { err, sessionId: session.id, attemptId },
+      "could not record the failed start of a payment attempt",
+    );
   }
 }

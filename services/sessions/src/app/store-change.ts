@@ -1,7 +1,13 @@
+import { type Session, type SessionChanges, withChanges } from "../domain/session.js";
 import type { SessionEvent } from "../domain/session-events.js";
-import { withChanges, type Session, type SessionChanges } from "../domain/session.js";
-import { MAX_ROUNDS, contention } from "./payment-deps.js";
-import type { OutboxEvent, OutboxSignal, SessionEventEncoder, SessionRepository, UpdateResult } from "./ports.js";
+import { contention, MAX_ROUNDS } from "./payment-deps.js";
+import type {
+  OutboxEvent,
+  OutboxSignal,
+  SessionEventEncoder,
+  SessionRepository,
+  UpdateResult,
+} from "./ports.js";
 
 export interface StoreChangeDeps {
   repo: SessionRepository;
@@ -15,7 +21,12 @@ export interface StoreChangeDeps {
  * together or not at all. Each event carries the session as it is right after the change.
  * The relay is woken when events were stored.
  */
-export async function storeChange(deps: StoreChangeDeps, session: Session, changes: SessionChanges, events: readonly SessionEvent[] = []): Promise<UpdateResult> {
+export async function storeChange(
+  deps: StoreChangeDeps,
+  session: Session,
+  changes: SessionChanges,
+  events: readonly SessionEvent[] = [],
+): Promise<UpdateResult> {
   const last = events.at(-1);
   const withSequence: SessionChanges = last ? { ...changes, lastEventSequence: last.sequence } : changes;
   const after: Session = { ...withChanges(session, withSequence), version: session.version + 1 };

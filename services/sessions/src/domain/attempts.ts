@@ -1,6 +1,6 @@
 import { newId } from "@gateway/platform";
 import { failureMessageFor } from "./failure-messages.js";
-import { isPayable, type AttemptStatus, type PaymentAttempt, type Session } from "./session.js";
+import { type AttemptStatus, isPayable, type PaymentAttempt, type Session } from "./session.js";
 
 /**
  * Most attempt records one session keeps. Declines are bounded by max_attempts (at most 10),
@@ -65,5 +65,11 @@ export function withAttempt(attempts: readonly PaymentAttempt[], updated: Paymen
 
 /** `attempt` ended without a decision (not one of the buyer's tries), for `failureCode`. */
 export function abandonedAttempt(attempt: PaymentAttempt, failureCode: string, now: Date): PaymentAttempt {
-  return { ...attempt, status: "ABANDONED", failureCode, failureMessage: failureMessageFor(failureCode), settledAt: now };
+  return {
+    ...attempt,
+    status: "ABANDONED",
+    failureCode,
+    failureMessage: failureMessageFor(failureCode),
+    settledAt: now,
+  };
 }

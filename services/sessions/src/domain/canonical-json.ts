@@ -1,9 +1,12 @@
 import { D } from "@gateway/money";
 
 // One token of JSON text: a string, a number, a literal, or punctuation (white space skipped).
-const TOKEN = /[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)|(true|false|null)|([{}[\],:]))/y;
+const TOKEN =
+  /[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)|(true|false|null)|([{}[\],:]))/y;
 
-type Container = { kind: "object"; members: Map<string, string>; key?: string } | { kind: "array"; items: string[] };
+type Container =
+  | { kind: "object"; members: Map<string, string>; key?: string }
+  | { kind: "array"; items: string[] };
 
 /**
  * The meaning of a JSON text as one canonical text: object members sorted by name (a repeated
@@ -20,7 +23,8 @@ export function canonicalJson(text: string): string {
     const top = stack[stack.length - 1];
     if (top === undefined) result = value;
     else if (top.kind === "array") top.items.push(value);
-    else if (top.key === undefined) throw new Error("canonicalJson: a value where a member name was expected");
+    else if (top.key === undefined)
+      throw new Error("canonicalJson: a value where a member name was expected");
     else {
       top.members.set(top.key, value);
       top.key = undefined;

@@ -25,10 +25,18 @@ export function unexpiredLinks(links: readonly CheckoutLink[], now: Date): Check
  * A fresh link made the session's current one: the link and the changes that store it, with the
  * announcement of its expiry scheduled (the previous link, superseded, is not announced).
  */
-export function withNewCurrentLink(session: Session, now: Date, linkLifetimeMs: number): { link: CheckoutLink; changes: SessionChanges } {
+export function withNewCurrentLink(
+  session: Session,
+  now: Date,
+  linkLifetimeMs: number,
+): { link: CheckoutLink; changes: SessionChanges } {
   const link = mintCheckoutLink(now, linkLifetimeMs, session.expiresAt);
   return {
     link,
-    changes: { checkoutLinks: [...session.checkoutLinks, link], updatedAt: now, linkExpiryDueAt: linkExpiryDueAtFor(link, session.expiresAt) },
+    changes: {
+      checkoutLinks: [...session.checkoutLinks, link],
+      updatedAt: now,
+      linkExpiryDueAt: linkExpiryDueAtFor(link, session.expiresAt),
+    },
   };
 }

@@ -1,7 +1,12 @@
 import { isLinkExpired, isPastLifetime } from "./checkout-state.js";
-import { expiredEvent, linkExpiredEvent, type LatePaymentReason, type SessionEvent } from "./session-events.js";
+import { isPayable, type Session, type SessionChanges, type SessionStatus, withChanges } from "./session.js";
+import {
+  expiredEvent,
+  type LatePaymentReason,
+  linkExpiredEvent,
+  type SessionEvent,
+} from "./session-events.js";
 import { decide } from "./session-state-machine.js";
-import { isPayable, withChanges, type Session, type SessionChanges, type SessionStatus } from "./session.js";
 import { linkExpiryDueAtFor, nextReconcileAt } from "./sweep-schedule.js";
 
 export interface LifetimeStep {
@@ -16,13 +21,21 @@ export interface LifetimeStep {
  * reconciliation when this look was one. undefined when nothing changes. Pure: the sweeper
  * stores the step with a compare-and-set.
  */
-export function lifetimeStep(session: Session, now: Date, reconcileIntervalMs: number): LifetimeStep | undefined {
+export function lifetimeStep(
+  session: Session,
+  now: Date,
+  reconcileIntervalMs: number,
+): LifetimeStep | undefined {
   const changes: SessionChanges = {};
   const events: SessionEvent[] = [];
   const linkDue = session.linkExpiryDueAt !== undefined && session.linkExpiryDueAt.getTime() <= now.getTime();
   const current = isPayable(session.status) ? session.checkoutLinks.at(-1) : undefined;
   if (linkDue) {
-    if (current !== undefined && isLinkExpired(current, now) && current.expiresAt.getTime() < session.expiresAt.getTime()) {
+    if (
+      current !== undefined &&
+      isLinkExpired(current, now) &&
+      current.expiresAt.getTime() < session.expiresAt.getTime()
+    ) {
       // The link ran out while the session was payable: announced, even when the sweep comes
       // so late that the session's own lifetime is over too (then both events, in that order).
       events.push(linkExpiredEvent(session, current.token, now));

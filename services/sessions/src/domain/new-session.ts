@@ -1,10 +1,10 @@
 import { SETTLEMENT_CURRENCY } from "@gateway/money";
 import { newId } from "@gateway/platform";
 import { mintCheckoutLink } from "./checkout-link.js";
-import { linkExpiryDueAtFor } from "./sweep-schedule.js";
 import { newOrderNumber } from "./order-number.js";
 import { requestFingerprint } from "./request-fingerprint.js";
 import type { AccountScope, Session } from "./session.js";
+import { linkExpiryDueAtFor } from "./sweep-schedule.js";
 import type { ValidCreateSession } from "./validation/create-session-input.js";
 
 export interface Lifetimes {
@@ -17,7 +17,12 @@ export interface Lifetimes {
  * first checkout link). Calling it again for the same request draws new ones, which is how the
  * caller recovers from a collision on a generated value.
  */
-export function newSession(scope: AccountScope, req: ValidCreateSession, now: Date, lifetimes: Lifetimes): Session {
+export function newSession(
+  scope: AccountScope,
+  req: ValidCreateSession,
+  now: Date,
+  lifetimes: Lifetimes,
+): Session {
   const expiresAt = new Date(now.getTime() + lifetimes.sessionLifetimeMs);
   const link = mintCheckoutLink(now, lifetimes.checkoutLinkLifetimeMs, expiresAt);
   const linkExpiryDueAt = linkExpiryDueAtFor(link, expiresAt);

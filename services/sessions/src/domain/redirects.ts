@@ -7,7 +7,11 @@ import type { PaymentAttempt, Session } from "./session.js";
  * checkout page they started from while another try is possible or the outcome is pending.
  * Without the merchant URL, the checkout page, which shows the outcome.
  */
-export function redirectAfterSettlement(session: Session, attempt: PaymentAttempt, publicBaseUrl: string): string {
+export function redirectAfterSettlement(
+  session: Session,
+  attempt: PaymentAttempt,
+  publicBaseUrl: string,
+): string {
   const page = checkoutUrl(publicBaseUrl, attempt.checkoutToken);
   switch (session.status) {
     case "SUCCEEDED":

@@ -19,7 +19,12 @@ export function requestFingerprint(req: ValidCreateSession): string {
     ["description", req.description ?? null],
     [
       "items",
-      req.items.map((item) => [item.name, item.quantity, item.unitPriceMinor.toString(), item.description ?? null]),
+      req.items.map((item) => [
+        item.name,
+        item.quantity,
+        item.unitPriceMinor.toString(),
+        item.description ?? null,
+      ]),
     ],
     ["buyer_first_name", req.buyer.firstName ?? null],
     ["buyer_last_name", req.buyer.lastName ?? null],

@@ -1,7 +1,12 @@
 import { derivedId } from "@gateway/platform";
 import type { LatePaymentReturnMethod, PaymentAttempt, Session } from "./session.js";
 
-export type SessionEventType = "session.succeeded" | "session.failed" | "session.expired" | "checkout.session.expired" | "session.late_payment_returned";
+export type SessionEventType =
+  | "session.succeeded"
+  | "session.failed"
+  | "session.expired"
+  | "checkout.session.expired"
+  | "session.late_payment_returned";
 
 export interface PaymentInfo {
   paidAt: Date;
@@ -82,7 +87,12 @@ export function succeededEvent(session: Session, attempt: PaymentAttempt, now: D
 }
 
 /** session.failed for `attempt`, which was just declined. */
-export function failedEvent(session: Session, attempt: PaymentAttempt, failure: Omit<FailureInfo, "lastFailureCode" | "lastFailureMessage">, now: Date): SessionEvent {
+export function failedEvent(
+  session: Session,
+  attempt: PaymentAttempt,
+  failure: Omit<FailureInfo, "lastFailureCode" | "lastFailureMessage">,
+  now: Date,
+): SessionEvent {
   return {
     ...base(session, "session.failed", attempt.id, now),
     type: "session.failed",
@@ -101,11 +111,19 @@ export function expiredEvent(session: Session, now: Date): SessionEvent {
 
 /** checkout.session.expired for the link `token`: one per link. */
 export function linkExpiredEvent(session: Session, token: string, now: Date): SessionEvent {
-  return { ...base(session, "checkout.session.expired", token, now), type: "checkout.session.expired", checkoutToken: token };
+  return {
+    ...base(session, "checkout.session.expired", token, now),
+    type: "checkout.session.expired",
+    checkoutToken: token,
+  };
 }
 
 /** session.late_payment_returned for the duplicate payment of `attempt`, just given back. */
-export function latePaymentReturnedEvent(session: Session, latePayment: LatePaymentInfo, now: Date): SessionEvent {
+export function latePaymentReturnedEvent(
+  session: Session,
+  latePayment: LatePaymentInfo,
+  now: Date,
+): SessionEvent {
   return {
     ...base(session, "session.late_payment_returned", latePayment.attemptId, now),
     type: "session.late_payment_returned",

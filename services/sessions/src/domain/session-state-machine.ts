@@ -48,9 +48,13 @@ const recordOnly: Rule = { kind: "recordOnly" };
 const alreadyTerminal: Rule = {
   kind: "reject",
   error: (s) =>
-    new GatewayError("SESSION_TERMINAL", `The session is already ${s.status.toLowerCase()} and can no longer change.`, {
-      metadata: { session_id: s.id, status: s.status },
-    }),
+    new GatewayError(
+      "SESSION_TERMINAL",
+      `The session is already ${s.status.toLowerCase()} and can no longer change.`,
+      {
+        metadata: { session_id: s.id, status: s.status },
+      },
+    ),
 };
 
 // CANCELED is not one of the terminal states (docs/api/sessions.md#session-states), but it is final for payment.
@@ -78,7 +82,9 @@ const noPaymentStarted: Rule = {
     }),
 };
 
-export const SESSION_TRANSITIONS: { readonly [T in SessionTrigger]: { readonly [S in SessionStatus]: Rule } } = {
+export const SESSION_TRANSITIONS: {
+  readonly [T in SessionTrigger]: { readonly [S in SessionStatus]: Rule };
+} = {
   // While PROCESSING the buyer may be on the acquirer's card page. The cancel use case asks the
   // acquirer first (an approval makes the session SUCCEEDED and the cancel is refused); an
   // approval arriving after the cancel is a late payment, given back automatically.

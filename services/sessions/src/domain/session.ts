@@ -3,7 +3,15 @@
  * the decimal strings of the API exist only at the rpc boundary.
  */
 
-export const SESSION_STATUSES = ["CREATED", "PENDING", "PROCESSING", "SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"] as const;
+export const SESSION_STATUSES = [
+  "CREATED",
+  "PENDING",
+  "PROCESSING",
+  "SUCCEEDED",
+  "FAILED",
+  "EXPIRED",
+  "CANCELED",
+] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const ATTEMPT_STATUSES = ["INITIATED", "PROCESSING", "SUCCEEDED", "FAILED", "ABANDONED"] as const;

@@ -1,5 +1,5 @@
 import { isOpen } from "./attempts.js";
-import { isPayable, type CheckoutLink, type PaymentAttempt, type Session } from "./session.js";
+import { type CheckoutLink, isPayable, type PaymentAttempt, type Session } from "./session.js";
 
 /**
  * The sweeper's schedule, kept on the session so that due work is found with indexed queries:
@@ -9,7 +9,11 @@ import { isPayable, type CheckoutLink, type PaymentAttempt, type Session } from 
 
 /** The earliest moment the sweeper has work on `session`, in epoch ms; undefined when none. */
 export function sweepDueAt(session: Session): number | undefined {
-  const times = [session.linkExpiryDueAt?.getTime(), session.reconcileAt?.getTime(), isPayable(session.status) ? session.expiresAt.getTime() : undefined];
+  const times = [
+    session.linkExpiryDueAt?.getTime(),
+    session.reconcileAt?.getTime(),
+    isPayable(session.status) ? session.expiresAt.getTime() : undefined,
+  ];
   const set = times.filter((t): t is number => t !== undefined);
   return set.length > 0 ? Math.min(...set) : undefined;
 }

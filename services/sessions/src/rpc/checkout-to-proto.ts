@@ -1,5 +1,8 @@
 import { GatewayError } from "@gateway/platform";
-import { CheckoutState as ProtoCheckoutState, SettlementSource as ProtoSettlementSource } from "@gateway/proto";
+import {
+  CheckoutState as ProtoCheckoutState,
+  SettlementSource as ProtoSettlementSource,
+} from "@gateway/proto";
 import type { CheckoutState } from "../domain/checkout-state.js";
 import type { SettlementSource } from "../domain/session.js";
 
@@ -22,7 +25,9 @@ const SOURCE_FROM_PROTO: ReadonlyMap<ProtoSettlementSource, SettlementSource> = 
 export function settlementSourceFromProto(source: ProtoSettlementSource): SettlementSource {
   const known = SOURCE_FROM_PROTO.get(source);
   if (known === undefined) {
-    throw GatewayError.validation([{ field: "source", code: "required", message: "source must be RETURN, CALLBACK or RECONCILER." }]);
+    throw GatewayError.validation([
+      { field: "source", code: "required", message: "source must be RETURN, CALLBACK or RECONCILER." },
+    ]);
   }
   return known;
 }

@@ -1,11 +1,16 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { fromMinorUnits } from "@gateway/money";
-import { FailureInfoSchema, LatePaymentInfoSchema, PaymentInfoSchema, SessionEventSchema } from "@gateway/proto";
+import {
+  FailureInfoSchema,
+  LatePaymentInfoSchema,
+  PaymentInfoSchema,
+  SessionEventSchema,
+} from "@gateway/proto";
 import { context, propagation } from "@opentelemetry/api";
 import type { SessionEventEncoder } from "../app/ports.js";
-import type { SessionEvent } from "../domain/session-events.js";
 import type { Session } from "../domain/session.js";
+import type { SessionEvent } from "../domain/session-events.js";
 import { sessionToProto } from "./session-to-proto.js";
 
 /** The wire form of an event: gateway.events.v1.SessionEvent, amounts as decimal strings. */
@@ -76,7 +81,10 @@ export function createProtoSessionEventEncoder(publicBaseUrl: string): SessionEv
     encode(event, session) {
       const headers: Record<string, string> = {};
       propagation.inject(context.active(), headers);
-      return { payload: toBinary(SessionEventSchema, sessionEventToProto(event, session, publicBaseUrl)), headers };
+      return {
+        payload: toBinary(SessionEventSchema, sessionEventToProto(event, session, publicBaseUrl)),
+        headers,
+      };
     },
   };
 }

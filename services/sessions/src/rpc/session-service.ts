@@ -1,9 +1,9 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { prometheusPaymentObserver } from "../adapters/metrics/payment-metrics.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Acquirer } from "@gateway/acquirer";
-import { scopeFromProto, type Clock, type Logger } from "@gateway/platform";
+import { type Clock, type Logger, scopeFromProto } from "@gateway/platform";
 import type { SessionService } from "@gateway/proto";
+import { prometheusPaymentObserver } from "../adapters/metrics/payment-metrics.js";
 import { cancelSession } from "../app/cancel-session.js";
 import { createCheckout } from "../app/create-checkout.js";
 import { createSession } from "../app/create-session.js";
@@ -71,7 +71,10 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
   const payments = paymentDepsOf(deps);
   return {
     async createSession(req) {
-      const outcome = await createSession({ repo, rates, terminals: deps.terminals, clock, lifetimes: settings }, createInputFromProto(req));
+      const outcome = await createSession(
+        { repo, rates, terminals: deps.terminals, clock, lifetimes: settings },
+        createInputFromProto(req),
+      );
       return { session: toProto(outcome.session), created: outcome.created };
     },
     async getSession(req) {
@@ -98,7 +101,10 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
         scopeFromProto(req.scope),
         req.sessionId,
       );
-      return { checkoutUrl: checkoutUrl(settings.publicBaseUrl, link.token), expiresAt: timestampFromDate(link.expiresAt) };
+      return {
+        checkoutUrl: checkoutUrl(settings.publicBaseUrl, link.token),
+        expiresAt: timestampFromDate(link.expiresAt),
+      };
     },
     async getCheckout(req) {
       const view = await getCheckout({ repo, merchants: deps.merchants, clock }, req.token);
@@ -116,7 +122,11 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
       return { redirectUrl: started.redirectUrl, attemptId: started.attemptId };
     },
     async settleAttempt(req) {
-      const result = await settleAttempt(payments, req.acquirerOrderId, settlementSourceFromProto(req.source));
+      const result = await settleAttempt(
+        payments,
+        req.acquirerOrderId,
+        settlementSourceFromProto(req.source),
+      );
       return {
         session: toProto(result.session),
         attempt: attemptToProto(result.attempt, result.session.currency),

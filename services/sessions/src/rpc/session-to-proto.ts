@@ -3,17 +3,23 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { fromMinorUnits } from "@gateway/money";
 import {
   AccountScopeSchema,
-  AttemptStatus as ProtoAttemptStatus,
   LineItemSchema,
   OriginalAmountSchema,
   PaymentAttemptSchema,
-  SessionSchema,
-  SessionStatus as ProtoSessionStatus,
+  AttemptStatus as ProtoAttemptStatus,
   type PaymentAttempt as ProtoPaymentAttempt,
   type Session as ProtoSession,
+  SessionStatus as ProtoSessionStatus,
+  SessionSchema,
 } from "@gateway/proto";
 import { checkoutUrl } from "../domain/checkout-link.js";
-import { currentCheckoutLink, type AttemptStatus, type PaymentAttempt, type Session, type SessionStatus } from "../domain/session.js";
+import {
+  type AttemptStatus,
+  currentCheckoutLink,
+  type PaymentAttempt,
+  type Session,
+  type SessionStatus,
+} from "../domain/session.js";
 
 export const STATUS_TO_PROTO: { readonly [S in SessionStatus]: ProtoSessionStatus } = {
   CREATED: ProtoSessionStatus.CREATED,
@@ -35,7 +41,8 @@ const ATTEMPT_STATUS_TO_PROTO: { readonly [S in AttemptStatus]: ProtoAttemptStat
 
 /** The proto status for a filter, or undefined for UNSPECIFIED (no filter). */
 export function statusFromProto(status: ProtoSessionStatus): SessionStatus | undefined {
-  for (const [name, value] of Object.entries(STATUS_TO_PROTO)) if (value === status) return name as SessionStatus;
+  for (const [name, value] of Object.entries(STATUS_TO_PROTO))
+    if (value === status) return name as SessionStatus;
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { GatewayError, errorDetailInterceptor } from "@gateway/platform";
+import { errorDetailInterceptor, GatewayError } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { createAccountsRateProvider } from "../../src/adapters/accounts/accounts-rate-provider.js";
@@ -46,7 +46,9 @@ describe("accounts exchange-rate provider", () => {
   it("when accounts cannot be reached, then the failure propagates as SERVICE_UNAVAILABLE", async () => {
     // Nothing listens on port 1: the connection is refused, as when accounts is down.
     const client = createClient(AccountsService, createGrpcTransport({ baseUrl: "http://127.0.0.1:1" }));
-    expect(await reasonOf(createAccountsRateProvider(client).rateFor("mer_1", "EUR"))).toBe("SERVICE_UNAVAILABLE");
+    expect(await reasonOf(createAccountsRateProvider(client).rateFor("mer_1", "EUR"))).toBe(
+      "SERVICE_UNAVAILABLE",
+    );
   });
 
   it("when accounts fails otherwise, then the failure propagates with its reason", async () => {

@@ -1,12 +1,20 @@
 import { GatewayError } from "@gateway/platform";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
-import { MongoSessionRepository, SESSIONS_COLLECTION } from "../../src/adapters/mongo/mongo-session-repository.js";
+import {
+  MongoSessionRepository,
+  SESSIONS_COLLECTION,
+} from "../../src/adapters/mongo/mongo-session-repository.js";
 import { newScope, sessionFixture } from "../support/fixtures.js";
 
 // Nothing listens on port 1: every operation fails server selection, as with a database down.
-const client = new MongoClient("mongodb://127.0.0.1:1", { serverSelectionTimeoutMS: 200, connectTimeoutMS: 200 });
-const repo = new MongoSessionRepository(client.db("unreachable").collection(SESSIONS_COLLECTION, { useBigInt64: true }));
+const client = new MongoClient("mongodb://127.0.0.1:1", {
+  serverSelectionTimeoutMS: 200,
+  connectTimeoutMS: 200,
+});
+const repo = new MongoSessionRepository(
+  client.db("unreachable").collection(SESSIONS_COLLECTION, { useBigInt64: true }),
+);
 
 afterAll(async () => {
   await client.close();
@@ -29,6 +37,8 @@ describe("MongoSessionRepository with the database down", () => {
     expect(await reasonOf(repo.findById(scope, "ps_x"))).toBe("SERVICE_UNAVAILABLE");
     expect(await reasonOf(repo.findByReference(scope, "r"))).toBe("SERVICE_UNAVAILABLE");
     expect(await reasonOf(repo.list(scope, {}, { limit: 10 }))).toBe("SERVICE_UNAVAILABLE");
-    expect(await reasonOf(repo.updateIf(scope, "ps_x", 1, { status: "CANCELED" }))).toBe("SERVICE_UNAVAILABLE");
+    expect(await reasonOf(repo.updateIf(scope, "ps_x", 1, { status: "CANCELED" }))).toBe(
+      "SERVICE_UNAVAILABLE",
+    );
   });
 });

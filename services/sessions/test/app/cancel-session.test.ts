@@ -8,7 +8,11 @@ import { offlinePaymentDeps } from "../support/payment-fakes.js";
 
 describe("cancelSession", () => {
   it("when the session does not exist, then it is NOT_FOUND", async () => {
-    const err = await cancelSession(offlinePaymentDeps(createMemorySessionRepository(), new ManualClock()), newScope(), "ps_missing").catch((e: unknown) => e);
+    const err = await cancelSession(
+      offlinePaymentDeps(createMemorySessionRepository(), new ManualClock()),
+      newScope(),
+      "ps_missing",
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect((err as GatewayError).reason).toBe("NOT_FOUND");
   });
@@ -39,7 +43,9 @@ describe("cancelSession", () => {
         return read;
       },
     };
-    const err = await cancelSession(offlinePaymentDeps(racing, new ManualClock()), scope, session.id).catch((e: unknown) => e);
+    const err = await cancelSession(offlinePaymentDeps(racing, new ManualClock()), scope, session.id).catch(
+      (e: unknown) => e,
+    );
     expect((err as GatewayError).reason).toBe("SESSION_TERMINAL");
     expect((await inner.findById(scope, session.id))?.status).toBe("SUCCEEDED");
   });

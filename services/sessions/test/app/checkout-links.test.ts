@@ -1,4 +1,4 @@
-import { GatewayError, ManualClock, createLogger } from "@gateway/platform";
+import { createLogger, GatewayError, ManualClock } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createCheckout } from "../../src/app/create-checkout.js";
@@ -8,7 +8,14 @@ import type { PaymentDeps } from "../../src/app/payment-deps.js";
 import { startPayment } from "../../src/app/start-payment.js";
 import type { PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
 import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
-import { ACTIVE_TERMINALS, LIFETIMES, SETTINGS, createInput, fakeRates, newScope } from "../support/fixtures.js";
+import {
+  ACTIVE_TERMINALS,
+  createInput,
+  fakeRates,
+  LIFETIMES,
+  newScope,
+  SETTINGS,
+} from "../support/fixtures.js";
 import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";
 
 const MINUTE = 60_000;
@@ -26,7 +33,12 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
 function setup() {
   const repo = createMemorySessionRepository();
   const clock = new ManualClock(Date.UTC(2026, 4, 1, 10));
-  const checkoutDeps = { repo, clock, checkoutLinkLifetimeMs: LIFETIMES.checkoutLinkLifetimeMs, checkoutLinkLimit: 5 };
+  const checkoutDeps = {
+    repo,
+    clock,
+    checkoutLinkLifetimeMs: LIFETIMES.checkoutLinkLifetimeMs,
+    checkoutLinkLimit: 5,
+  };
   const viewDeps = { repo, clock, merchants: fakeMerchants({}, "Café Sidi Bou") };
   const paymentDeps: PaymentDeps = {
     repo,
@@ -41,17 +53,31 @@ function setup() {
     reconcileIntervalMs: 60_000,
   };
   const newSession = async (overrides: Parameters<typeof createInput>[1] = {}) =>
-    (await createSession({ repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES }, createInput(newScope(), overrides))).session;
+    (
+      await createSession(
+        { repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES },
+        createInput(newScope(), overrides),
+      )
+    ).session;
   return { repo, clock, checkoutDeps, viewDeps, paymentDeps, newSession };
 }
 
-async function force(repo: ReturnType<typeof setup>["repo"], session: Session, changes: { status?: SessionStatus; attempts?: PaymentAttempt[] }): Promise<Session> {
+async function force(
+  repo: ReturnType<typeof setup>["repo"],
+  session: Session,
+  changes: { status?: SessionStatus; attempts?: PaymentAttempt[] },
+): Promise<Session> {
   const result = await repo.updateIf(session.scope, session.id, session.version, changes);
   if (!result.updated) throw new Error("could not force the session's state");
   return result.session;
 }
 
-function attempt(status: PaymentAttempt["status"], n: number, token: string, failureCode?: string): PaymentAttempt {
+function attempt(
+  status: PaymentAttempt["status"],
+  n: number,
+  token: string,
+  failureCode?: string,
+): PaymentAttempt {
   return {
     id: `pa_${n}`,
     attemptNumber: n,
@@ -92,7 +118,9 @@ describe("createCheckout", () => {
     // The first link (created at 0) expires at 30 min, the second (at 1 min) at 31 min.
     clock.set(session.createdAt.getTime() + LIFETIMES.checkoutLinkLifetimeMs);
     await createCheckout(checkoutDeps, session.scope, session.id);
-    expect(await reasonOf(createCheckout(checkoutDeps, session.scope, session.id))).toBe("CHECKOUT_LIMIT_EXCEEDED");
+    expect(await reasonOf(createCheckout(checkoutDeps, session.scope, session.id))).toBe(
+      "CHECKOUT_LIMIT_EXCEEDED",
+    );
     clock.advance(MINUTE);
     await createCheckout(checkoutDeps, session.scope, session.id);
   });
@@ -105,11 +133,16 @@ describe("createCheckout", () => {
     expect(link.expiresAt).toEqual(session.expiresAt);
   });
 
-  it.each(["SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"] as const)("when the session is %s, then it is SESSION_TERMINAL", async (status) => {
-    const { repo, checkoutDeps, newSession } = setup();
-    const session = await force(repo, await newSession(), { status });
-    expect(await reasonOf(createCheckout(checkoutDeps, session.scope, session.id))).toBe("SESSION_TERMINAL");
-  });
+  it.each(["SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"] as const)(
+    "when the session is %s, then it is SESSION_TERMINAL",
+    async (status) => {
+      const { repo, checkoutDeps, newSession } = setup();
+      const session = await force(repo, await newSession(), { status });
+      expect(await reasonOf(createCheckout(checkoutDeps, session.scope, session.id))).toBe(
+        "SESSION_TERMINAL",
+      );
+    },
+  );
 
   it("when the session's lifetime is over, then it is SESSION_TERMINAL even before expiry is recorded", async () => {
     const { clock, checkoutDeps, newSession } = setup();
@@ -122,7 +155,9 @@ describe("createCheckout", () => {
     const { checkoutDeps, newSession } = setup();
     const session = await newSession();
     expect(await reasonOf(createCheckout(checkoutDeps, newScope(), session.id))).toBe("NOT_FOUND");
-    expect(await reasonOf(createCheckout(checkoutDeps, { ...session.scope, livemode: true }, session.id))).toBe("NOT_FOUND");
+    expect(
+      await reasonOf(createCheckout(checkoutDeps, { ...session.scope, livemode: true }, session.id)),
+    ).toBe("NOT_FOUND");
   });
 });
 
@@ -174,7 +209,9 @@ describe("getCheckout", () => {
     const session = await newSession();
     clock.set(session.expiresAt);
     expect((await getCheckout(viewDeps, session.checkoutLinks[0]!.token))?.state).toBe("CLOSED");
-    expect(await reasonOf(startPayment(paymentDeps, session.checkoutLinks[0]!.token, "en"))).toBe("SESSION_TERMINAL");
+    expect(await reasonOf(startPayment(paymentDeps, session.checkoutLinks[0]!.token, "en"))).toBe(
+      "SESSION_TERMINAL",
+    );
   });
 
   it("when the session succeeded, then the buyer sees it even through an expired link", async () => {
@@ -188,8 +225,18 @@ describe("getCheckout", () => {
     const { repo, viewDeps, newSession } = setup();
     const created = await newSession({ maxAttempts: 3 });
     const token = created.checkoutLinks[0]!.token;
-    await force(repo, created, { status: "PENDING", attempts: [attempt("ABANDONED", 1, token, "session_timeout"), attempt("FAILED", 2, token, "insufficient_funds")] });
-    expect(await getCheckout(viewDeps, token)).toMatchObject({ state: "PAYABLE", lastFailureCode: "insufficient_funds", attemptsLeft: 2 });
+    await force(repo, created, {
+      status: "PENDING",
+      attempts: [
+        attempt("ABANDONED", 1, token, "session_timeout"),
+        attempt("FAILED", 2, token, "insufficient_funds"),
+      ],
+    });
+    expect(await getCheckout(viewDeps, token)).toMatchObject({
+      state: "PAYABLE",
+      lastFailureCode: "insufficient_funds",
+      attemptsLeft: 2,
+    });
   });
 
   it("when the attempts are exhausted, then the page is FAILED with the last failure and nothing left", async () => {
@@ -197,6 +244,10 @@ describe("getCheckout", () => {
     const created = await newSession({ maxAttempts: 1 });
     const token = created.checkoutLinks[0]!.token;
     await force(repo, created, { status: "FAILED", attempts: [attempt("FAILED", 1, token, "expired_card")] });
-    expect(await getCheckout(viewDeps, token)).toMatchObject({ state: "FAILED", lastFailureCode: "expired_card", attemptsLeft: 0 });
+    expect(await getCheckout(viewDeps, token)).toMatchObject({
+      state: "FAILED",
+      lastFailureCode: "expired_card",
+      attemptsLeft: 0,
+    });
   });
 });

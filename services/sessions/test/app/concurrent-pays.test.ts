@@ -5,7 +5,7 @@ import { registrationDeadline } from "../../src/app/payment-deps.js";
 import { startPayment } from "../../src/app/start-payment.js";
 import { newAttempt } from "../../src/domain/attempts.js";
 import { statusChanges } from "../../src/domain/session-state-machine.js";
-import { startPaymentHarness, tokenOf, type PaymentHarness } from "../support/payment-harness.js";
+import { type PaymentHarness, startPaymentHarness, tokenOf } from "../support/payment-harness.js";
 
 // Issue 15 item 11: Pays on one session never queue behind another Pay's acquirer call.
 

@@ -1,12 +1,15 @@
 import { GatewayError, ManualClock } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
-import { createSession, type CreateSessionDeps } from "../../src/app/create-session.js";
+import { type CreateSessionDeps, createSession } from "../../src/app/create-session.js";
 import type { ExchangeRateProvider, SessionRepository } from "../../src/app/ports.js";
+import { ACTIVE_TERMINALS, createInput, fakeRates, LIFETIMES, newScope } from "../support/fixtures.js";
 import { fakeTerminals } from "../support/payment-fakes.js";
-import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
 
-function setup(rates: ExchangeRateProvider = fakeRates({ EUR: "3.400000", USD: "2.950000" }), repo: SessionRepository = createMemorySessionRepository()) {
+function setup(
+  rates: ExchangeRateProvider = fakeRates({ EUR: "3.400000", USD: "2.950000" }),
+  repo: SessionRepository = createMemorySessionRepository(),
+) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 9));
   const deps: CreateSessionDeps = { repo, rates, terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES };
   return { deps, clock, repo, scope: newScope() };
@@ -25,7 +28,10 @@ async function failure(promise: Promise<unknown>): Promise<GatewayError> {
 describe("createSession", () => {
   it("when a TND request is valid, then a CREATED session is stored with rate 1.000000", async () => {
     const { deps, scope, repo, clock } = setup();
-    const { session, created } = await createSession(deps, createInput(scope, { merchantReference: "r-1", amount: "125.500" }));
+    const { session, created } = await createSession(
+      deps,
+      createInput(scope, { merchantReference: "r-1", amount: "125.500" }),
+    );
     expect(created).toBe(true);
     expect(session).toMatchObject({
       status: "CREATED",
@@ -48,7 +54,12 @@ describe("createSession", () => {
 
   it("when the reference repeats with the same request, then the same session comes back, not created", async () => {
     const { deps, scope, clock } = setup();
-    const input = createInput(scope, { merchantReference: "r-2", amount: "10.00", currency: "EUR", metadataJson: '{"k":1}' });
+    const input = createInput(scope, {
+      merchantReference: "r-2",
+      amount: "10.00",
+      currency: "EUR",
+      metadataJson: '{"k":1}',
+    });
     const first = await createSession(deps, input);
     clock.advance(60_000);
     const again = await createSession(deps, { ...input });
@@ -57,17 +68,27 @@ describe("createSession", () => {
 
   it("when the reference repeats with a different amount, then it is a conflict naming the existing session", async () => {
     const { deps, scope } = setup();
-    const first = await createSession(deps, createInput(scope, { merchantReference: "r-3", amount: "10.000" }));
-    const err = await failure(createSession(deps, createInput(scope, { merchantReference: "r-3", amount: "11.000" })));
+    const first = await createSession(
+      deps,
+      createInput(scope, { merchantReference: "r-3", amount: "10.000" }),
+    );
+    const err = await failure(
+      createSession(deps, createInput(scope, { merchantReference: "r-3", amount: "11.000" })),
+    );
     expect(err.reason).toBe("CONFLICT");
-    expect(err.message).toBe("A session with this merchant_reference already exists with different parameters.");
+    expect(err.message).toBe(
+      "A session with this merchant_reference already exists with different parameters.",
+    );
     expect(err.metadata).toEqual({ existing_session_id: first.session.id });
   });
 
   it("when the reference repeats in the other mode or for another merchant, then a new session is created", async () => {
     const { deps, scope } = setup();
     const a = await createSession(deps, createInput(scope, { merchantReference: "shared" }));
-    const b = await createSession(deps, createInput({ ...scope, livemode: true }, { merchantReference: "shared" }));
+    const b = await createSession(
+      deps,
+      createInput({ ...scope, livemode: true }, { merchantReference: "shared" }),
+    );
     const c = await createSession(deps, createInput(newScope(), { merchantReference: "shared" }));
     expect(new Set([a.session.id, b.session.id, c.session.id]).size).toBe(3);
     expect([a.created, b.created, c.created]).toEqual([true, true, true]);
@@ -86,25 +107,45 @@ describe("createSession", () => {
 
   it("when the request is invalid, then nothing is stored and every violation is reported", async () => {
     const { deps, scope, repo } = setup(fakeRates({}));
-    const input = createInput(scope, { merchantReference: "r-5", amount: "10.00", currency: "EUR", buyerEmail: "x" });
+    const input = createInput(scope, {
+      merchantReference: "r-5",
+      amount: "10.00",
+      currency: "EUR",
+      buyerEmail: "x",
+    });
     const err = await failure(createSession(deps, input));
     expect(err.reason).toBe("VALIDATION_ERROR");
-    expect(err.violations.map((v) => `${v.field}:${v.code}`)).toEqual(["currency:currency_unsupported", "buyer_email:invalid"]);
+    expect(err.violations.map((v) => `${v.field}:${v.code}`)).toEqual([
+      "currency:currency_unsupported",
+      "buyer_email:invalid",
+    ]);
     expect(await repo.findByReference(scope, "r-5")).toBeUndefined();
   });
 
   it("when a repeat of a stored reference is invalid, then it is a validation error, not the session", async () => {
     const { deps, scope } = setup();
     await createSession(deps, createInput(scope, { merchantReference: "r-6" }));
-    expect((await failure(createSession(deps, createInput(scope, { merchantReference: "r-6", amount: "1,000.000" })))).reason).toBe("VALIDATION_ERROR");
+    expect(
+      (
+        await failure(
+          createSession(deps, createInput(scope, { merchantReference: "r-6", amount: "1,000.000" })),
+        )
+      ).reason,
+    ).toBe("VALIDATION_ERROR");
   });
 
   for (const reason of ["NO_TERMINAL_CONFIGURED", "TERMINAL_INACTIVE", "SERVICE_UNAVAILABLE"] as const) {
     it(`when the account's terminal lookup fails with ${reason}, then the create fails with it and nothing is stored`, async () => {
       const { deps, scope, repo } = setup();
-      const terminals = fakeTerminals({ baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" });
+      const terminals = fakeTerminals({
+        baseUrl: "http://127.0.0.1:9/epg/rest",
+        username: "u",
+        password: "p",
+      });
       terminals.set(scope.merchantId, reason);
-      const err = await failure(createSession({ ...deps, terminals }, createInput(scope, { merchantReference: "r-nt" })));
+      const err = await failure(
+        createSession({ ...deps, terminals }, createInput(scope, { merchantReference: "r-nt" })),
+      );
       expect(err.reason).toBe(reason);
       expect(await repo.findByReference(scope, "r-nt")).toBeUndefined();
       expect(terminals.lookups).toEqual([scope]);
@@ -141,7 +182,9 @@ describe("createSession", () => {
       },
     };
     const { deps, scope, repo } = setup(down);
-    const err = await failure(createSession(deps, createInput(scope, { merchantReference: "r-7", amount: "10.00", currency: "EUR" })));
+    const err = await failure(
+      createSession(deps, createInput(scope, { merchantReference: "r-7", amount: "10.00", currency: "EUR" })),
+    );
     expect(err.reason).toBe("SERVICE_UNAVAILABLE");
     expect(await repo.findByReference(scope, "r-7")).toBeUndefined();
   });
@@ -151,7 +194,8 @@ describe("createSession", () => {
     let collisions = 2;
     const flaky: SessionRepository = {
       ...bind(inner),
-      insert: async (s) => (collisions-- > 0 ? { inserted: false, duplicate: "generated_value" } : inner.insert(s)),
+      insert: async (s) =>
+        collisions-- > 0 ? { inserted: false, duplicate: "generated_value" } : inner.insert(s),
     };
     const { deps, scope } = setup(undefined, flaky);
     const { session, created } = await createSession(deps, createInput(scope, { merchantReference: "r-8" }));

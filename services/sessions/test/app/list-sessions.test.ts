@@ -3,13 +3,14 @@ import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSession } from "../../src/app/create-session.js";
 import { listSessions } from "../../src/app/list-sessions.js";
-import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates, newScope } from "../support/fixtures.js";
+import { ACTIVE_TERMINALS, createInput, fakeRates, LIFETIMES, newScope } from "../support/fixtures.js";
 
 async function violations(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (err) {
-    if (err instanceof GatewayError && err.reason === "VALIDATION_ERROR") return err.violations.map((v) => `${v.field}:${v.code}`);
+    if (err instanceof GatewayError && err.reason === "VALIDATION_ERROR")
+      return err.violations.map((v) => `${v.field}:${v.code}`);
     throw err;
   }
   throw new Error("expected a validation error");
@@ -21,7 +22,10 @@ describe("listSessions", () => {
     const clock = new ManualClock();
     const scope = newScope();
     for (let i = 0; i < count; i++) {
-      await createSession({ repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES }, createInput(scope, { merchantReference: `ref-${i}` }));
+      await createSession(
+        { repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES },
+        createInput(scope, { merchantReference: `ref-${i}` }),
+      );
       clock.advance(1000);
     }
     return { repo, scope };
@@ -35,7 +39,13 @@ describe("listSessions", () => {
     expect(page.hasMore).toBe(true);
     expect(page.nextCursor).toBe(page.sessions[19]!.id);
     const rest = await listSessions(repo, scope, { filter: {}, startingAfter: page.nextCursor! });
-    expect(rest.sessions.map((s) => s.merchantReference)).toEqual(["ref-4", "ref-3", "ref-2", "ref-1", "ref-0"]);
+    expect(rest.sessions.map((s) => s.merchantReference)).toEqual([
+      "ref-4",
+      "ref-3",
+      "ref-2",
+      "ref-1",
+      "ref-0",
+    ]);
     expect(rest.hasMore).toBe(false);
     expect(rest.nextCursor).toBeUndefined();
   });
@@ -53,6 +63,8 @@ describe("listSessions", () => {
 
   it("when the cursor is not a session of this account, then starting_after is invalid", async () => {
     const { repo, scope } = await seeded(2);
-    expect(await violations(listSessions(repo, scope, { filter: {}, startingAfter: "ps_unknown" }))).toEqual(["starting_after:invalid"]);
+    expect(await violations(listSessions(repo, scope, { filter: {}, startingAfter: "ps_unknown" }))).toEqual([
+      "starting_after:invalid",
+    ]);
   });
 });

@@ -1,7 +1,18 @@
-import { InMemoryEventBus, ManualClock, createLogger, newId, outboxBacklogReporter, type EventBus, type ReceivedEvent } from "@gateway/platform";
+import {
+  createLogger,
+  type EventBus,
+  InMemoryEventBus,
+  ManualClock,
+  newId,
+  outboxBacklogReporter,
+  type ReceivedEvent,
+} from "@gateway/platform";
 import { metricValue, waitFor } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMemorySessionRepository, type InMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
+import {
+  createMemorySessionRepository,
+  type InMemorySessionRepository,
+} from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createOutboxRelay, type OutboxRelay } from "../../src/app/outbox-relay.js";
 import type { OutboxEvent, OutboxStore } from "../../src/app/ports.js";
 import type { Session } from "../../src/domain/session.js";
@@ -97,7 +108,11 @@ describe("the outbox relay", () => {
 
     expect(await relay.runOnce()).toBe(1);
     await waitFor(() => received.length === 1 || undefined, { timeoutMs: 10_000 });
-    expect(received[0]).toMatchObject({ id: stored.eventId, subject: "gateway.events.session.succeeded", deliveryCount: 1 });
+    expect(received[0]).toMatchObject({
+      id: stored.eventId,
+      subject: "gateway.events.session.succeeded",
+      deliveryCount: 1,
+    });
     expect(received[0]!.data).toEqual(stored.payload);
     expect(received[0]!.headers["x-test"]).toBe("h1");
     expect(await repo.findPendingOutbox(10)).toEqual([]);
@@ -167,7 +182,11 @@ describe("the outbox relay", () => {
   it("when publishing fails, then the backlog gauges show the pending event and its age growing until it goes out", async () => {
     const failing = new Set<string>();
     const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 0));
-    const { repo, relay } = setup({ bus: (b) => failingOnce(b, failing), clock, backlog: outboxBacklogReporter("sessions-test", clock) });
+    const { repo, relay } = setup({
+      bus: (b) => failingOnce(b, failing),
+      clock,
+      backlog: outboxBacklogReporter("sessions-test", clock),
+    });
     const stored = event(1);
     failing.add(stored.eventId);
     await sessionWithEvents(repo, [stored]);

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { GatewayError, createLogger } from "@gateway/platform";
+import { createLogger, GatewayError } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelSession } from "../../src/app/cancel-session.js";
 import { getCheckout } from "../../src/app/get-checkout.js";
@@ -9,7 +9,7 @@ import { newAttempt } from "../../src/domain/attempts.js";
 import { payOnCardPage } from "../support/card-page.js";
 import { pendingEventsOf } from "../support/events.js";
 import { fakeMerchants } from "../support/payment-fakes.js";
-import { startPaymentHarness, tokenOf, type PaymentHarness } from "../support/payment-harness.js";
+import { type PaymentHarness, startPaymentHarness, tokenOf } from "../support/payment-harness.js";
 
 // What goes wrong around a payment: the merchant's terminal, the acquirer being slow or
 // unreachable, the buyer walking away, the session changing under a payment.
@@ -29,7 +29,8 @@ async function errorOf(promise: Promise<unknown>): Promise<GatewayError> {
 const logLines: Array<Record<string, unknown>> = [];
 const logSink = new Writable({
   write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of chunk.toString().split("\n"))
+      if (line.trim() !== "") logLines.push(JSON.parse(line) as Record<string, unknown>);
     done();
   },
 });
@@ -66,11 +67,16 @@ describe("when the merchant's terminal is not usable", () => {
     expect((await errorOf(startPayment(h.deps, tokenOf(session), "en"))).reason).toBe("TERMINAL_REJECTED");
     const stored = await h.repo.findById(session.scope, session.id);
     expect(stored?.status).toBe("PENDING");
-    expect(stored?.attempts).toMatchObject([{ attemptNumber: 1, status: "ABANDONED", failureCode: "terminal_rejected" }]);
+    expect(stored?.attempts).toMatchObject([
+      { attemptNumber: 1, status: "ABANDONED", failureCode: "terminal_rejected" },
+    ]);
 
     // Once the merchant fixed the terminal, the buyer's one try is still there.
     h.terminals.set(session.scope.merchantId, h.terminal);
-    const view = await getCheckout({ repo: h.repo, merchants: fakeMerchants(), clock: h.clock }, tokenOf(session));
+    const view = await getCheckout(
+      { repo: h.repo, merchants: fakeMerchants(), clock: h.clock },
+      tokenOf(session),
+    );
     expect(view).toMatchObject({ state: "PAYABLE", attemptsLeft: 1 });
     const started = await startPayment(h.deps, tokenOf(session), "en");
     const page = await payOnCardPage(started.redirectUrl, { number: VISA });
@@ -114,10 +120,17 @@ describe("when the buyer leaves the card page without paying", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     const attempt = (await h.repo.findById(session.scope, session.id))!.attempts[0]!;
     const result = await settleAttempt(h.deps, attempt.acquirerOrderId!, "reconciler");
-    expect(result.attempt).toMatchObject({ id: started.attemptId, status: "ABANDONED", failureCode: "session_timeout" });
+    expect(result.attempt).toMatchObject({
+      id: started.attemptId,
+      status: "ABANDONED",
+      failureCode: "session_timeout",
+    });
     expect(result.session.status).toBe("PENDING");
     expect(await pendingEventsOf(h.repo, session.id)).toEqual([]);
-    const view = await getCheckout({ repo: h.repo, merchants: fakeMerchants(), clock: h.clock }, tokenOf(session));
+    const view = await getCheckout(
+      { repo: h.repo, merchants: fakeMerchants(), clock: h.clock },
+      tokenOf(session),
+    );
     expect(view).toMatchObject({ state: "PAYABLE", attemptsLeft: 1 });
     expect(view?.lastFailureCode).toBeUndefined();
   });
@@ -147,7 +160,10 @@ describe("when the session changes under a payment", () => {
   it("then an attempt whose start was interrupted long ago is abandoned and a new one starts", async () => {
     const session = await h.newSession();
     const interrupted = newAttempt(session, tokenOf(session), h.clock.now());
-    await h.repo.updateIf(session.scope, session.id, session.version, { status: "PENDING", attempts: [interrupted] });
+    await h.repo.updateIf(session.scope, session.id, session.version, {
+      status: "PENDING",
+      attempts: [interrupted],
+    });
     h.clock.advance(h.deps.acquirerTimeoutMs + 10_000);
     const started = await startPayment(h.deps, tokenOf(session), "en");
     const stored = await h.repo.findById(session.scope, session.id);
@@ -161,7 +177,10 @@ describe("when the session changes under a payment", () => {
   it("then an attempt being started right now is waited for, and reported when it does not finish", async () => {
     const session = await h.newSession();
     const starting = newAttempt(session, tokenOf(session), h.clock.now());
-    await h.repo.updateIf(session.scope, session.id, session.version, { status: "PENDING", attempts: [starting] });
+    await h.repo.updateIf(session.scope, session.id, session.version, {
+      status: "PENDING",
+      attempts: [starting],
+    });
     const err = await errorOf(startPayment(h.deps, tokenOf(session), "en"));
     expect(err.reason).toBe("INVALID_STATE");
     expect((await h.repo.findById(session.scope, session.id))?.attempts).toHaveLength(1);
@@ -173,7 +192,11 @@ describe("when the session changes under a payment", () => {
     const page = await payOnCardPage(started.redirectUrl, { number: VISA });
     // Meanwhile the session succeeded through another attempt (as a reconciler could find).
     const current = (await h.repo.findById(session.scope, session.id))!;
-    const other = { ...newAttempt(current, tokenOf(session), h.clock.now()), status: "SUCCEEDED" as const, acquirerOrderId: "other-order" };
+    const other = {
+      ...newAttempt(current, tokenOf(session), h.clock.now()),
+      status: "SUCCEEDED" as const,
+      acquirerOrderId: "other-order",
+    };
     const succeeded = await h.repo.updateIf(session.scope, session.id, current.version, {
       status: "SUCCEEDED",
       completedAt: h.clock.now(),
@@ -183,7 +206,12 @@ describe("when the session changes under a payment", () => {
 
     const result = await settleAttempt(h.deps, page.orderId, "callback");
     expect(result.session.status).toBe("SUCCEEDED");
-    expect(result.attempt).toMatchObject({ id: started.attemptId, status: "SUCCEEDED", duplicatePayment: true, cardLastFour: "4242" });
+    expect(result.attempt).toMatchObject({
+      id: started.attemptId,
+      status: "SUCCEEDED",
+      duplicatePayment: true,
+      cardLastFour: "4242",
+    });
     expect(result.session.attempts.find((a) => a.id === other.id)?.duplicatePayment).toBeUndefined();
     expect(await pendingEventsOf(h.repo, session.id)).toEqual([]);
     const logged = logLines.find((l) => l.attemptId === started.attemptId && l.level === 50);

@@ -4,14 +4,16 @@ import { prometheusPaymentObserver } from "../../src/adapters/metrics/payment-me
 import { settleAttempt } from "../../src/app/settle-attempt.js";
 import { startPayment } from "../../src/app/start-payment.js";
 import { payOnCardPage } from "../support/card-page.js";
-import { startPaymentHarness, tokenOf, type PaymentHarness } from "../support/payment-harness.js";
+import { type PaymentHarness, startPaymentHarness, tokenOf } from "../support/payment-harness.js";
 
 // Payment outcomes as Prometheus counters, through the real EPG adapter and simulator.
 const VISA = "4242424242424242";
 const DECLINED = "4000000000000002";
 
-const settled = (outcome: string, failure_code: string) => metricValue("gateway_payments_settled_total", { outcome, failure_code });
-const acquirerCalls = (operation: string, result: string) => metricValue("gateway_acquirer_requests_total", { operation, result });
+const settled = (outcome: string, failure_code: string) =>
+  metricValue("gateway_payments_settled_total", { outcome, failure_code });
+const acquirerCalls = (operation: string, result: string) =>
+  metricValue("gateway_acquirer_requests_total", { operation, result });
 
 let h: PaymentHarness;
 beforeAll(async () => {

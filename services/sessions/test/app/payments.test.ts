@@ -3,10 +3,10 @@ import { AttemptStatus, SessionStatus } from "@gateway/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settleAttempt } from "../../src/app/settle-attempt.js";
 import { startPayment } from "../../src/app/start-payment.js";
-import { SETTINGS } from "../support/fixtures.js";
 import { payOnCardPage } from "../support/card-page.js";
 import { pendingEventsOf } from "../support/events.js";
-import { startPaymentHarness, tokenOf, type PaymentHarness } from "../support/payment-harness.js";
+import { SETTINGS } from "../support/fixtures.js";
+import { type PaymentHarness, startPaymentHarness, tokenOf } from "../support/payment-harness.js";
 
 // The hosted-checkout payment flow end to end in one process: the use cases, the real EPG
 // adapter and the EPG simulator over HTTP, the buyer's card page driven like a browser.
@@ -90,10 +90,25 @@ describe("when the buyer pays with the approved Visa test card", () => {
     const [event] = events;
     expect(event).toMatchObject({ type: "session.succeeded", sequence: 1 });
     expect(event!.eventId).toMatch(/^evt_/);
-    expect(event!.decoded).toMatchObject({ eventId: event!.eventId, eventType: "session.succeeded", sequence: 1n });
-    expect(event!.decoded.payment).toMatchObject({ method: "card", cardBrand: "visa", cardLastFour: "4242", cardCountry: "US", feeAmount: "3.388", netAmount: "122.112" });
+    expect(event!.decoded).toMatchObject({
+      eventId: event!.eventId,
+      eventType: "session.succeeded",
+      sequence: 1n,
+    });
+    expect(event!.decoded.payment).toMatchObject({
+      method: "card",
+      cardBrand: "visa",
+      cardLastFour: "4242",
+      cardCountry: "US",
+      feeAmount: "3.388",
+      netAmount: "122.112",
+    });
     expect(event!.decoded.session?.status).toBe(SessionStatus.SUCCEEDED);
-    expect(event!.decoded.session?.attempts[0]).toMatchObject({ status: AttemptStatus.SUCCEEDED, feeAmount: "3.388", netAmount: "122.112" });
+    expect(event!.decoded.session?.attempts[0]).toMatchObject({
+      status: AttemptStatus.SUCCEEDED,
+      feeAmount: "3.388",
+      netAmount: "122.112",
+    });
     expect(h.wakes()).toBe(wakesBefore + 1);
 
     // The acquirer's callback arrives afterwards: same outcome, no second event.
@@ -130,7 +145,9 @@ describe("when the buyer pays with the approved Visa test card", () => {
   it("then, without a return_url, the buyer is sent back to the checkout page", async () => {
     const session = await h.newSession();
     const { page } = await pay(tokenOf(session), VISA);
-    expect((await settleAttempt(h.deps, page.orderId, "return")).redirectUrl).toBe(`${SETTINGS.publicBaseUrl}/checkout/${tokenOf(session)}`);
+    expect((await settleAttempt(h.deps, page.orderId, "return")).redirectUrl).toBe(
+      `${SETTINGS.publicBaseUrl}/checkout/${tokenOf(session)}`,
+    );
   });
 });
 
@@ -141,7 +158,12 @@ describe("when a card is declined", () => {
 
     const first = await pay(token, DECLINED);
     const declined = await settleAttempt(h.deps, first.page.orderId, "return");
-    expect(declined.attempt).toMatchObject({ attemptNumber: 1, status: "FAILED", failureCode: "card_declined", failureMessage: "The card was declined." });
+    expect(declined.attempt).toMatchObject({
+      attemptNumber: 1,
+      status: "FAILED",
+      failureCode: "card_declined",
+      failureMessage: "The card was declined.",
+    });
     expect(declined.session.status).toBe("PENDING");
     expect(declined.session.completedAt).toBeUndefined();
     expect(declined.redirectUrl).toBe(`${SETTINGS.publicBaseUrl}/checkout/${token}`);
@@ -149,7 +171,11 @@ describe("when a card is declined", () => {
     const second = await pay(token, VISA);
     expect(second.started.attemptId).not.toBe(first.started.attemptId);
     const paid = await settleAttempt(h.deps, second.page.orderId, "callback");
-    expect(paid.attempt).toMatchObject({ attemptNumber: 2, status: "SUCCEEDED", acquirerOrderNumber: `${session.orderNumber}-2` });
+    expect(paid.attempt).toMatchObject({
+      attemptNumber: 2,
+      status: "SUCCEEDED",
+      acquirerOrderNumber: `${session.orderNumber}-2`,
+    });
     expect(paid.session.attempts.map((a) => [a.attemptNumber, a.status])).toEqual([
       [1, "FAILED"],
       [2, "SUCCEEDED"],
@@ -179,7 +205,11 @@ describe("when a card is declined", () => {
     const failed = await settleAttempt(h.deps, second.page.orderId, "return");
 
     expect(failed.session).toMatchObject({ status: "FAILED", completedAt: h.clock.now() });
-    expect(failed.attempt).toMatchObject({ attemptNumber: 2, status: "FAILED", failureCode: "insufficient_funds" });
+    expect(failed.attempt).toMatchObject({
+      attemptNumber: 2,
+      status: "FAILED",
+      failureCode: "insufficient_funds",
+    });
     expect(failed.redirectUrl).toBe(CANCEL_URL);
     const events = await pendingEventsOf(h.repo, session.id);
     expect(events.map((e) => [e.decoded.failure?.attemptsCount, e.decoded.failure?.canRetry])).toEqual([
@@ -249,7 +279,11 @@ describe("when the acquirer has not decided yet", () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     const late = await settleAttempt(h.deps, page.orderId, "reconciler");
     expect(late.session.status).toBe("SUCCEEDED");
-    expect(late.attempt).toMatchObject({ status: "SUCCEEDED", settledBy: "reconciler", cardLastFour: "3220" });
+    expect(late.attempt).toMatchObject({
+      status: "SUCCEEDED",
+      settledBy: "reconciler",
+      cardLastFour: "3220",
+    });
     expect((await pendingEventsOf(h.repo, session.id)).map((e) => e.type)).toEqual(["session.succeeded"]);
   });
 });

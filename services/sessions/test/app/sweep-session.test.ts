@@ -10,8 +10,8 @@ import { sweepSession } from "../../src/app/sweep-session.js";
 import type { Session } from "../../src/domain/session.js";
 import { payOnCardPage } from "../support/card-page.js";
 import { pendingEventsOf } from "../support/events.js";
-import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates } from "../support/fixtures.js";
-import { startPaymentHarness, tokenOf, type PaymentHarness } from "../support/payment-harness.js";
+import { ACTIVE_TERMINALS, createInput, fakeRates, LIFETIMES } from "../support/fixtures.js";
+import { type PaymentHarness, startPaymentHarness, tokenOf } from "../support/payment-harness.js";
 
 // The sweeper's work on one session against the real EPG simulator: expiry, link expiry,
 // reconciliation of attempts in flight, and late payments given back. The gateway's clock is
@@ -25,7 +25,10 @@ const RECONCILE_MS = 60_000;
 let h: PaymentHarness;
 
 beforeAll(async () => {
-  h = await startPaymentHarness({ simulator: { lateApprovalDelayMs: LATE_MS }, reconcileIntervalMs: RECONCILE_MS });
+  h = await startPaymentHarness({
+    simulator: { lateApprovalDelayMs: LATE_MS },
+    reconcileIntervalMs: RECONCILE_MS,
+  });
 });
 
 afterAll(async () => {
@@ -86,7 +89,13 @@ describe("when a session's lifetime ends unpaid", () => {
 describe("when the checkout link's lifetime ends on a payable session", () => {
   it("then checkout.session.expired is emitted once, the session stays payable, and a repeated create mints a fresh link", async () => {
     const input = createInput((await h.newSession()).scope);
-    const createDeps = { repo: h.repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock: h.clock, lifetimes: LIFETIMES };
+    const createDeps = {
+      repo: h.repo,
+      rates: fakeRates({}),
+      terminals: ACTIVE_TERMINALS,
+      clock: h.clock,
+      lifetimes: LIFETIMES,
+    };
     const { session } = await createSession(createDeps, input);
     const firstToken = tokenOf(session);
     expect(session.linkExpiryDueAt).toEqual(session.checkoutLinks[0]!.expiresAt);
@@ -102,7 +111,9 @@ describe("when the checkout link's lifetime ends on a payable session", () => {
     expect(repeat.created).toBe(false);
     expect(repeat.session.id).toBe(session.id);
     expect(tokenOf(repeat.session)).not.toBe(firstToken);
-    expect(repeat.session.checkoutLinks.at(-1)!.expiresAt.getTime()).toBe(h.clock.now().getTime() + LIFETIMES.checkoutLinkLifetimeMs);
+    expect(repeat.session.checkoutLinks.at(-1)!.expiresAt.getTime()).toBe(
+      h.clock.now().getTime() + LIFETIMES.checkoutLinkLifetimeMs,
+    );
     // A repeat while the fresh link is valid keeps it.
     expect(tokenOf((await createSession(createDeps, input)).session)).toBe(tokenOf(repeat.session));
 
@@ -117,7 +128,13 @@ describe("when the checkout link's lifetime ends on a payable session", () => {
 
   it("then an EXPIRED session repeated comes back without a fresh link", async () => {
     const input = createInput((await h.newSession()).scope);
-    const createDeps = { repo: h.repo, rates: fakeRates({}), terminals: ACTIVE_TERMINALS, clock: h.clock, lifetimes: LIFETIMES };
+    const createDeps = {
+      repo: h.repo,
+      rates: fakeRates({}),
+      terminals: ACTIVE_TERMINALS,
+      clock: h.clock,
+      lifetimes: LIFETIMES,
+    };
     const { session } = await createSession(createDeps, input);
     h.clock.advance(LIFETIMES.sessionLifetimeMs);
     await sweep(session);
@@ -154,13 +171,22 @@ describe("when an attempt is still in flight", () => {
     h.clock.advance(RECONCILE_MS);
     const returned = await sweep(session);
     expect(returned.status).toBe("EXPIRED");
-    expect(returned.attempts[0]).toMatchObject({ status: "SUCCEEDED", duplicatePayment: true, returnMethod: "reversal", returnedAt: h.clock.now() });
+    expect(returned.attempts[0]).toMatchObject({
+      status: "SUCCEEDED",
+      duplicatePayment: true,
+      returnMethod: "reversal",
+      returnedAt: h.clock.now(),
+    });
     expect(returned.reconcileAt).toBeUndefined();
     const status = await h.deps.acquirer.getOrderStatus({ terminal: h.terminal, acquirerOrderId: orderId });
     expect(status.state).toBe("REVERSED");
 
     const events = await pendingEventsOf(h.repo, session.id);
-    expect(events.map((e) => e.type)).toEqual(["checkout.session.expired", "session.expired", "session.late_payment_returned"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "checkout.session.expired",
+      "session.expired",
+      "session.late_payment_returned",
+    ]);
     expect(events[2]!.decoded.latePayment).toMatchObject({
       attemptId: returned.attempts[0]!.id,
       amount: "125.500",
@@ -194,7 +220,9 @@ describe("when an attempt is still in flight", () => {
     const returned = await sweepSession(h.deps, await reread(session), observer);
     expect(seen).toEqual(["return returned", "session.late_payment_returned"]);
     expect(returned.attempts[0]).toMatchObject({ returnMethod: "reversal" });
-    expect((await h.deps.acquirer.getOrderStatus({ terminal: h.terminal, acquirerOrderId: orderId })).state).toBe("REVERSED");
+    expect(
+      (await h.deps.acquirer.getOrderStatus({ terminal: h.terminal, acquirerOrderId: orderId })).state,
+    ).toBe("REVERSED");
     const events = await pendingEventsOf(h.repo, session.id);
     expect(events.map((e) => e.type)).toEqual(["session.late_payment_returned"]);
     expect(events[0]!.decoded.latePayment?.reason).toBe("session_canceled");
@@ -208,9 +236,20 @@ describe("when an attempt is still in flight", () => {
     await settleAttempt(h.deps, orderId, "callback");
 
     const unavailable = new GatewayError("PROCESSOR_UNAVAILABLE", "The acquirer did not answer.");
-    const down = { ...h.deps, acquirer: { ...h.deps.acquirer, reverse: () => Promise.reject(unavailable), refund: () => Promise.reject(unavailable) } };
+    const down = {
+      ...h.deps,
+      acquirer: {
+        ...h.deps.acquirer,
+        reverse: () => Promise.reject(unavailable),
+        refund: () => Promise.reject(unavailable),
+      },
+    };
     const failed: string[] = [];
-    const stillHeld = await sweepSession(down, await reread(session), { sessionSwept() {}, eventStored() {}, latePaymentReturn: (o) => void failed.push(o) });
+    const stillHeld = await sweepSession(down, await reread(session), {
+      sessionSwept() {},
+      eventStored() {},
+      latePaymentReturn: (o) => void failed.push(o),
+    });
     expect(failed).toEqual(["failed"]);
     expect(stillHeld.attempts[0]).toMatchObject({ duplicatePayment: true });
     expect(stillHeld.attempts[0]!.returnedAt).toBeUndefined();
@@ -228,7 +267,9 @@ describe("when an attempt is still in flight", () => {
     const started = await startPayment(h.deps, tokenOf(session), "en");
     await payOnCardPage(started.redirectUrl, { number: VISA });
     // Neither the return nor the callback has reached the gateway: the cancel asks.
-    await expect(cancelSession(h.deps, session.scope, session.id)).rejects.toMatchObject({ reason: "SESSION_TERMINAL" });
+    await expect(cancelSession(h.deps, session.scope, session.id)).rejects.toMatchObject({
+      reason: "SESSION_TERMINAL",
+    });
     expect((await reread(session)).status).toBe("SUCCEEDED");
     expect(await eventTypes(session)).toEqual(["session.succeeded"]);
   });
@@ -236,7 +277,14 @@ describe("when an attempt is still in flight", () => {
   it("then an attempt whose start was interrupted (still INITIATED past its deadline) is abandoned", async () => {
     const session = await h.newSession();
     const current = await reread(session);
-    const attempt = { id: "pa_interrupted", attemptNumber: 1, status: "INITIATED" as const, acquirerOrderNumber: `${current.orderNumber}-1`, checkoutToken: tokenOf(current), createdAt: h.clock.now() };
+    const attempt = {
+      id: "pa_interrupted",
+      attemptNumber: 1,
+      status: "INITIATED" as const,
+      acquirerOrderNumber: `${current.orderNumber}-1`,
+      checkoutToken: tokenOf(current),
+      createdAt: h.clock.now(),
+    };
     await h.repo.updateIf(current.scope, current.id, current.version, {
       status: "PENDING",
       attempts: [attempt],

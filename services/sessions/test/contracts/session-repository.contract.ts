@@ -1,13 +1,20 @@
 import { GatewayError, ManualClock, newId, randomBase62 } from "@gateway/platform";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cancelSession } from "../../src/app/cancel-session.js";
-import { createSession, type CreateSessionDeps } from "../../src/app/create-session.js";
+import { type CreateSessionDeps, createSession } from "../../src/app/create-session.js";
 import { getSession } from "../../src/app/get-session.js";
 import { listSessions } from "../../src/app/list-sessions.js";
-import { PUBLISHED_OUTBOX_KEPT, type OutboxEvent, type SessionRepository } from "../../src/app/ports.js";
+import { type OutboxEvent, PUBLISHED_OUTBOX_KEPT, type SessionRepository } from "../../src/app/ports.js";
 import { newAttempt } from "../../src/domain/attempts.js";
 import type { PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
-import { ACTIVE_TERMINALS, LIFETIMES, createInput, fakeRates, newScope, sessionFixture } from "../support/fixtures.js";
+import {
+  ACTIVE_TERMINALS,
+  createInput,
+  fakeRates,
+  LIFETIMES,
+  newScope,
+  sessionFixture,
+} from "../support/fixtures.js";
 import { offlinePaymentDeps } from "../support/payment-fakes.js";
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
@@ -39,14 +46,24 @@ export type StoredOutbox = (sessionId: string) => Promise<Array<{ eventId: strin
  * The one contract every SessionRepository adapter meets, run against the in-memory store and
  * MongoDB/FerretDB. `open` is called once per suite; tests isolate themselves by merchant.
  */
-export function sessionRepositoryContract(adapter: string, open: () => Promise<SessionRepository>, storedOutbox: StoredOutbox): void {
+export function sessionRepositoryContract(
+  adapter: string,
+  open: () => Promise<SessionRepository>,
+  storedOutbox: StoredOutbox,
+): void {
   describe(`SessionRepository contract: ${adapter}`, () => {
     let repo: SessionRepository;
     beforeAll(async () => {
       repo = await open();
     });
 
-    const deps = (clock = new ManualClock()): CreateSessionDeps => ({ repo, rates: fakeRates({ EUR: "3.400000" }), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES });
+    const deps = (clock = new ManualClock()): CreateSessionDeps => ({
+      repo,
+      rates: fakeRates({ EUR: "3.400000" }),
+      terminals: ACTIVE_TERMINALS,
+      clock,
+      lifetimes: LIFETIMES,
+    });
 
     describe("storing and reading", () => {
       it("when a session is inserted, then it reads back field for field, amounts exact as bigint", async () => {
@@ -88,7 +105,15 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         await repo.insert(session);
         const read = await repo.findById(scope, session.id);
         expect(read).toEqual(session);
-        for (const key of ["orderId", "description", "metadataJson", "returnUrl", "cancelUrl", "webhookUrl", "completedAt"]) {
+        for (const key of [
+          "orderId",
+          "description",
+          "metadataJson",
+          "returnUrl",
+          "cancelUrl",
+          "webhookUrl",
+          "completedAt",
+        ]) {
           expect(read).not.toHaveProperty(key);
         }
         expect(read!.buyer).toEqual({});
@@ -99,7 +124,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const session = sessionFixture(scope);
         await repo.insert(session);
         expect((await repo.findByReference(scope, session.merchantReference))?.id).toBe(session.id);
-        expect(await repo.findByReference({ ...scope, livemode: true }, session.merchantReference)).toBeUndefined();
+        expect(
+          await repo.findByReference({ ...scope, livemode: true }, session.merchantReference),
+        ).toBeUndefined();
         expect(await repo.findByReference(newScope(), session.merchantReference)).toBeUndefined();
         expect(await repo.findByReference(scope, "no-such-reference")).toBeUndefined();
       });
@@ -108,7 +135,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const session = sessionFixture(scope);
         await repo.insert(session);
-        expect(await repo.findById({ merchantId: `mer_${randomBase62(16)}`, livemode: false }, session.id)).toBeUndefined();
+        expect(
+          await repo.findById({ merchantId: `mer_${randomBase62(16)}`, livemode: false }, session.id),
+        ).toBeUndefined();
         expect(await repo.findById({ ...scope, livemode: true }, session.id)).toBeUndefined();
         expect(await repo.findById(scope, "ps_doesnotexist")).toBeUndefined();
       });
@@ -122,7 +151,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         await repo.insert(first);
         const result = await repo.insert(second);
         expect(result).toMatchObject({ inserted: false, duplicate: "merchant_reference" });
-        expect(result.inserted === false && result.duplicate === "merchant_reference" && result.existing.id).toBe(first.id);
+        expect(
+          result.inserted === false && result.duplicate === "merchant_reference" && result.existing.id,
+        ).toBe(first.id);
         expect(await repo.findById(scope, second.id)).toBeUndefined();
       });
 
@@ -137,14 +168,17 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
       it.each([
         ["order number", (s: Session, taken: Session) => ({ ...s, orderNumber: taken.orderNumber })],
         ["id", (s: Session, taken: Session) => ({ ...s, id: taken.id })],
-      ])("when a generated %s collides, then the insert reports it and stores nothing", async (_what, collide) => {
-        const scope = newScope();
-        const taken = sessionFixture(scope);
-        await repo.insert(taken);
-        const clash = collide(sessionFixture(scope), taken);
-        expect(await repo.insert(clash)).toEqual({ inserted: false, duplicate: "generated_value" });
-        expect(await repo.findByReference(scope, clash.merchantReference)).toBeUndefined();
-      });
+      ])(
+        "when a generated %s collides, then the insert reports it and stores nothing",
+        async (_what, collide) => {
+          const scope = newScope();
+          const taken = sessionFixture(scope);
+          await repo.insert(taken);
+          const clash = collide(sessionFixture(scope), taken);
+          expect(await repo.insert(clash)).toEqual({ inserted: false, duplicate: "generated_value" });
+          expect(await repo.findByReference(scope, clash.merchantReference)).toBeUndefined();
+        },
+      );
     });
 
     describe("conditional updates", () => {
@@ -153,10 +187,20 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const session = sessionFixture(scope);
         await repo.insert(session);
         const at = new Date(Date.UTC(2026, 0, 2));
-        const result = await repo.updateIf(scope, session.id, 1, { status: "CANCELED", completedAt: at, updatedAt: at });
+        const result = await repo.updateIf(scope, session.id, 1, {
+          status: "CANCELED",
+          completedAt: at,
+          updatedAt: at,
+        });
         expect(result.updated).toBe(true);
         const stored = await repo.findById(scope, session.id);
-        expect(stored).toEqual({ ...session, status: "CANCELED", completedAt: at, updatedAt: at, version: 2 });
+        expect(stored).toEqual({
+          ...session,
+          status: "CANCELED",
+          completedAt: at,
+          updatedAt: at,
+          version: 2,
+        });
         expect(result.updated && result.session).toEqual(stored);
       });
 
@@ -174,8 +218,13 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const session = sessionFixture(scope);
         await repo.insert(session);
-        expect(await repo.updateIf({ ...scope, livemode: true }, session.id, 1, { status: "CANCELED" })).toEqual({ updated: false, current: undefined });
-        expect(await repo.updateIf(newScope(), session.id, 1, { status: "CANCELED" })).toEqual({ updated: false, current: undefined });
+        expect(
+          await repo.updateIf({ ...scope, livemode: true }, session.id, 1, { status: "CANCELED" }),
+        ).toEqual({ updated: false, current: undefined });
+        expect(await repo.updateIf(newScope(), session.id, 1, { status: "CANCELED" })).toEqual({
+          updated: false,
+          current: undefined,
+        });
         expect((await repo.findById(scope, session.id))?.status).toBe("CREATED");
       });
 
@@ -184,7 +233,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const session = sessionFixture(scope);
         await repo.insert(session);
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => repo.updateIf(scope, session.id, 1, { updatedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) })),
+          Array.from({ length: 20 }, (_, i) =>
+            repo.updateIf(scope, session.id, 1, { updatedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) }),
+          ),
         );
         const winners = results.filter((r) => r.updated);
         expect(winners).toHaveLength(1);
@@ -198,15 +249,28 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const session = sessionFixture(scope);
         await repo.insert(session);
-        const extra = { token: randomBase62(32), createdAt: new Date(Date.UTC(2026, 0, 1, 1)), expiresAt: new Date(Date.UTC(2026, 0, 1, 2)) };
+        const extra = {
+          token: randomBase62(32),
+          createdAt: new Date(Date.UTC(2026, 0, 1, 1)),
+          expiresAt: new Date(Date.UTC(2026, 0, 1, 2)),
+        };
         await repo.updateIf(scope, session.id, 1, { checkoutLinks: [...session.checkoutLinks, extra] });
-        expect((await repo.findById(scope, session.id))?.checkoutLinks).toEqual([...session.checkoutLinks, extra]);
+        expect((await repo.findById(scope, session.id))?.checkoutLinks).toEqual([
+          ...session.checkoutLinks,
+          extra,
+        ]);
       });
     });
 
     describe("listing", () => {
-      async function seed(scope: ReturnType<typeof newScope>, count: number, at: (i: number) => Date): Promise<Session[]> {
-        const sessions = Array.from({ length: count }, (_, i) => sessionFixture(scope, { merchantReference: `ref-${i}` }, at(i)));
+      async function seed(
+        scope: ReturnType<typeof newScope>,
+        count: number,
+        at: (i: number) => Date,
+      ): Promise<Session[]> {
+        const sessions = Array.from({ length: count }, (_, i) =>
+          sessionFixture(scope, { merchantReference: `ref-${i}` }, at(i)),
+        );
         for (const s of sessions) await repo.insert(s);
         return sessions;
       }
@@ -215,7 +279,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const sessions = await seed(scope, 6, (i) => new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 2))));
         const page = await repo.list(scope, {}, { limit: 10 });
-        const expected = [...sessions].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+        const expected = [...sessions].sort(
+          (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
+        );
         expect(page.sessions.map((s) => s.id)).toEqual(expected.map((s) => s.id));
         expect(page.hasMore).toBe(false);
       });
@@ -227,7 +293,11 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         expect(first.sessions.map((s) => s.merchantReference)).toEqual(["ref-4", "ref-3"]);
         expect(first.hasMore).toBe(true);
         const last = first.sessions.at(-1)!;
-        const second = await repo.list(scope, {}, { limit: 3, after: { createdAt: last.createdAt, id: last.id } });
+        const second = await repo.list(
+          scope,
+          {},
+          { limit: 3, after: { createdAt: last.createdAt, id: last.id } },
+        );
         expect(second.sessions.map((s) => s.merchantReference)).toEqual(["ref-2", "ref-1", "ref-0"]);
         expect(second.hasMore).toBe(false);
       });
@@ -239,12 +309,18 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         await seed({ ...scope, livemode: true }, 2, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
         await seed(newScope(), 2, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
 
-        const ids = async (filter: Parameters<SessionRepository["list"]>[1]) => (await repo.list(scope, filter, { limit: 100 })).sessions.map((s) => s.merchantReference);
+        const ids = async (filter: Parameters<SessionRepository["list"]>[1]) =>
+          (await repo.list(scope, filter, { limit: 100 })).sessions.map((s) => s.merchantReference);
         expect(await ids({})).toEqual(["ref-3", "ref-2", "ref-1", "ref-0"]);
         expect(await ids({ status: "CANCELED" })).toEqual(["ref-1"]);
         expect(await ids({ status: "CREATED" as SessionStatus })).toEqual(["ref-3", "ref-2", "ref-0"]);
         expect(await ids({ merchantReference: "ref-2" })).toEqual(["ref-2"]);
-        expect(await ids({ createdGte: new Date(Date.UTC(2026, 0, 2)), createdLte: new Date(Date.UTC(2026, 0, 3)) })).toEqual(["ref-2", "ref-1"]);
+        expect(
+          await ids({
+            createdGte: new Date(Date.UTC(2026, 0, 2)),
+            createdLte: new Date(Date.UTC(2026, 0, 3)),
+          }),
+        ).toEqual(["ref-2", "ref-1"]);
         expect(await ids({ createdGte: new Date(Date.UTC(2026, 0, 4)) })).toEqual(["ref-3"]);
         expect(await ids({ createdLte: new Date(Date.UTC(2026, 0, 1)) })).toEqual(["ref-0"]);
       });
@@ -257,7 +333,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         for (let batch = 0; batch < 10; batch++) {
           // 25 creates at one instant: only the id orders them.
           const outcomes = await Promise.all(
-            Array.from({ length: 25 }, (_, i) => createSession(d, createInput(scope, { merchantReference: `bulk-${batch}-${i}` }))),
+            Array.from({ length: 25 }, (_, i) =>
+              createSession(d, createInput(scope, { merchantReference: `bulk-${batch}-${i}` })),
+            ),
           );
           created.push(...outcomes.map((o) => o.session));
           clock.advance(batch % 2 === 0 ? 1 : 1000);
@@ -266,13 +344,19 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         let cursor: string | undefined;
         let pages = 0;
         do {
-          const page = await listSessions(repo, scope, { filter: {}, limit: 7, ...(cursor ? { startingAfter: cursor } : {}) });
+          const page = await listSessions(repo, scope, {
+            filter: {},
+            limit: 7,
+            ...(cursor ? { startingAfter: cursor } : {}),
+          });
           seen.push(...page.sessions.map((s) => s.id));
           expect(page.hasMore).toBe(page.nextCursor !== undefined);
           cursor = page.nextCursor;
           pages++;
         } while (cursor);
-        const expected = [...created].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+        const expected = [...created].sort(
+          (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
+        );
         expect(seen).toHaveLength(250);
         expect(new Set(seen).size).toBe(250);
         expect(seen).toEqual(expected.map((s) => s.id));
@@ -298,9 +382,14 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const d = deps();
         const results = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => createSession(d, createInput(scope, { merchantReference: "race-2", amount: `${10 + i}.000` }))),
+          Array.from({ length: 10 }, (_, i) =>
+            createSession(d, createInput(scope, { merchantReference: "race-2", amount: `${10 + i}.000` })),
+          ),
         );
-        const won = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof createSession>>> => r.status === "fulfilled");
+        const won = results.filter(
+          (r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof createSession>>> =>
+            r.status === "fulfilled",
+        );
         const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
         expect(won).toHaveLength(1);
         expect(lost).toHaveLength(9);
@@ -327,26 +416,35 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const scope = newScope();
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
-        const results = await Promise.all(Array.from({ length: 20 }, () => cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)));
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)),
+        );
         for (const r of results) expect(r).toEqual(results[0]);
         expect(results[0]).toMatchObject({ status: "CANCELED", version: 2 });
       });
 
-      it.each(["SUCCEEDED", "FAILED", "EXPIRED"] as const)("when a %s session is canceled, then it fails SESSION_TERMINAL and is unchanged", async (status) => {
-        const scope = newScope();
-        const clock = new ManualClock();
-        const { session } = await createSession(deps(clock), createInput(scope));
-        await repo.updateIf(scope, session.id, 1, { status });
-        expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), scope, session.id))).toBe("SESSION_TERMINAL");
-        expect((await repo.findById(scope, session.id))?.status).toBe(status);
-      });
+      it.each(["SUCCEEDED", "FAILED", "EXPIRED"] as const)(
+        "when a %s session is canceled, then it fails SESSION_TERMINAL and is unchanged",
+        async (status) => {
+          const scope = newScope();
+          const clock = new ManualClock();
+          const { session } = await createSession(deps(clock), createInput(scope));
+          await repo.updateIf(scope, session.id, 1, { status });
+          expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), scope, session.id))).toBe(
+            "SESSION_TERMINAL",
+          );
+          expect((await repo.findById(scope, session.id))?.status).toBe(status);
+        },
+      );
 
       it("when a PROCESSING session is canceled and the acquirer cannot be asked, then it is CANCELED all the same", async () => {
         const scope = newScope();
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
         await repo.updateIf(scope, session.id, 1, { status: "PROCESSING" });
-        expect((await cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)).status).toBe("CANCELED");
+        expect((await cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)).status).toBe(
+          "CANCELED",
+        );
       });
 
       it("when another merchant or the other mode reads, cancels or lists a session, then it is not found", async () => {
@@ -355,9 +453,13 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const { session } = await createSession(deps(clock), createInput(scope));
         for (const other of [newScope(), { ...scope, livemode: true }]) {
           expect(await reasonOf(getSession(repo, other, session.id))).toBe("NOT_FOUND");
-          expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), other, session.id))).toBe("NOT_FOUND");
+          expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), other, session.id))).toBe(
+            "NOT_FOUND",
+          );
           expect((await listSessions(repo, other, { filter: {} })).sessions).toEqual([]);
-          expect(await reasonOf(listSessions(repo, other, { filter: {}, startingAfter: session.id }))).toBe("VALIDATION_ERROR");
+          expect(await reasonOf(listSessions(repo, other, { filter: {}, startingAfter: session.id }))).toBe(
+            "VALIDATION_ERROR",
+          );
         }
         expect((await getSession(repo, scope, session.id)).status).toBe("CREATED");
       });
@@ -369,7 +471,11 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const session = sessionFixture(scope);
         await repo.insert(session);
         expect((await repo.findByCheckoutToken(session.checkoutLinks[0]!.token))?.id).toBe(session.id);
-        const extra = { token: randomBase62(32), createdAt: new Date(Date.UTC(2026, 0, 1, 1)), expiresAt: new Date(Date.UTC(2026, 0, 1, 2)) };
+        const extra = {
+          token: randomBase62(32),
+          createdAt: new Date(Date.UTC(2026, 0, 1, 1)),
+          expiresAt: new Date(Date.UTC(2026, 0, 1, 2)),
+        };
         await repo.updateIf(scope, session.id, 1, { checkoutLinks: [...session.checkoutLinks, extra] });
         expect((await repo.findByCheckoutToken(extra.token))?.id).toBe(session.id);
         expect((await repo.findByCheckoutToken(session.checkoutLinks[0]!.token))?.id).toBe(session.id);
@@ -396,7 +502,10 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
           settledBy: "callback",
           duplicatePayment: true,
         };
-        const initiated: PaymentAttempt = { ...newAttempt({ ...session, attempts: [settled] }, session.checkoutLinks[0]!.token, at), status: "INITIATED" };
+        const initiated: PaymentAttempt = {
+          ...newAttempt({ ...session, attempts: [settled] }, session.checkoutLinks[0]!.token, at),
+          status: "INITIATED",
+        };
         const declined: PaymentAttempt = {
           ...newAttempt({ ...session, attempts: [settled, initiated] }, session.checkoutLinks[0]!.token, at),
           status: "FAILED",
@@ -404,7 +513,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
           failureCode: "card_declined",
           failureMessage: "The card was declined.",
         };
-        const result = await repo.updateIf(scope, session.id, 1, { attempts: [settled, initiated, declined] });
+        const result = await repo.updateIf(scope, session.id, 1, {
+          attempts: [settled, initiated, declined],
+        });
         expect(result.updated && result.session.attempts).toEqual([settled, initiated, declined]);
         const read = await repo.findByAcquirerOrderId(orderId);
         expect(read?.id).toBe(session.id);
@@ -421,7 +532,10 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
       const at = (ms: number) => new Date(t0 + ms);
       const HOUR = 3_600_000;
 
-      async function stored(status: SessionStatus, schedule: Pick<Session, "expiresAt"> & Partial<Pick<Session, "linkExpiryDueAt" | "reconcileAt">>): Promise<Session> {
+      async function stored(
+        status: SessionStatus,
+        schedule: Pick<Session, "expiresAt"> & Partial<Pick<Session, "linkExpiryDueAt" | "reconcileAt">>,
+      ): Promise<Session> {
         // Only the schedule given: the fixture's own first-link expiry is dropped.
         const { linkExpiryDueAt: _fixtureLinkDue, ...fixture } = sessionFixture(newScope(), {}, at(0));
         const session: Session = { ...fixture, status, ...schedule };
@@ -437,7 +551,11 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         await stored("CREATED", { expiresAt: at(24 * HOUR) });
         await stored("CANCELED", { expiresAt: at(0), reconcileAt: at(4 * HOUR) });
 
-        expect((await repo.findDue(at(3 * HOUR), 10)).map((s) => s.id)).toEqual([linkDue.id, expiring.id, reconcileDue.id]);
+        expect((await repo.findDue(at(3 * HOUR), 10)).map((s) => s.id)).toEqual([
+          linkDue.id,
+          expiring.id,
+          reconcileDue.id,
+        ]);
         expect((await repo.findDue(at(3 * HOUR), 2)).map((s) => s.id)).toEqual([linkDue.id, expiring.id]);
         expect(await repo.findDue(at(HOUR / 2 - 1), 10)).toEqual([]);
         const found = (await repo.findDue(at(3 * HOUR), 10))[2]!;
@@ -447,9 +565,16 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
       it("when the schedule is cleared or moved by an update, then findDue follows it", async () => {
         // Ten days before the other test's sessions, so that none of them is due here.
         const earlier = (ms: number) => at(ms - 10 * 24 * HOUR);
-        const session = await stored("PROCESSING", { expiresAt: earlier(10 * HOUR), linkExpiryDueAt: earlier(HOUR), reconcileAt: earlier(HOUR) });
+        const session = await stored("PROCESSING", {
+          expiresAt: earlier(10 * HOUR),
+          linkExpiryDueAt: earlier(HOUR),
+          reconcileAt: earlier(HOUR),
+        });
         expect((await repo.findDue(earlier(2 * HOUR), 10)).map((s) => s.id)).toEqual([session.id]);
-        const moved = await repo.updateIf(session.scope, session.id, session.version, { linkExpiryDueAt: null, reconcileAt: earlier(5 * HOUR) });
+        const moved = await repo.updateIf(session.scope, session.id, session.version, {
+          linkExpiryDueAt: null,
+          reconcileAt: earlier(5 * HOUR),
+        });
         expect(moved.updated && moved.session.linkExpiryDueAt).toBeUndefined();
         expect(moved.updated && moved.session.reconcileAt).toEqual(earlier(5 * HOUR));
         expect(await repo.findDue(earlier(2 * HOUR), 10)).toEqual([]);
@@ -459,7 +584,8 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
 
     describe("the event outbox", () => {
       async function drain(): Promise<void> {
-        for (const e of await repo.findPendingOutbox(10_000)) await repo.markOutboxPublished(e.sessionId, e.eventId, new Date());
+        for (const e of await repo.findPendingOutbox(10_000))
+          await repo.markOutboxPublished(e.sessionId, e.eventId, new Date());
       }
 
       async function pendingOf(sessionId: string) {
@@ -471,8 +597,18 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const session = sessionFixture(scope);
         await repo.insert(session);
         const events = [outboxEvent(1), outboxEvent(2, "session.succeeded")];
-        const result = await repo.updateIf(scope, session.id, 1, { status: "SUCCEEDED", lastEventSequence: 2 }, events);
-        expect(result.updated && result.session).toMatchObject({ status: "SUCCEEDED", lastEventSequence: 2, version: 2 });
+        const result = await repo.updateIf(
+          scope,
+          session.id,
+          1,
+          { status: "SUCCEEDED", lastEventSequence: 2 },
+          events,
+        );
+        expect(result.updated && result.session).toMatchObject({
+          status: "SUCCEEDED",
+          lastEventSequence: 2,
+          version: 2,
+        });
         expect((await repo.findById(scope, session.id))?.lastEventSequence).toBe(2);
         const pending = await pendingOf(session.id);
         expect(pending).toEqual(events.map((e) => ({ sessionId: session.id, ...e })));
@@ -484,7 +620,9 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         const session = sessionFixture(scope);
         await repo.insert(session);
         await repo.updateIf(scope, session.id, 1, { status: "PENDING" });
-        const result = await repo.updateIf(scope, session.id, 1, { status: "FAILED", lastEventSequence: 1 }, [outboxEvent(1)]);
+        const result = await repo.updateIf(scope, session.id, 1, { status: "FAILED", lastEventSequence: 1 }, [
+          outboxEvent(1),
+        ]);
         expect(result.updated).toBe(false);
         expect(await pendingOf(session.id)).toEqual([]);
         expect((await repo.findById(scope, session.id))?.lastEventSequence).toBe(0);
@@ -529,14 +667,22 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
         let session = sessionFixture(scope);
         await repo.insert(session);
         const events = Array.from({ length: PUBLISHED_OUTBOX_KEPT + 6 }, (_, i) => outboxEvent(i + 1));
-        const result = await repo.updateIf(scope, session.id, 1, { lastEventSequence: events.length }, events);
+        const result = await repo.updateIf(
+          scope,
+          session.id,
+          1,
+          { lastEventSequence: events.length },
+          events,
+        );
         if (!result.updated) throw new Error("could not store the events");
         session = result.session;
         const [lastPending, ...rest] = [...events].reverse();
         for (const e of rest.reverse()) await repo.markOutboxPublished(session.id, e.eventId, new Date());
         const stored = await storedOutbox(session.id);
         expect(stored.filter((e) => e.published)).toHaveLength(PUBLISHED_OUTBOX_KEPT);
-        expect(stored.map((e) => e.eventId)).toEqual(events.slice(events.length - PUBLISHED_OUTBOX_KEPT - 1).map((e) => e.eventId));
+        expect(stored.map((e) => e.eventId)).toEqual(
+          events.slice(events.length - PUBLISHED_OUTBOX_KEPT - 1).map((e) => e.eventId),
+        );
         expect(stored.at(-1)).toEqual({ eventId: lastPending!.eventId, published: false });
       });
 
@@ -548,14 +694,21 @@ export function sessionRepositoryContract(adapter: string, open: () => Promise<S
           const session = sessionFixture(scope);
           await repo.insert(session);
           // Appended out of order on purpose: the sequence decides.
-          await repo.updateIf(scope, session.id, 1, { updatedAt: new Date(Date.UTC(2026, 0, 2, i)), lastEventSequence: 2 }, [outboxEvent(2), outboxEvent(1)]);
+          await repo.updateIf(
+            scope,
+            session.id,
+            1,
+            { updatedAt: new Date(Date.UTC(2026, 0, 2, i)), lastEventSequence: 2 },
+            [outboxEvent(2), outboxEvent(1)],
+          );
           sessions.push(session);
         }
         const page = await repo.findPendingOutbox(3);
         expect(page).toHaveLength(3);
         const bySession = new Map<string, number[]>();
         for (const e of page) bySession.set(e.sessionId, [...(bySession.get(e.sessionId) ?? []), e.sequence]);
-        for (const sequences of bySession.values()) expect(sequences).toEqual([1, 2].slice(0, sequences.length));
+        for (const sequences of bySession.values())
+          expect(sequences).toEqual([1, 2].slice(0, sequences.length));
         expect(sessions.map((s) => s.id)).toEqual(expect.arrayContaining([...bySession.keys()]));
         expect(await repo.findPendingOutbox(100)).toHaveLength(6);
       });

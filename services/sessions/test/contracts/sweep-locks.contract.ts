@@ -32,7 +32,9 @@ export function sweepLocksContract(adapter: string, open: () => Promise<SweepLoc
     it("when many holders race for one claim, then exactly one gets it", async () => {
       const locks = await open();
       const k = key();
-      const won = await Promise.all(Array.from({ length: 20 }, (_, i) => locks.acquire(k, `h${i}`, later(1_000), now)));
+      const won = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => locks.acquire(k, `h${i}`, later(1_000), now)),
+      );
       expect(won.filter(Boolean)).toHaveLength(1);
     });
 
@@ -40,7 +42,9 @@ export function sweepLocksContract(adapter: string, open: () => Promise<SweepLoc
       const locks = await open();
       const k = key();
       await locks.acquire(k, "dead", later(1_000), now);
-      const won = await Promise.all(Array.from({ length: 20 }, (_, i) => locks.acquire(k, `h${i}`, later(9_000), later(2_000))));
+      const won = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => locks.acquire(k, `h${i}`, later(9_000), later(2_000))),
+      );
       expect(won.filter(Boolean)).toHaveLength(1);
     });
   });

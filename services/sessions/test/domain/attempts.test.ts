@@ -1,13 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { acquirerOrderNumber, attemptsLeft, canRetry, declinedCount, newAttempt, openAttempt } from "../../src/domain/attempts.js";
+import {
+  acquirerOrderNumber,
+  attemptsLeft,
+  canRetry,
+  declinedCount,
+  newAttempt,
+  openAttempt,
+} from "../../src/domain/attempts.js";
 import type { AttemptStatus, PaymentAttempt, Session, SessionStatus } from "../../src/domain/session.js";
 import { newScope, sessionFixture } from "../support/fixtures.js";
 
 const now = new Date(Date.UTC(2026, 0, 1, 12));
 
-function withAttempts(statuses: AttemptStatus[], maxAttempts = 3, status: SessionStatus = "PENDING"): Session {
+function withAttempts(
+  statuses: AttemptStatus[],
+  maxAttempts = 3,
+  status: SessionStatus = "PENDING",
+): Session {
   const base = { ...sessionFixture(newScope(), { maxAttempts }), status };
-  const attempts: PaymentAttempt[] = statuses.map((s, i) => ({ ...newAttempt({ ...base, attempts: [] }, "tok", now), attemptNumber: i + 1, status: s }));
+  const attempts: PaymentAttempt[] = statuses.map((s, i) => ({
+    ...newAttempt({ ...base, attempts: [] }, "tok", now),
+    attemptNumber: i + 1,
+    status: s,
+  }));
   return { ...base, attempts };
 }
 
@@ -40,7 +55,12 @@ describe("attempts", () => {
   it("when a new attempt starts, then it is numbered after the last one with its own acquirer order number", () => {
     const session = withAttempts(["FAILED", "ABANDONED"]);
     const next = newAttempt(session, "token-1", now);
-    expect(next).toMatchObject({ attemptNumber: 3, status: "INITIATED", checkoutToken: "token-1", createdAt: now });
+    expect(next).toMatchObject({
+      attemptNumber: 3,
+      status: "INITIATED",
+      checkoutToken: "token-1",
+      createdAt: now,
+    });
     expect(next.id).toMatch(/^pa_[0-9A-Za-z]{24}$/);
     expect(next.acquirerOrderNumber).toBe(`${session.orderNumber}-3`);
     expect(acquirerOrderNumber("PG-ABCDEF", 10)).toBe("PG-ABCDEF-10");

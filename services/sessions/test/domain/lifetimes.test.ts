@@ -29,7 +29,9 @@ describe("lifetimeStep", () => {
     const s = session();
     const step = lifetimeStep(s, s.linkExpiryDueAt!, RECONCILE)!;
     expect(step.changes).toEqual({ linkExpiryDueAt: null, updatedAt: s.linkExpiryDueAt });
-    expect(step.events).toMatchObject([{ type: "checkout.session.expired", checkoutToken: s.checkoutLinks[0]!.token }]);
+    expect(step.events).toMatchObject([
+      { type: "checkout.session.expired", checkoutToken: s.checkoutLinks[0]!.token },
+    ]);
     // The same fact always gets the same event id.
     expect(lifetimeStep(s, at(31 * MINUTE), RECONCILE)!.events[0]!.eventId).toBe(step.events[0]!.eventId);
   });
@@ -37,20 +39,30 @@ describe("lifetimeStep", () => {
   it("when a fresh link replaced the one due, then its own expiry is scheduled instead of an announcement", () => {
     const s = session();
     const fresh = { token: "fresh", createdAt: at(29 * MINUTE), expiresAt: at(59 * MINUTE) };
-    const step = lifetimeStep({ ...s, checkoutLinks: [...s.checkoutLinks, fresh] }, at(30 * MINUTE), RECONCILE)!;
+    const step = lifetimeStep(
+      { ...s, checkoutLinks: [...s.checkoutLinks, fresh] },
+      at(30 * MINUTE),
+      RECONCILE,
+    )!;
     expect(step.events).toEqual([]);
     expect(step.changes.linkExpiryDueAt).toEqual(fresh.expiresAt);
   });
 
   it("when the session is already final, then a due link announcement is dropped", () => {
     const s = session({ status: "SUCCEEDED" });
-    expect(lifetimeStep(s, at(30 * MINUTE), RECONCILE)).toEqual({ changes: { linkExpiryDueAt: null, updatedAt: at(30 * MINUTE) }, events: [] });
+    expect(lifetimeStep(s, at(30 * MINUTE), RECONCILE)).toEqual({
+      changes: { linkExpiryDueAt: null, updatedAt: at(30 * MINUTE) },
+      events: [],
+    });
   });
 
   it("when reconciliation was due and nothing is left for the acquirer, then the schedule is cleared", () => {
     const s = session({ status: "SUCCEEDED", reconcileAt: at(MINUTE) });
     delete s.linkExpiryDueAt;
-    expect(lifetimeStep(s, at(2 * MINUTE), RECONCILE)?.changes).toEqual({ reconcileAt: null, updatedAt: at(2 * MINUTE) });
+    expect(lifetimeStep(s, at(2 * MINUTE), RECONCILE)?.changes).toEqual({
+      reconcileAt: null,
+      updatedAt: at(2 * MINUTE),
+    });
   });
 });
 

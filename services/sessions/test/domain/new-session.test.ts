@@ -1,17 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { checkoutUrl, mintCheckoutLink } from "../../src/domain/checkout-link.js";
 import { newSession } from "../../src/domain/new-session.js";
-import { ORDER_NUMBER_PATTERN, newOrderNumber } from "../../src/domain/order-number.js";
+import { newOrderNumber, ORDER_NUMBER_PATTERN } from "../../src/domain/order-number.js";
 import { requestFingerprint } from "../../src/domain/request-fingerprint.js";
 import { currentCheckoutLink } from "../../src/domain/session.js";
 import type { CreateSessionInput } from "../../src/domain/validation/create-session-input.js";
 import { validateCreateSession } from "../../src/domain/validation/validate-create-session.js";
-import { LIFETIMES, createInput, newScope } from "../support/fixtures.js";
+import { createInput, LIFETIMES, newScope } from "../support/fixtures.js";
 
 const now = new Date(Date.UTC(2026, 0, 1, 12));
 
 function valid(overrides: Parameters<typeof createInput>[1] = {}) {
-  const result = validateCreateSession(createInput(newScope(), { merchantReference: "ref-1", ...overrides }), "3.400000");
+  const result = validateCreateSession(
+    createInput(newScope(), { merchantReference: "ref-1", ...overrides }),
+    "3.400000",
+  );
   if (!result.ok) throw new Error("invalid");
   return result.value;
 }
@@ -53,8 +56,10 @@ describe("a new session", () => {
 
   it("has no checkout link once it can no longer be paid", () => {
     const s = newSession(newScope(), valid(), now, LIFETIMES);
-    for (const status of ["SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"] as const) expect(currentCheckoutLink({ ...s, status })).toBeUndefined();
-    for (const status of ["CREATED", "PENDING", "PROCESSING"] as const) expect(currentCheckoutLink({ ...s, status })).toBeDefined();
+    for (const status of ["SUCCEEDED", "FAILED", "EXPIRED", "CANCELED"] as const)
+      expect(currentCheckoutLink({ ...s, status })).toBeUndefined();
+    for (const status of ["CREATED", "PENDING", "PROCESSING"] as const)
+      expect(currentCheckoutLink({ ...s, status })).toBeDefined();
   });
 });
 

@@ -1,11 +1,11 @@
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { ManualClock, createInProcessTransport, createLogger, readErrorDetail } from "@gateway/platform";
+import { createInProcessTransport, createLogger, ManualClock, readErrorDetail } from "@gateway/platform";
 import { SessionService, SessionStatus } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSessionsRoutes } from "../../src/sessions-module.js";
-import { ACTIVE_TERMINALS, SETTINGS, fakeRates, newScope } from "../support/fixtures.js";
+import { ACTIVE_TERMINALS, fakeRates, newScope, SETTINGS } from "../support/fixtures.js";
 import { fakeFees, fakeMerchants, unreachableAcquirer } from "../support/payment-fakes.js";
 
 function setup() {
@@ -22,7 +22,18 @@ function setup() {
     fees: fakeFees(),
     merchants: fakeMerchants(),
   });
-  return { client: createClient(SessionService, createInProcessTransport({ name: "sessions", routes, logger: createLogger({ service: "sessions", level: "silent" }) })), clock, repo };
+  return {
+    client: createClient(
+      SessionService,
+      createInProcessTransport({
+        name: "sessions",
+        routes,
+        logger: createLogger({ service: "sessions", level: "silent" }),
+      }),
+    ),
+    clock,
+    repo,
+  };
 }
 
 async function rpcError(promise: Promise<unknown>): Promise<ConnectError> {
@@ -82,18 +93,30 @@ describe("SessionService over Connect", () => {
     expect(s.orderNumber).toMatch(/^PG-[2-9A-HJ-NP-Z]{6}$/);
     expect([s.amount, s.currency]).toEqual(["34.000", "TND"]);
     expect(s.original).toMatchObject({ amount: "10.00", currency: "EUR", rate: "3.400000" });
-    expect(s.items.map((i) => [i.name, i.quantity, i.unitPrice, i.description])).toEqual([["Mug", 2, "5.00", ""]]);
+    expect(s.items.map((i) => [i.name, i.quantity, i.unitPrice, i.description])).toEqual([
+      ["Mug", 2, "5.00", ""],
+    ]);
     expect(s.status).toBe(SessionStatus.CREATED);
     expect(s.metadataJson).toBe('{"cart":[1,2],"x.y":"z"}');
     expect(s.maxAttempts).toBe(3);
     expect(s.checkoutUrl).toMatch(/^https:\/\/pay\.example\.test\/checkout\/[0-9A-Za-z]{32}$/);
     expect(timestampDate(s.createdAt!)).toEqual(clock.now());
     expect(timestampDate(s.expiresAt!).getTime()).toBe(clock.now().getTime() + SETTINGS.sessionLifetimeMs);
-    expect(timestampDate(s.checkoutExpiresAt!).getTime()).toBe(clock.now().getTime() + SETTINGS.checkoutLinkLifetimeMs);
+    expect(timestampDate(s.checkoutExpiresAt!).getTime()).toBe(
+      clock.now().getTime() + SETTINGS.checkoutLinkLifetimeMs,
+    );
     expect(s.completedAt).toBeUndefined();
     expect(s.attempts).toEqual([]);
 
-    const again = await client.createSession({ scope, merchantReference: "order-77", amount: "10.00", currency: "EUR", orderId: "77", items: [{ name: "Mug", quantity: 2, unitPrice: "5.00" }], metadataJson: '{"cart":[1,2],"x.y":"z"}' });
+    const again = await client.createSession({
+      scope,
+      merchantReference: "order-77",
+      amount: "10.00",
+      currency: "EUR",
+      orderId: "77",
+      items: [{ name: "Mug", quantity: 2, unitPrice: "5.00" }],
+      metadataJson: '{"cart":[1,2],"x.y":"z"}',
+    });
     expect(again.created).toBe(false);
     expect(again.session).toEqual(s);
   });
@@ -110,7 +133,11 @@ describe("SessionService over Connect", () => {
 
   it("when another merchant asks for a session, then it is NotFound", async () => {
     const { client } = setup();
-    const { session } = await client.createSession({ scope: newScope(), merchantReference: "mine", amount: "1.000" });
+    const { session } = await client.createSession({
+      scope: newScope(),
+      merchantReference: "mine",
+      amount: "1.000",
+    });
     const err = await rpcError(client.getSession({ scope: newScope(), sessionId: session!.id }));
     expect(err.code).toBe(Code.NotFound);
     expect(readErrorDetail(err)?.reason).toBe("NOT_FOUND");
@@ -144,7 +171,9 @@ describe("SessionService over Connect", () => {
     const scope = newScope();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push((await client.createSession({ scope, merchantReference: `l-${i}`, amount: "1.000" })).session!.id);
+      ids.push(
+        (await client.createSession({ scope, merchantReference: `l-${i}`, amount: "1.000" })).session!.id,
+      );
       clock.advance(1000);
     }
     await client.cancelSession({ scope, sessionId: ids[0]! });
@@ -159,7 +188,11 @@ describe("SessionService over Connect", () => {
     const byRef = await client.listSessions({ scope, merchantReference: "l-1" });
     expect(byRef.sessions.map((s) => s.id)).toEqual([ids[1]]);
     const start = Date.UTC(2026, 4, 1, 10);
-    const window = await client.listSessions({ scope, createdGte: timestampFromDate(new Date(start + 1000)), createdLte: timestampFromDate(new Date(start + 2000)) });
+    const window = await client.listSessions({
+      scope,
+      createdGte: timestampFromDate(new Date(start + 1000)),
+      createdLte: timestampFromDate(new Date(start + 2000)),
+    });
     expect(window.sessions.map((s) => s.id)).toEqual([ids[2], ids[1]]);
   });
 

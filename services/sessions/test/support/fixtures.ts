@@ -13,7 +13,10 @@ export function newScope(livemode = false): AccountScope {
   return { merchantId: `mer_${randomBase62(16)}`, livemode };
 }
 
-export function createInput(scope: AccountScope, overrides: Partial<CreateSessionInput> = {}): CreateSessionInput {
+export function createInput(
+  scope: AccountScope,
+  overrides: Partial<CreateSessionInput> = {},
+): CreateSessionInput {
   return {
     scope,
     merchantReference: `order-${randomBase62(10)}`,
@@ -24,7 +27,11 @@ export function createInput(scope: AccountScope, overrides: Partial<CreateSessio
 }
 
 /** A stored-shape session built through the real domain rules. */
-export function sessionFixture(scope: AccountScope, overrides: Partial<CreateSessionInput> = {}, now = new Date(Date.UTC(2026, 0, 1))): Session {
+export function sessionFixture(
+  scope: AccountScope,
+  overrides: Partial<CreateSessionInput> = {},
+  now = new Date(Date.UTC(2026, 0, 1)),
+): Session {
   const input = createInput(scope, overrides);
   const result = validateCreateSession(input, "3.400000");
   if (!result.ok) throw new Error(`fixture is invalid: ${JSON.stringify(result.violations)}`);

@@ -9,8 +9,13 @@ type CallbackCall = (
   metadata: grpc.Metadata,
   callback: (err: grpc.ServiceError | null, response: unknown) => void,
 ) => void;
-type ClientConstructor = new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, CallbackCall>;
-type ReflectionClient = grpc.Client & { ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionResponse> };
+type ClientConstructor = new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+) => grpc.Client & Record<string, CallbackCall>;
+type ReflectionClient = grpc.Client & {
+  ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionResponse>;
+};
 
 export interface ReflectionResponse {
   listServicesResponse?: { service: Array<{ name: string }> };
@@ -20,10 +25,18 @@ export interface ReflectionResponse {
 
 function load(files: string[]) {
   return grpc.loadPackageDefinition(
-    protoLoader.loadSync(files.map((f) => `${PROTO_ROOT}/${f}`), { includeDirs: [PROTO_ROOT], keepCase: false, defaults: true, enums: String, longs: String }),
+    protoLoader.loadSync(
+      files.map((f) => `${PROTO_ROOT}/${f}`),
+      { includeDirs: [PROTO_ROOT], keepCase: false, defaults: true, enums: String, longs: String },
+    ),
   ) as unknown as {
     gateway: { sessions: { v1: { SessionService: ClientConstructor } } };
-    grpc: { health: { v1: { Health: ClientConstructor } }; reflection: { v1: { ServerReflection: new (a: string, c: grpc.ChannelCredentials) => ReflectionClient } } };
+    grpc: {
+      health: { v1: { Health: ClientConstructor } };
+      reflection: {
+        v1: { ServerReflection: new (a: string, c: grpc.ChannelCredentials) => ReflectionClient };
+      };
+    };
   };
 }
 
@@ -32,16 +45,27 @@ function load(files: string[]) {
  * run time, sending whatever `authorization` metadata the test chooses (or none).
  */
 export function createRawSessionsClients(address: string) {
-  const loaded = load(["gateway/sessions/v1/sessions.proto", "grpc/health/v1/health.proto", "grpc/reflection/v1/reflection.proto"]);
+  const loaded = load([
+    "gateway/sessions/v1/sessions.proto",
+    "grpc/health/v1/health.proto",
+    "grpc/reflection/v1/reflection.proto",
+  ]);
   const insecure = grpc.credentials.createInsecure();
   const sessions = new loaded.gateway.sessions.v1.SessionService(address, insecure);
   const health = new loaded.grpc.health.v1.Health(address, insecure);
   const reflection = new loaded.grpc.reflection.v1.ServerReflection(address, insecure);
-  const call = (client: grpc.Client & Record<string, CallbackCall>, method: string, request: unknown, token?: string) =>
+  const call = (
+    client: grpc.Client & Record<string, CallbackCall>,
+    method: string,
+    request: unknown,
+    token?: string,
+  ) =>
     new Promise<unknown>((resolve, reject) => {
       const metadata = new grpc.Metadata();
       if (token !== undefined) metadata.set("authorization", `Bearer ${token}`);
-      client[method]!.call(client, request, metadata, (err, response) => (err ? reject(err) : resolve(response)));
+      client[method]!.call(client, request, metadata, (err, response) =>
+        err ? reject(err) : resolve(response),
+      );
     });
   return {
     sessions: (method: string, request: unknown, token?: string) => call(sessions, method, request, token),

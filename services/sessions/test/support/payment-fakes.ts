@@ -1,20 +1,31 @@
 import type { Acquirer, Terminal } from "@gateway/acquirer";
-import { GatewayError, createLogger, type Clock } from "@gateway/platform";
+import { type Clock, createLogger, GatewayError } from "@gateway/platform";
 import type { PaymentDeps } from "../../src/app/payment-deps.js";
-import type { FeePlanProvider, MerchantDirectory, SessionRepository, TerminalProvider } from "../../src/app/ports.js";
-import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
-import { ZERO_FEE_PLAN, type FeePlan } from "../../src/domain/fees.js";
+import type {
+  FeePlanProvider,
+  MerchantDirectory,
+  SessionRepository,
+  TerminalProvider,
+} from "../../src/app/ports.js";
+import { type FeePlan, ZERO_FEE_PLAN } from "../../src/domain/fees.js";
 import type { AccountScope } from "../../src/domain/session.js";
+import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
 
 /**
  * Terminals by merchant, as accounts would resolve them. A merchant without an entry gets
  * `fallback`; an entry may be a GatewayError reason to fail with instead.
  */
 export function fakeTerminals(fallback?: Terminal): TerminalProvider & {
-  set(merchantId: string, value: Terminal | "NO_TERMINAL_CONFIGURED" | "TERMINAL_INACTIVE" | "SERVICE_UNAVAILABLE"): void;
+  set(
+    merchantId: string,
+    value: Terminal | "NO_TERMINAL_CONFIGURED" | "TERMINAL_INACTIVE" | "SERVICE_UNAVAILABLE",
+  ): void;
   lookups: AccountScope[];
 } {
-  const byMerchant = new Map<string, Terminal | "NO_TERMINAL_CONFIGURED" | "TERMINAL_INACTIVE" | "SERVICE_UNAVAILABLE">();
+  const byMerchant = new Map<
+    string,
+    Terminal | "NO_TERMINAL_CONFIGURED" | "TERMINAL_INACTIVE" | "SERVICE_UNAVAILABLE"
+  >();
   const lookups: AccountScope[] = [];
   return {
     lookups,
@@ -24,15 +35,21 @@ export function fakeTerminals(fallback?: Terminal): TerminalProvider & {
     async terminalFor(scope) {
       lookups.push(scope);
       const entry = byMerchant.get(scope.merchantId) ?? fallback ?? "NO_TERMINAL_CONFIGURED";
-      if (entry === "NO_TERMINAL_CONFIGURED") throw new GatewayError(entry, "The account has no acquirer terminal configured.");
-      if (entry === "TERMINAL_INACTIVE") throw new GatewayError(entry, "The account's acquirer terminal is inactive.");
-      if (entry === "SERVICE_UNAVAILABLE") throw new GatewayError(entry, "A gateway dependency is temporarily unavailable.");
+      if (entry === "NO_TERMINAL_CONFIGURED")
+        throw new GatewayError(entry, "The account has no acquirer terminal configured.");
+      if (entry === "TERMINAL_INACTIVE")
+        throw new GatewayError(entry, "The account's acquirer terminal is inactive.");
+      if (entry === "SERVICE_UNAVAILABLE")
+        throw new GatewayError(entry, "A gateway dependency is temporarily unavailable.");
       return entry;
     },
   };
 }
 
-export function fakeFees(plans: Record<string, FeePlan> = {}, fallback: FeePlan = ZERO_FEE_PLAN): FeePlanProvider & { lookups: number } {
+export function fakeFees(
+  plans: Record<string, FeePlan> = {},
+  fallback: FeePlan = ZERO_FEE_PLAN,
+): FeePlanProvider & { lookups: number } {
   const provider = {
     lookups: 0,
     async feePlanFor(merchantId: string) {

@@ -1,6 +1,6 @@
 import { createEpgAcquirer, simulatorTerminalBaseUrl, type Terminal } from "@gateway/acquirer";
 import { createEpgSimulator, type EpgSimulatorOptions } from "@gateway/epg-simulator";
-import { ManualClock, createLogger, type Logger } from "@gateway/platform";
+import { createLogger, type Logger, ManualClock } from "@gateway/platform";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSession } from "../../src/app/create-session.js";
 import type { PaymentDeps } from "../../src/app/payment-deps.js";
@@ -9,7 +9,7 @@ import type { FeePlan } from "../../src/domain/fees.js";
 import type { AccountScope, Session } from "../../src/domain/session.js";
 import type { CreateSessionInput } from "../../src/domain/validation/create-session-input.js";
 import { createProtoSessionEventEncoder } from "../../src/rpc/session-event-encoder.js";
-import { ACTIVE_TERMINALS, LIFETIMES, SETTINGS, createInput, fakeRates, newScope } from "./fixtures.js";
+import { ACTIVE_TERMINALS, createInput, fakeRates, LIFETIMES, newScope, SETTINGS } from "./fixtures.js";
 import { fakeFees, fakeTerminals } from "./payment-fakes.js";
 
 export interface PaymentHarnessOptions {
@@ -42,7 +42,11 @@ export interface PaymentHarness {
 export async function startPaymentHarness(o: PaymentHarnessOptions = {}): Promise<PaymentHarness> {
   const simulator = createEpgSimulator(o.simulator);
   const server = await simulator.listen(0);
-  const terminal: Terminal = { baseUrl: simulatorTerminalBaseUrl(server.url), username: "sim-merchant", password: "sim-password" };
+  const terminal: Terminal = {
+    baseUrl: simulatorTerminalBaseUrl(server.url),
+    username: "sim-merchant",
+    password: "sim-password",
+  };
   const repo = o.repo ?? createMemorySessionRepository();
   const clock = new ManualClock(Date.now());
   const terminals = fakeTerminals(terminal);
@@ -71,7 +75,16 @@ export async function startPaymentHarness(o: PaymentHarnessOptions = {}): Promis
     fees,
     wakes: () => wakes,
     async newSession(overrides = {}, scope = newScope()) {
-      const { session } = await createSession({ repo, rates: fakeRates({ EUR: "3.400000" }), terminals: ACTIVE_TERMINALS, clock, lifetimes: LIFETIMES }, createInput(scope, overrides));
+      const { session } = await createSession(
+        {
+          repo,
+          rates: fakeRates({ EUR: "3.400000" }),
+          terminals: ACTIVE_TERMINALS,
+          clock,
+          lifetimes: LIFETIMES,
+        },
+        createInput(scope, overrides),
+      );
       return session;
     },
     async close() {

@@ -84,12 +84,17 @@ export class DeliveryDispatcher {
     const graceMs = options.graceMs ?? Number.POSITIVE_INFINITY;
     let timer: NodeJS.Timeout | undefined;
     const finished = Promise.all(this.inFlight).then(() => true);
-    const timedOut = Number.isFinite(graceMs) ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))) : new Promise<false>(() => {});
+    const timedOut = Number.isFinite(graceMs)
+      ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))
+      : new Promise<false>(() => {});
     const allDone = await Promise.race([finished, timedOut]);
     clearTimeout(timer);
     if (!allDone) {
       this.abandoned = true;
-      this.deps.logger.warn({ abandoned: this.inFlight.size }, "stopped before some webhook attempts finished; they are sent again once their lease expires");
+      this.deps.logger.warn(
+        { abandoned: this.inFlight.size },
+        "stopped before some webhook attempts finished; they are sent again once their lease expires",
+      );
     }
   }
 
@@ -149,10 +154,13 @@ export class DeliveryDispatcher {
   /** Wakes the loop when a retry of ours comes due, so short schedules do not wait for a poll. */
   private wakeAt(at: Date): void {
     if (this.stopping) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.wake();
-    }, Math.max(0, at.getTime() - this.deps.clock.now().getTime()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.wake();
+      },
+      Math.max(0, at.getTime() - this.deps.clock.now().getTime()),
+    );
     timer.unref();
     this.timers.add(timer);
   }
@@ -175,15 +183,33 @@ export class DeliveryDispatcher {
 
   private log(report: AttemptReport): void {
     const { logger } = this.deps;
-    const about = { deliveryId: report.deliveryId, eventId: report.eventId, event: report.event, attempt: report.attemptNumber };
+    const about = {
+      deliveryId: report.deliveryId,
+      eventId: report.eventId,
+      event: report.event,
+      attempt: report.attemptNumber,
+    };
     switch (report.outcome) {
       case "succeeded":
-        logger.debug({ ...about, httpStatus: report.httpStatus, ms: report.responseTimeMs }, "webhook delivered");
+        logger.debug(
+          { ...about, httpStatus: report.httpStatus, ms: report.responseTimeMs },
+          "webhook delivered",
+        );
         return;
       case "failed":
         logger.info(
-          { ...about, httpStatus: report.httpStatus, error: report.errorMessage, detail: report.errorDetail, cause: report.failureCause, retryAt: report.retryAt?.toISOString(), endpointDisabled: report.endpointDisabled },
-          report.retryAt ? "webhook delivery failed; retry scheduled" : "webhook delivery failed; no retry left",
+          {
+            ...about,
+            httpStatus: report.httpStatus,
+            error: report.errorMessage,
+            detail: report.errorDetail,
+            cause: report.failureCause,
+            retryAt: report.retryAt?.toISOString(),
+            endpointDisabled: report.endpointDisabled,
+          },
+          report.retryAt
+            ? "webhook delivery failed; retry scheduled"
+            : "webhook delivery failed; no retry left",
         );
         return;
       case "not_sent":

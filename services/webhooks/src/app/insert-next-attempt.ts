@@ -24,5 +24,9 @@ export async function insertNextAttempt(
     const existing = await deliveries.findById(candidate.id);
     if (existing) return { delivery: existing, inserted: false };
   }
-  throw new GatewayError("SERVICE_UNAVAILABLE", "Too many concurrent attempts of one webhook event; try again.", { metadata: { event_id: eventId } });
+  throw new GatewayError(
+    "SERVICE_UNAVAILABLE",
+    "Too many concurrent attempts of one webhook event; try again.",
+    { metadata: { event_id: eventId } },
+  );
 }

@@ -19,7 +19,11 @@ export interface DeliveryList {
  * scope: the cursor must be a delivery of this account and mode, and nothing of another account
  * is ever listed.
  */
-export async function listDeliveries(repo: DeliveryRepository, scope: AccountScope, query: ListDeliveriesQuery): Promise<DeliveryList> {
+export async function listDeliveries(
+  repo: DeliveryRepository,
+  scope: AccountScope,
+  query: ListDeliveriesQuery,
+): Promise<DeliveryList> {
   const { items, ...page } = await readNewestFirstPage(query, {
     noun: "a webhook delivery",
     findCursor: (id) => repo.findInScope(scope, id),

@@ -16,6 +16,7 @@ export interface DeliveryFilter {
 }
 
 import type { ListPosition } from "@gateway/platform";
+
 export type { ListPosition };
 
 export interface DeliveryPage {
@@ -50,7 +51,11 @@ export interface DeliveryRepository {
    */
   complete(id: string, token: string, result: DeliveryResult): Promise<boolean>;
   /** Newest first by (createdAt desc, id desc), confined to `scope`; at most `limit` after `after`. */
-  list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage>;
+  list(
+    scope: AccountScope,
+    filter: DeliveryFilter,
+    page: { limit: number; after?: ListPosition },
+  ): Promise<DeliveryPage>;
 }
 
 /** Events as received, with their envelope bytes. */
@@ -70,13 +75,23 @@ export interface EndpointRepository {
    * Sets the URL and re-enables the endpoint. When the scope has no endpoint yet it is created
    * with `newSecret` and `secretCreated` is true; otherwise the stored secret stays.
    */
-  setUrl(scope: AccountScope, url: string, newSecret: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }>;
+  setUrl(
+    scope: AccountScope,
+    url: string,
+    newSecret: string,
+    now: Date,
+  ): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }>;
   /**
    * Makes `newSecret` current; the replaced one stays valid until `previousExpiresAt` (only one
    * previous secret is kept). Creates the endpoint (without a URL) when there is none:
    * `rotated` is false then and there is no previous secret.
    */
-  rotateSecret(scope: AccountScope, newSecret: string, previousExpiresAt: Date, now: Date): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }>;
+  rotateSecret(
+    scope: AccountScope,
+    newSecret: string,
+    previousExpiresAt: Date,
+    now: Date,
+  ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }>;
   /** Disables the endpoint if its URL is still `url` and it is enabled; true when it did. */
   disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean>;
 }

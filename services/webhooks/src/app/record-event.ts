@@ -1,7 +1,7 @@
 import type { Clock } from "@gateway/platform";
 import type { Delivery } from "../domain/delivery.js";
-import { derivedId } from "../domain/derived-id.js";
 import { expectedUrl } from "../domain/delivery-target.js";
+import { derivedId } from "../domain/derived-id.js";
 import type { WebhookEvent } from "../domain/webhook-event.js";
 import type { WebhooksStores } from "./ports.js";
 

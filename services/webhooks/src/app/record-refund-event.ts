@@ -2,7 +2,7 @@ import type { Clock } from "@gateway/platform";
 import { buildRefundEnvelope } from "../domain/refund-envelope.js";
 import type { RefundEventFacts } from "../domain/webhook-event.js";
 import type { WebhooksStores } from "./ports.js";
-import { recordWebhookEvent, type RecordedEvent } from "./record-event.js";
+import { type RecordedEvent, recordWebhookEvent } from "./record-event.js";
 
 /**
  * Takes in a refund event exactly as a session event: envelope bytes built once, stored with

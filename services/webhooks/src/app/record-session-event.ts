@@ -2,7 +2,7 @@ import type { Clock } from "@gateway/platform";
 import { buildEnvelope } from "../domain/envelope.js";
 import type { SessionEventFacts } from "../domain/webhook-event.js";
 import type { WebhooksStores } from "./ports.js";
-import { recordWebhookEvent, type RecordedEvent } from "./record-event.js";
+import { type RecordedEvent, recordWebhookEvent } from "./record-event.js";
 
 export { firstAttemptId, type RecordedEvent } from "./record-event.js";
 

@@ -1,4 +1,4 @@
-import { GatewayError, newId, type Clock } from "@gateway/platform";
+import { type Clock, GatewayError, newId } from "@gateway/platform";
 import type { AccountScope } from "../domain/account-scope.js";
 import type { Delivery, DeliveryStatus } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
@@ -47,7 +47,10 @@ async function queueResend(deps: ResendDeps, of: Delivery): Promise<Delivery> {
  * attempt: it is not retried automatically.
  */
 export async function resendDelivery(deps: ResendDeps, deliveryId: string): Promise<Delivery> {
-  if (deliveryId === "") throw GatewayError.validation([{ field: "delivery_id", code: "required", message: "A delivery id is required." }]);
+  if (deliveryId === "")
+    throw GatewayError.validation([
+      { field: "delivery_id", code: "required", message: "A delivery id is required." },
+    ]);
   const original = await deps.stores.deliveries.findById(deliveryId);
   if (!original) throw GatewayError.notFound("webhook delivery", deliveryId);
   const resend = await queueResend(deps, original);
@@ -68,10 +71,16 @@ export interface BulkResendFilter {
  * resends it queues never match it and repeating the call continues where it stopped: one
  * call resends at most MAX_BULK_RESEND events.
  */
-export async function bulkResendDeliveries(deps: ResendDeps, scope: AccountScope, filter: BulkResendFilter): Promise<number> {
+export async function bulkResendDeliveries(
+  deps: ResendDeps,
+  scope: AccountScope,
+  filter: BulkResendFilter,
+): Promise<number> {
   const { stores, clock } = deps;
   if (filter.createdGte && filter.createdLte && filter.createdGte > filter.createdLte) {
-    throw GatewayError.validation([{ field: "created_gte", code: "invalid", message: "created_gte must not be after created_lte." }]);
+    throw GatewayError.validation([
+      { field: "created_gte", code: "invalid", message: "created_gte must not be after created_lte." },
+    ]);
   }
   const startedAt = clock.now();
   const createdLte = filter.createdLte && filter.createdLte < startedAt ? filter.createdLte : startedAt;

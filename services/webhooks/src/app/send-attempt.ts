@@ -54,7 +54,13 @@ export function retryIdOf(failedId: string): string {
  * recorded, so a crash in between re-runs the attempt (at-least-once) and finds its retry
  * already there (same derived id) instead of losing it or queueing a second one.
  */
-async function queueRetry(stores: WebhooksStores, failed: Delivery, url: string, at: Date, now: Date): Promise<void> {
+async function queueRetry(
+  stores: WebhooksStores,
+  failed: Delivery,
+  url: string,
+  at: Date,
+  now: Date,
+): Promise<void> {
   const id = retryIdOf(failed.id);
   if (await stores.deliveries.findById(id)) return;
   await insertNextAttempt(stores.deliveries, failed.eventId, (attemptNumber) => ({
@@ -86,14 +92,21 @@ export async function sendClaimedAttempt(
   isAbandoned: () => boolean = () => false,
 ): Promise<AttemptReport> {
   const { stores, sender, clock, settings } = deps;
-  const about = { deliveryId: attempt.id, eventId: attempt.eventId, event: attempt.event, attemptNumber: attempt.attemptNumber };
+  const about = {
+    deliveryId: attempt.id,
+    eventId: attempt.eventId,
+    event: attempt.event,
+    attemptNumber: attempt.attemptNumber,
+  };
   const token = attempt.claim.token;
-  const complete = (result: DeliveryResult): Promise<boolean> => stores.deliveries.complete(attempt.id, token, result);
+  const complete = (result: DeliveryResult): Promise<boolean> =>
+    stores.deliveries.complete(attempt.id, token, result);
 
   const event = await stores.events.findById(attempt.eventId);
   if (!event) {
     const errorMessage = "Internal error: the event of this delivery is missing";
-    if (!(await complete({ status: "FAILED", url: attempt.url, errorMessage, completedAt: clock.now() }))) return { ...about, outcome: "lease_lost" };
+    if (!(await complete({ status: "FAILED", url: attempt.url, errorMessage, completedAt: clock.now() })))
+      return { ...about, outcome: "lease_lost" };
     return { ...about, outcome: "not_sent", errorMessage };
   }
 
@@ -101,7 +114,14 @@ export async function sendClaimedAttempt(
   const sentAt = clock.now();
   const target = resolveDeliveryTarget(event.sessionWebhookUrl, endpoint, sentAt);
   if (!target.ok) {
-    if (!(await complete({ status: "FAILED", url: target.url, errorMessage: target.message, completedAt: sentAt }))) {
+    if (
+      !(await complete({
+        status: "FAILED",
+        url: target.url,
+        errorMessage: target.message,
+        completedAt: sentAt,
+      }))
+    ) {
       return { ...about, outcome: "lease_lost" };
     }
     return { ...about, outcome: "not_sent", errorMessage: target.message };
@@ -126,12 +146,23 @@ export async function sendClaimedAttempt(
   };
 
   if (outcome.ok) {
-    if (!(await complete({ status: "SUCCEEDED", ...figures, completedAt: now }))) return { ...about, outcome: "lease_lost" };
-    return { ...about, outcome: "succeeded", httpStatus: outcome.httpStatus, responseTimeMs: outcome.responseTimeMs };
+    if (!(await complete({ status: "SUCCEEDED", ...figures, completedAt: now })))
+      return { ...about, outcome: "lease_lost" };
+    return {
+      ...about,
+      outcome: "succeeded",
+      httpStatus: outcome.httpStatus,
+      responseTimeMs: outcome.responseTimeMs,
+    };
   }
 
   const errorMessage = outcome.errorMessage ?? "Delivery failed";
-  const plan = planRetry(attempt, { gone: outcome.gone, retryAfterMs: outcome.retryAfterMs }, settings.retryScheduleMs, now);
+  const plan = planRetry(
+    attempt,
+    { gone: outcome.gone, retryAfterMs: outcome.retryAfterMs },
+    settings.retryScheduleMs,
+    now,
+  );
   if (plan.retry) await queueRetry(stores, attempt, target.url, plan.at, now);
   const recorded = await complete({
     status: "FAILED",
@@ -141,7 +172,10 @@ export async function sendClaimedAttempt(
     completedAt: now,
   });
   if (!recorded) return { ...about, outcome: "lease_lost" };
-  const endpointDisabled = outcome.gone && target.toAccountEndpoint ? await stores.endpoints.disable(attempt.scope, target.url, now, GONE_REASON) : false;
+  const endpointDisabled =
+    outcome.gone && target.toAccountEndpoint
+      ? await stores.endpoints.disable(attempt.scope, target.url, now, GONE_REASON)
+      : false;
   return {
     ...about,
     outcome: "failed",

@@ -1,4 +1,4 @@
-import { GatewayError, type Clock } from "@gateway/platform";
+import { type Clock, GatewayError } from "@gateway/platform";
 import { generateWebhookSecret } from "@gateway/webhook-signature";
 import type { AccountScope } from "../domain/account-scope.js";
 import { validateEndpointUrl } from "../domain/endpoint-url.js";
@@ -20,7 +20,11 @@ export interface SetEndpointResult {
  * Gone). The first set creates the endpoint's secret and returns it, like an API key: it is
  * never returned again (rotate it to get a new one).
  */
-export async function setEndpoint(deps: EndpointDeps, scope: AccountScope, rawUrl: string): Promise<SetEndpointResult> {
+export async function setEndpoint(
+  deps: EndpointDeps,
+  scope: AccountScope,
+  rawUrl: string,
+): Promise<SetEndpointResult> {
   const url = validateEndpointUrl(rawUrl, scope.livemode);
   const candidate = generateWebhookSecret();
   const { endpoint, secretCreated } = await deps.endpoints.setUrl(scope, url, candidate, deps.clock.now());
@@ -38,8 +42,13 @@ export interface RotateSecretResult {
  * signatures (new and old), so receivers can switch at their pace. Creates the first secret
  * when the account has none yet (a merchant using only per-session webhook URLs).
  */
-export async function rotateSecret(deps: EndpointDeps, scope: AccountScope, overlapMs: number): Promise<RotateSecretResult> {
-  if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) throw new GatewayError("INTERNAL", "The secret overlap is misconfigured.");
+export async function rotateSecret(
+  deps: EndpointDeps,
+  scope: AccountScope,
+  overlapMs: number,
+): Promise<RotateSecretResult> {
+  if (!Number.isSafeInteger(overlapMs) || overlapMs < 0)
+    throw new GatewayError("INTERNAL", "The secret overlap is misconfigured.");
   const now = deps.clock.now();
   const previousExpiresAt = new Date(now.getTime() + overlapMs);
   const secret = generateWebhookSecret();

@@ -12,14 +12,19 @@ export type DeliveryTarget =
  * account's endpoint for the mode). Resolved at send time, so retries and resends follow a
  * changed endpoint and a rotated secret.
  */
-export function resolveDeliveryTarget(sessionUrl: string | undefined, endpoint: WebhookEndpoint | undefined, now: Date): DeliveryTarget {
+export function resolveDeliveryTarget(
+  sessionUrl: string | undefined,
+  endpoint: WebhookEndpoint | undefined,
+  now: Date,
+): DeliveryTarget {
   const url = sessionUrl || endpoint?.url || "";
   if (url === "") return { ok: false, url, message: NO_ENDPOINT_MESSAGE };
   if (!endpoint) {
     return {
       ok: false,
       url,
-      message: "No webhook secret configured for this account and mode: set the webhook endpoint (or rotate its secret), then resend",
+      message:
+        "No webhook secret configured for this account and mode: set the webhook endpoint (or rotate its secret), then resend",
     };
   }
   const toAccountEndpoint = !sessionUrl;

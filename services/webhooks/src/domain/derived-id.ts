@@ -1,4 +1,4 @@
-import { derivedId as platformDerivedId, type IdPrefix } from "@gateway/platform";
+import { type IdPrefix, derivedId as platformDerivedId } from "@gateway/platform";
 
 /**
  * A prefixed id computed from `seed`, in the webhooks service's own namespace. Writes that may

@@ -8,8 +8,12 @@ import { checkHttpUrl, GatewayError } from "@gateway/platform";
  */
 export function validateEndpointUrl(raw: string, livemode: boolean): string {
   const text = raw.trim();
-  if (text === "") throw GatewayError.validation([{ field: "url", code: "required", message: "A webhook URL is required." }]);
+  if (text === "")
+    throw GatewayError.validation([
+      { field: "url", code: "required", message: "A webhook URL is required." },
+    ]);
   const checked = checkHttpUrl(text, { httpsOnly: livemode, forbidFragment: true });
-  if (!checked.ok) throw GatewayError.validation([{ field: "url", code: "invalid", message: `url ${checked.message}` }]);
+  if (!checked.ok)
+    throw GatewayError.validation([{ field: "url", code: "invalid", message: `url ${checked.message}` }]);
   return text;
 }

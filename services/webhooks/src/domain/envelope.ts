@@ -1,4 +1,4 @@
-import { RawJson, stringifyWithRaw, type JsonOutput } from "@gateway/platform";
+import { type JsonOutput, RawJson, stringifyWithRaw } from "@gateway/platform";
 import type { EventSession, SessionEventFacts } from "./webhook-event.js";
 
 /** The metadata could not be spliced; the envelope carries null instead and the caller logs it. */
@@ -8,15 +8,18 @@ export interface EnvelopeWarning {
 
 const PAYABLE_STATUSES = new Set(["CREATED", "PENDING", "PROCESSING"]);
 
-export const orNull = (value: string | undefined): string | null => (value === undefined || value === "" ? null : value);
-const dateOrNull = (value: Date | undefined): string | null => (value === undefined ? null : value.toISOString());
+export const orNull = (value: string | undefined): string | null =>
+  value === undefined || value === "" ? null : value;
+const dateOrNull = (value: Date | undefined): string | null =>
+  value === undefined ? null : value.toISOString();
 
 /** The stored metadata text, spliced verbatim when it is a JSON object; null otherwise. */
 export function metadataValue(text: string | undefined, warning: EnvelopeWarning): JsonOutput {
   if (text === undefined || text.trim() === "") return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return new RawJson(text.trim());
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      return new RawJson(text.trim());
   } catch {
     // Falls through: corrupt text must not make the whole body invalid JSON.
   }

@@ -1,5 +1,5 @@
-import { metadataValue, orNull, type EnvelopeWarning } from "./envelope.js";
-import { stringifyWithRaw, type JsonOutput } from "@gateway/platform";
+import { type JsonOutput, stringifyWithRaw } from "@gateway/platform";
+import { type EnvelopeWarning, metadataValue, orNull } from "./envelope.js";
 import type { RefundEventFacts } from "./webhook-event.js";
 
 /**
@@ -31,6 +31,11 @@ export function buildRefundEnvelope(facts: RefundEventFacts): { body: string; wa
     created_at: r.createdAt.toISOString(),
     ...(manual ? { resolved_at: facts.occurredAt.toISOString() } : {}),
   };
-  const envelope: JsonOutput = { id: facts.eventId, event: facts.eventType, created_at: facts.occurredAt.toISOString(), data };
+  const envelope: JsonOutput = {
+    id: facts.eventId,
+    event: facts.eventType,
+    created_at: facts.occurredAt.toISOString(),
+    data,
+  };
   return { body: stringifyWithRaw(envelope), warning };
 }

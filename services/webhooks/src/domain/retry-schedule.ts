@@ -10,7 +10,9 @@ export interface AttemptFailure {
   retryAfterMs?: number;
 }
 
-export type RetryPlan = { retry: true; at: Date; delayMs: number } | { retry: false; reason: "exhausted" | "gone" | "resend" };
+export type RetryPlan =
+  | { retry: true; at: Date; delayMs: number }
+  | { retry: false; reason: "exhausted" | "gone" | "resend" };
 
 /**
  * When a failed attempt is tried again. `scheduleMs[i]` is the wait after the failure of chain
@@ -36,6 +38,7 @@ export function planRetry(
 /** Checks a configured schedule: every wait a whole, non-negative number of milliseconds. */
 export function assertRetrySchedule(scheduleMs: readonly number[]): void {
   for (const ms of scheduleMs) {
-    if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError(`retry waits must be whole milliseconds, got ${ms}`);
+    if (!Number.isSafeInteger(ms) || ms < 0)
+      throw new RangeError(`retry waits must be whole milliseconds, got ${ms}`);
   }
 }

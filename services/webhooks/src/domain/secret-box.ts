@@ -4,8 +4,8 @@ export {
   parseSecretsKey,
   parseSecretsKeyList,
   SECRETS_KEY_BYTES,
-  secretsKeyId,
-  SecretUnreadableError,
   type SealedSecret,
   type SecretBox,
+  SecretUnreadableError,
+  secretsKeyId,
 } from "@gateway/platform";

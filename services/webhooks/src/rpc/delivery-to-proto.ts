@@ -1,6 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { DeliverySchema, DeliveryStatus as ProtoDeliveryStatus, type Delivery as ProtoDelivery } from "@gateway/proto";
+import {
+  DeliverySchema,
+  type Delivery as ProtoDelivery,
+  DeliveryStatus as ProtoDeliveryStatus,
+} from "@gateway/proto";
 import type { Delivery, DeliveryStatus } from "../domain/delivery.js";
 
 export const STATUS_TO_PROTO: { readonly [S in DeliveryStatus]: ProtoDeliveryStatus } = {
@@ -11,7 +15,8 @@ export const STATUS_TO_PROTO: { readonly [S in DeliveryStatus]: ProtoDeliverySta
 
 /** The filter status, or undefined for UNSPECIFIED (no filter). */
 export function statusFromProto(status: ProtoDeliveryStatus): DeliveryStatus | undefined {
-  for (const [name, value] of Object.entries(STATUS_TO_PROTO)) if (value === status) return name as DeliveryStatus;
+  for (const [name, value] of Object.entries(STATUS_TO_PROTO))
+    if (value === status) return name as DeliveryStatus;
   return undefined;
 }
 

@@ -1,5 +1,4 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { scopeFromProto } from "@gateway/platform";
 import type { BulkResendDeliveriesRequest, ListDeliveriesRequest } from "@gateway/proto";
 import type { ListDeliveriesQuery } from "../app/list-deliveries.js";
 import type { BulkResendFilter } from "../app/resend-deliveries.js";

@@ -1,6 +1,6 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { scopeFromProto, type Clock } from "@gateway/platform";
+import { type Clock, scopeFromProto } from "@gateway/platform";
 import type { WebhookService } from "@gateway/proto";
 import { listDeliveries } from "../app/list-deliveries.js";
 import type { WebhooksStores } from "../app/ports.js";
@@ -24,8 +24,15 @@ export function createWebhookServiceHandlers(deps: WebhookServiceDeps): ServiceI
   const endpointDeps = { endpoints: stores.endpoints, clock };
   return {
     async listDeliveries(req) {
-      const page = await listDeliveries(stores.deliveries, scopeFromProto(req.scope), listQueryFromProto(req));
-      return { deliveries: page.deliveries.map(deliveryToProto), pageInfo: { hasMore: page.hasMore, nextCursor: page.nextCursor ?? "" } };
+      const page = await listDeliveries(
+        stores.deliveries,
+        scopeFromProto(req.scope),
+        listQueryFromProto(req),
+      );
+      return {
+        deliveries: page.deliveries.map(deliveryToProto),
+        pageInfo: { hasMore: page.hasMore, nextCursor: page.nextCursor ?? "" },
+      };
     },
     async resendDelivery(req) {
       return { delivery: deliveryToProto(await resendDelivery(resendDeps, req.deliveryId)) };
@@ -38,11 +45,15 @@ export function createWebhookServiceHandlers(deps: WebhookServiceDeps): ServiceI
       const result = await rotateSecret(endpointDeps, scopeFromProto(req.scope), deps.secretOverlapMs);
       return {
         secret: result.secret,
-        ...(result.previousSecretExpiresAt ? { previousSecretExpiresAt: timestampFromDate(result.previousSecretExpiresAt) } : {}),
+        ...(result.previousSecretExpiresAt
+          ? { previousSecretExpiresAt: timestampFromDate(result.previousSecretExpiresAt) }
+          : {}),
       };
     },
     async bulkResendDeliveries(req) {
-      return { resent: await bulkResendDeliveries(resendDeps, scopeFromProto(req.scope), bulkFilterFromProto(req)) };
+      return {
+        resent: await bulkResendDeliveries(resendDeps, scopeFromProto(req.scope), bulkFilterFromProto(req)),
+      };
     },
   };
 }

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Delivery } from "../../src/domain/delivery.js";
 import { firstAttemptId } from "../../src/app/record-session-event.js";
-import { NO_ENDPOINT_MESSAGE } from "../../src/domain/delivery-target.js";
 import { resendDelivery } from "../../src/app/resend-deliveries.js";
-import { HOUR, MINUTE, type DeliveryHarness, deliveryHarness } from "../support/delivery-harness.js";
+import type { Delivery } from "../../src/domain/delivery.js";
+import { NO_ENDPOINT_MESSAGE } from "../../src/domain/delivery-target.js";
+import { type DeliveryHarness, deliveryHarness, HOUR, MINUTE } from "../support/delivery-harness.js";
 import { eventFacts, newScope } from "../support/fixtures.js";
 
 const byAttempt = (rows: Delivery[]) => [...rows].sort((a, b) => a.attemptNumber - b.attemptNumber);
@@ -46,7 +46,13 @@ describe("delivering an event", () => {
     expect(JSON.parse(request.body.toString("utf8")).data.id).toBe(facts.session.id);
 
     const [attempt] = await h.history(facts.eventId);
-    expect(attempt).toMatchObject({ status: "SUCCEEDED", attemptNumber: 1, url: h.receiver.url, httpStatusCode: 200, sessionId: facts.session.id });
+    expect(attempt).toMatchObject({
+      status: "SUCCEEDED",
+      attemptNumber: 1,
+      url: h.receiver.url,
+      httpStatusCode: 200,
+      sessionId: facts.session.id,
+    });
     expect(attempt?.responseTimeMs).toEqual(expect.any(Number));
     expect(attempt?.errorMessage).toBeUndefined();
     expect(attempt?.nextRetryAt).toBeUndefined();
@@ -75,7 +81,9 @@ describe("delivering an event", () => {
 
     expect(h.receiver.requests).toHaveLength(4);
     expect(new Set(h.receiver.requests.map((r) => r.body.toString("hex"))).size).toBe(1);
-    expect(new Set(h.receiver.requests.map((r) => r.headers["x-service-webhook-id"]))).toEqual(new Set([facts.eventId]));
+    expect(new Set(h.receiver.requests.map((r) => r.headers["x-service-webhook-id"]))).toEqual(
+      new Set([facts.eventId]),
+    );
     expect(new Set(h.receiver.requests.map((r) => r.headers["x-service-signature"])).size).toBe(4);
 
     const attempts = byAttempt(await h.history(facts.eventId));
@@ -86,7 +94,12 @@ describe("delivering an event", () => {
       [4, "FAILED", 500, "Receiver answered HTTP 500 Internal Server Error"],
     ]);
     const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-    expect(attempts.map((a) => a.nextRetryAt?.getTime())).toEqual([t0 + MINUTE, t0 + MINUTE + 2 * HOUR, t0 + MINUTE + 26 * HOUR, undefined]);
+    expect(attempts.map((a) => a.nextRetryAt?.getTime())).toEqual([
+      t0 + MINUTE,
+      t0 + MINUTE + 2 * HOUR,
+      t0 + MINUTE + 26 * HOUR,
+      undefined,
+    ]);
     expect(attempts.map((a) => a.trigger)).toEqual(["initial", "retry", "retry", "retry"]);
   });
 
@@ -100,7 +113,13 @@ describe("delivering an event", () => {
     const [first, retry] = byAttempt(await h.history(facts.eventId));
     expect(first).toMatchObject({ status: "FAILED", errorMessage: "Connection reset by the receiver" });
     expect(first?.httpStatusCode).toBeUndefined();
-    expect(retry).toMatchObject({ status: "PENDING", attemptNumber: 2, trigger: "retry", nextRetryAt: first?.nextRetryAt, url: h.receiver.url });
+    expect(retry).toMatchObject({
+      status: "PENDING",
+      attemptNumber: 2,
+      trigger: "retry",
+      nextRetryAt: first?.nextRetryAt,
+      url: h.receiver.url,
+    });
     h.receiver.handle((_req, res) => res.end("ok"));
     h.clock.advance(MINUTE);
     await h.dispatcher.dispatchDue();
@@ -128,7 +147,9 @@ describe("delivering an event", () => {
     h.clock.advance(4 * MINUTE);
     retryAfter = "10";
     expect(await h.dispatcher.dispatchDue()).toBe(1);
-    expect(byAttempt(await h.history(facts.eventId))[1]?.nextRetryAt?.getTime()).toBe(t0 + 5 * MINUTE + 2 * HOUR);
+    expect(byAttempt(await h.history(facts.eventId))[1]?.nextRetryAt?.getTime()).toBe(
+      t0 + 5 * MINUTE + 2 * HOUR,
+    );
   });
 
   it("when the receiver answers 410 Gone, then retries stop and the account endpoint is disabled until it is set again", async () => {
@@ -145,7 +166,11 @@ describe("delivering an event", () => {
     h.clock.advance(48 * HOUR);
     expect(await h.dispatcher.dispatchDue()).toBe(0);
     const [attempt] = await h.history(gone.eventId);
-    expect(attempt).toMatchObject({ status: "FAILED", httpStatusCode: 410, errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed" });
+    expect(attempt).toMatchObject({
+      status: "FAILED",
+      httpStatusCode: 410,
+      errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed",
+    });
     expect(attempt?.nextRetryAt).toBeUndefined();
     expect((await h.stores.endpoints.find(scope))?.disabledAt).toEqual(goneAt);
 
@@ -153,7 +178,9 @@ describe("delivering an event", () => {
     await h.record(later);
     await h.dispatcher.dispatchDue();
     expect(h.receiver.requests).toHaveLength(1);
-    expect((await h.history(later.eventId))[0]?.errorMessage).toMatch(/disabled after the receiver answered 410 Gone.*set the endpoint again/);
+    expect((await h.history(later.eventId))[0]?.errorMessage).toMatch(
+      /disabled after the receiver answered 410 Gone.*set the endpoint again/,
+    );
 
     h.receiver.handle((_req, res) => res.end("ok"));
     await h.setEndpoint(scope);
@@ -173,7 +200,11 @@ describe("delivering an event", () => {
     const facts = eventFacts("session.succeeded", { scope, webhookUrl: h.receiver.url });
     await h.record(facts);
     await h.dispatcher.dispatchDue();
-    expect((await h.history(facts.eventId))[0]).toMatchObject({ status: "FAILED", httpStatusCode: 410, url: h.receiver.url });
+    expect((await h.history(facts.eventId))[0]).toMatchObject({
+      status: "FAILED",
+      httpStatusCode: 410,
+      url: h.receiver.url,
+    });
     expect((await h.stores.endpoints.find(scope))?.disabledAt).toBeUndefined();
   });
 
@@ -211,9 +242,18 @@ describe("delivering an event", () => {
     h.clock.advance(25 * HOUR);
 
     let woken = 0;
-    const resend = await resendDelivery({ stores: h.stores, clock: h.clock, wake: () => (woken += 1) }, firstAttemptId(facts.eventId));
+    const resend = await resendDelivery(
+      { stores: h.stores, clock: h.clock, wake: () => (woken += 1) },
+      firstAttemptId(facts.eventId),
+    );
     expect(woken).toBe(1);
-    expect(resend).toMatchObject({ status: "PENDING", attemptNumber: 2, trigger: "resend", eventId: facts.eventId, url: h.receiver.url });
+    expect(resend).toMatchObject({
+      status: "PENDING",
+      attemptNumber: 2,
+      trigger: "resend",
+      eventId: facts.eventId,
+      url: h.receiver.url,
+    });
     expect(resend.id).not.toBe(firstAttemptId(facts.eventId));
     await h.dispatcher.dispatchDue();
 
@@ -268,7 +308,11 @@ describe("delivering an event", () => {
     const facts = eventFacts("session.failed", { scope, webhookUrl: h.receiver.url });
     await h.record(facts);
     await h.dispatcher.dispatchDue();
-    expect((await h.history(facts.eventId))[0]).toMatchObject({ status: "FAILED", url: h.receiver.url, errorMessage: expect.stringMatching(/No webhook secret/) });
+    expect((await h.history(facts.eventId))[0]).toMatchObject({
+      status: "FAILED",
+      url: h.receiver.url,
+      errorMessage: expect.stringMatching(/No webhook secret/),
+    });
     expect(h.receiver.requests).toHaveLength(0);
   });
 

@@ -3,14 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listDeliveries } from "../../src/app/list-deliveries.js";
 import { firstAttemptId } from "../../src/app/record-session-event.js";
 import { bulkResendDeliveries, resendDelivery } from "../../src/app/resend-deliveries.js";
-import { HOUR, type DeliveryHarness, deliveryHarness } from "../support/delivery-harness.js";
+import { type DeliveryHarness, deliveryHarness, HOUR } from "../support/delivery-harness.js";
 import { eventFacts, newScope } from "../support/fixtures.js";
 
 async function violationsOf(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (err) {
-    if (err instanceof GatewayError) return { reason: err.reason, fields: err.violations.map((v) => v.field) };
+    if (err instanceof GatewayError)
+      return { reason: err.reason, fields: err.violations.map((v) => v.field) };
     throw err;
   }
   throw new Error("expected a GatewayError");
@@ -70,15 +71,25 @@ describe("resend and history", () => {
     expect(await bulkResendDeliveries(deps, scope, { createdLte: new Date(t0.getTime() + 1000) })).toBe(1);
     expect((await h.history(early.eventId)).length).toBe(2);
     expect((await h.history(late.eventId)).length).toBe(1);
-    expect(await violationsOf(bulkResendDeliveries(deps, scope, { createdGte: new Date(t0.getTime() + 1), createdLte: t0 }))).toEqual({
+    expect(
+      await violationsOf(
+        bulkResendDeliveries(deps, scope, { createdGte: new Date(t0.getTime() + 1), createdLte: t0 }),
+      ),
+    ).toEqual({
       reason: "VALIDATION_ERROR",
       fields: ["created_gte"],
     });
   });
 
   it("when an unknown delivery is resent, then it is not found", async () => {
-    expect(await violationsOf(resendDelivery({ stores: h.stores, clock: h.clock }, "whd_nope"))).toEqual({ reason: "NOT_FOUND", fields: [] });
-    expect(await violationsOf(resendDelivery({ stores: h.stores, clock: h.clock }, ""))).toEqual({ reason: "VALIDATION_ERROR", fields: ["delivery_id"] });
+    expect(await violationsOf(resendDelivery({ stores: h.stores, clock: h.clock }, "whd_nope"))).toEqual({
+      reason: "NOT_FOUND",
+      fields: [],
+    });
+    expect(await violationsOf(resendDelivery({ stores: h.stores, clock: h.clock }, ""))).toEqual({
+      reason: "VALIDATION_ERROR",
+      fields: ["delivery_id"],
+    });
   });
 
   it("when an account pages through its history, then it is newest first and never shows another account's attempts", async () => {
@@ -100,17 +111,40 @@ describe("resend and history", () => {
     const page1 = await listDeliveries(h.stores.deliveries, scope, { filter: {}, limit: 2 });
     expect(page1.deliveries.map((d) => d.id)).toEqual([ids[4], ids[3]]);
     expect(page1.nextCursor).toBe(ids[3]);
-    const page2 = await listDeliveries(h.stores.deliveries, scope, { filter: {}, limit: 2, startingAfter: page1.nextCursor });
+    const page2 = await listDeliveries(h.stores.deliveries, scope, {
+      filter: {},
+      limit: 2,
+      startingAfter: page1.nextCursor,
+    });
     expect(page2.deliveries.map((d) => d.id)).toEqual([ids[2], ids[1]]);
-    const last = await listDeliveries(h.stores.deliveries, scope, { filter: {}, limit: 2, startingAfter: page2.nextCursor });
+    const last = await listDeliveries(h.stores.deliveries, scope, {
+      filter: {},
+      limit: 2,
+      startingAfter: page2.nextCursor,
+    });
     expect(last).toEqual({ deliveries: [expect.objectContaining({ id: ids[0] })], hasMore: false });
-    expect((await listDeliveries(h.stores.deliveries, scope, { filter: { sessionId: "ps_first" } })).deliveries.map((d) => d.id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect((await listDeliveries(h.stores.deliveries, scope, { filter: { status: "FAILED" } })).deliveries).toEqual([]);
+    expect(
+      (
+        await listDeliveries(h.stores.deliveries, scope, { filter: { sessionId: "ps_first" } })
+      ).deliveries.map((d) => d.id),
+    ).toEqual([ids[2], ids[1], ids[0]]);
+    expect(
+      (await listDeliveries(h.stores.deliveries, scope, { filter: { status: "FAILED" } })).deliveries,
+    ).toEqual([]);
 
-    expect(await violationsOf(listDeliveries(h.stores.deliveries, scope, { filter: {}, startingAfter: firstAttemptId(strangerEvent.eventId) }))).toEqual({
+    expect(
+      await violationsOf(
+        listDeliveries(h.stores.deliveries, scope, {
+          filter: {},
+          startingAfter: firstAttemptId(strangerEvent.eventId),
+        }),
+      ),
+    ).toEqual({
       reason: "VALIDATION_ERROR",
       fields: ["starting_after"],
     });
-    expect(await violationsOf(listDeliveries(h.stores.deliveries, scope, { filter: {}, limit: 101 }))).toEqual({ reason: "VALIDATION_ERROR", fields: ["limit"] });
+    expect(
+      await violationsOf(listDeliveries(h.stores.deliveries, scope, { filter: {}, limit: 101 })),
+    ).toEqual({ reason: "VALIDATION_ERROR", fields: ["limit"] });
   });
 });

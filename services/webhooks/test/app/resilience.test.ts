@@ -1,15 +1,15 @@
 import { GatewayError } from "@gateway/platform";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DeliveryRepository, WebhooksStores } from "../../src/app/ports.js";
-import { retryIdOf } from "../../src/app/send-attempt.js";
-import { firstAttemptId } from "../../src/app/record-session-event.js";
-import { DeliveryDispatcher } from "../../src/app/delivery-dispatcher.js";
 import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
 import { createHttpDeliverer } from "../../src/adapters/http/index.js";
 import { createMemoryWebhooksStores } from "../../src/adapters/memory/create-memory-webhooks-stores.js";
-import { captureLogger } from "../support/silent-logger.js";
-import { MINUTE, type DeliveryHarness, deliveryHarness } from "../support/delivery-harness.js";
+import { DeliveryDispatcher } from "../../src/app/delivery-dispatcher.js";
+import type { DeliveryRepository, WebhooksStores } from "../../src/app/ports.js";
+import { firstAttemptId } from "../../src/app/record-session-event.js";
+import { retryIdOf } from "../../src/app/send-attempt.js";
+import { type DeliveryHarness, deliveryHarness, MINUTE } from "../support/delivery-harness.js";
 import { eventFacts, newScope } from "../support/fixtures.js";
+import { captureLogger } from "../support/silent-logger.js";
 
 /** Deliveries whose next `complete` fails, as when the process dies right after queueing the retry. */
 function crashOnNextComplete(stores: WebhooksStores): WebhooksStores & { armed: { crash: boolean } } {
@@ -49,7 +49,10 @@ describe("delivery resilience", () => {
     expect(h.logLines.some((l) => l.includes("sent again when its lease expires"))).toBe(true);
     const first = await stores.deliveries.findById(firstAttemptId(facts.eventId));
     expect(first?.status).toBe("PENDING");
-    expect(await stores.deliveries.findById(retryIdOf(first!.id))).toMatchObject({ status: "PENDING", attemptNumber: 2 });
+    expect(await stores.deliveries.findById(retryIdOf(first!.id))).toMatchObject({
+      status: "PENDING",
+      attemptNumber: 2,
+    });
 
     // Still leased: nobody sends it again yet.
     h.clock.advance(10_000);

@@ -35,7 +35,10 @@ export interface DeliveryRepositoryFixture {
  * The one contract every DeliveryRepository adapter meets (in memory, MongoDB/FerretDB). Each
  * test gets an empty store: the work queue is global, so tests must not see each other's attempts.
  */
-export function deliveryRepositoryContract(adapter: string, open: () => Promise<DeliveryRepositoryFixture>): void {
+export function deliveryRepositoryContract(
+  adapter: string,
+  open: () => Promise<DeliveryRepositoryFixture>,
+): void {
   describe(`DeliveryRepository contract: ${adapter}`, () => {
     let fixture: DeliveryRepositoryFixture;
     let repo: DeliveryRepository;
@@ -73,8 +76,12 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
         const first = attempt(scope);
         await repo.insert(first);
         expect(await repo.insert({ ...first, url: "https://other.example/" })).toBe("already_exists");
-        expect(await repo.insert(attempt(scope, { eventId: first.eventId, attemptNumber: 1 }))).toBe("already_exists");
-        expect(await repo.insert(attempt(scope, { eventId: first.eventId, attemptNumber: 2 }))).toBe("inserted");
+        expect(await repo.insert(attempt(scope, { eventId: first.eventId, attemptNumber: 1 }))).toBe(
+          "already_exists",
+        );
+        expect(await repo.insert(attempt(scope, { eventId: first.eventId, attemptNumber: 2 }))).toBe(
+          "inserted",
+        );
         expect((await repo.findById(first.id))?.url).toBe("https://shop.example.tn/hooks");
       });
 
@@ -91,7 +98,8 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
       it("when an event has several attempts, then the latest is the one with the highest number", async () => {
         const scope = newScope();
         const eventId = newId("evt");
-        for (const n of [1, 3, 2]) await repo.insert(attempt(scope, { eventId, attemptNumber: n, createdAt: at(n) }));
+        for (const n of [1, 3, 2])
+          await repo.insert(attempt(scope, { eventId, attemptNumber: n, createdAt: at(n) }));
         expect((await repo.latestForEvent(eventId))?.attemptNumber).toBe(3);
         expect(await repo.latestForEvent("evt_none")).toBeUndefined();
       });
@@ -120,8 +128,12 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
         expect(taken?.id).toBe(d.id);
         expect(taken?.claim?.token).toBe("second");
         // The first holder's outcome no longer counts.
-        expect(await repo.complete(d.id, "first", { status: "SUCCEEDED", url: d.url, completedAt: at(10_001) })).toBe(false);
-        expect(await repo.complete(d.id, "second", { status: "SUCCEEDED", url: d.url, completedAt: at(10_002) })).toBe(true);
+        expect(
+          await repo.complete(d.id, "first", { status: "SUCCEEDED", url: d.url, completedAt: at(10_001) }),
+        ).toBe(false);
+        expect(
+          await repo.complete(d.id, "second", { status: "SUCCEEDED", url: d.url, completedAt: at(10_002) }),
+        ).toBe(true);
       });
 
       it("when many claim at once, then every due attempt goes to exactly one of them", async () => {
@@ -132,7 +144,9 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
           ids.add(d.id);
           await repo.insert(d);
         }
-        const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => repo.claimNextDue(at(100), at(60_000), `t${i}`)));
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => repo.claimNextDue(at(100), at(60_000), `t${i}`)),
+        );
         const got = claims.filter((c): c is Delivery => c !== undefined).map((c) => c.id);
         expect(got).toHaveLength(8);
         expect(new Set(got)).toEqual(ids);
@@ -147,7 +161,12 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
 
     describe("completing", () => {
       it("when the holder records a failure, then the figures are stored, the lease is dropped and it is final", async () => {
-        const d = attempt(newScope(), { trigger: "retry", chainAttempt: 2, attemptNumber: 2, nextRetryAt: at(0) });
+        const d = attempt(newScope(), {
+          trigger: "retry",
+          chainAttempt: 2,
+          attemptNumber: 2,
+          nextRetryAt: at(0),
+        });
         await repo.insert(d);
         await repo.claimNextDue(at(0), at(10_000), "tok");
         const result = {
@@ -163,14 +182,24 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
         const stored = await repo.findById(d.id);
         expect(stored).toEqual({ ...d, ...result });
         expect(stored?.claim).toBeUndefined();
-        expect(await repo.complete(d.id, "tok", { status: "SUCCEEDED", url: d.url, completedAt: at(60) })).toBe(false);
+        expect(
+          await repo.complete(d.id, "tok", { status: "SUCCEEDED", url: d.url, completedAt: at(60) }),
+        ).toBe(false);
       });
 
       it("when a success is recorded, then the due time shown on the pending retry is cleared", async () => {
         const d = attempt(newScope(), { trigger: "retry", chainAttempt: 2, nextRetryAt: at(0) });
         await repo.insert(d);
         await repo.claimNextDue(at(0), at(10_000), "tok");
-        expect(await repo.complete(d.id, "tok", { status: "SUCCEEDED", url: d.url, httpStatusCode: 204, responseTimeMs: 3, completedAt: at(9) })).toBe(true);
+        expect(
+          await repo.complete(d.id, "tok", {
+            status: "SUCCEEDED",
+            url: d.url,
+            httpStatusCode: 204,
+            responseTimeMs: 3,
+            completedAt: at(9),
+          }),
+        ).toBe(true);
         const stored = await repo.findById(d.id);
         expect(stored?.status).toBe("SUCCEEDED");
         expect(stored?.nextRetryAt).toBeUndefined();
@@ -180,7 +209,9 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
       it("when the token is wrong or the attempt was never claimed, then nothing changes", async () => {
         const d = attempt(newScope());
         await repo.insert(d);
-        expect(await repo.complete(d.id, "nobody", { status: "SUCCEEDED", url: d.url, completedAt: at(1) })).toBe(false);
+        expect(
+          await repo.complete(d.id, "nobody", { status: "SUCCEEDED", url: d.url, completedAt: at(1) }),
+        ).toBe(false);
         expect(await repo.findById(d.id)).toEqual(d);
       });
     });
@@ -199,24 +230,48 @@ export function deliveryRepositoryContract(adapter: string, open: () => Promise<
         await repo.insert(twin);
         await repo.insert(attempt({ ...scope, livemode: true }));
         await repo.insert(attempt(newScope()));
-        const expected = [...mine, twin].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((d) => d.id);
+        const expected = [...mine, twin]
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+          .map((d) => d.id);
 
         const first = await repo.list(scope, {}, { limit: 4 });
         expect(first.deliveries.map((d) => d.id)).toEqual(expected.slice(0, 4));
         expect(first.hasMore).toBe(true);
         const last = first.deliveries[3]!;
-        const rest = await repo.list(scope, {}, { limit: 4, after: { createdAt: last.createdAt, id: last.id } });
+        const rest = await repo.list(
+          scope,
+          {},
+          { limit: 4, after: { createdAt: last.createdAt, id: last.id } },
+        );
         expect(rest.deliveries.map((d) => d.id)).toEqual(expected.slice(4));
         expect(rest.hasMore).toBe(false);
       });
 
       it("when filters are given, then only matching attempts are listed", async () => {
         const scope = newScope();
-        const a = attempt(scope, { status: "FAILED", event: "session.failed", sessionId: "ps_a", createdAt: at(1000) });
-        const b = attempt(scope, { status: "SUCCEEDED", event: "session.succeeded", sessionId: "ps_b", createdAt: at(2000) });
-        const c = attempt(scope, { status: "FAILED", event: "session.succeeded", sessionId: "ps_a", createdAt: at(3000), eventId: b.eventId, attemptNumber: 2 });
+        const a = attempt(scope, {
+          status: "FAILED",
+          event: "session.failed",
+          sessionId: "ps_a",
+          createdAt: at(1000),
+        });
+        const b = attempt(scope, {
+          status: "SUCCEEDED",
+          event: "session.succeeded",
+          sessionId: "ps_b",
+          createdAt: at(2000),
+        });
+        const c = attempt(scope, {
+          status: "FAILED",
+          event: "session.succeeded",
+          sessionId: "ps_a",
+          createdAt: at(3000),
+          eventId: b.eventId,
+          attemptNumber: 2,
+        });
         for (const d of [a, b, c]) await repo.insert(d);
-        const ids = async (filter: Parameters<DeliveryRepository["list"]>[1]) => (await repo.list(scope, filter, { limit: 10 })).deliveries.map((d) => d.id);
+        const ids = async (filter: Parameters<DeliveryRepository["list"]>[1]) =>
+          (await repo.list(scope, filter, { limit: 10 })).deliveries.map((d) => d.id);
         expect(await ids({ status: "FAILED" })).toEqual([c.id, a.id]);
         expect(await ids({ event: "session.succeeded" })).toEqual([c.id, b.id]);
         expect(await ids({ sessionId: "ps_a" })).toEqual([c.id, a.id]);

@@ -31,7 +31,10 @@ export function endpointRepositoryContract(adapter: string, open: () => Promise<
 
     it("when two first sets race, then one secret is created and both see it", async () => {
       const scope = newScope();
-      const results = await Promise.all([repo.setUrl(scope, URL_A, generateWebhookSecret(), T0), repo.setUrl(scope, URL_A, generateWebhookSecret(), T0)]);
+      const results = await Promise.all([
+        repo.setUrl(scope, URL_A, generateWebhookSecret(), T0),
+        repo.setUrl(scope, URL_A, generateWebhookSecret(), T0),
+      ]);
       expect(results.filter((r) => r.secretCreated)).toHaveLength(1);
       expect(results[0].endpoint.secret).toBe(results[1].endpoint.secret);
     });
@@ -43,11 +46,20 @@ export function endpointRepositoryContract(adapter: string, open: () => Promise<
       const next = generateWebhookSecret();
       const rotated = await repo.rotateSecret(scope, next, later(86_400_000), later(10));
       expect(rotated.rotated).toBe(true);
-      expect(rotated.endpoint).toMatchObject({ url: URL_A, secret: next, previousSecret: original, previousSecretExpiresAt: later(86_400_000) });
+      expect(rotated.endpoint).toMatchObject({
+        url: URL_A,
+        secret: next,
+        previousSecret: original,
+        previousSecretExpiresAt: later(86_400_000),
+      });
       const third = generateWebhookSecret();
       await repo.rotateSecret(scope, third, later(90_000_000), later(20));
       // Only one previous secret is kept: the one replaced last.
-      expect(await repo.find(scope)).toMatchObject({ secret: third, previousSecret: next, previousSecretExpiresAt: later(90_000_000) });
+      expect(await repo.find(scope)).toMatchObject({
+        secret: third,
+        previousSecret: next,
+        previousSecretExpiresAt: later(90_000_000),
+      });
     });
 
     it("when a secret is rotated before any URL was set, then the first secret is created without a URL", async () => {
@@ -65,8 +77,15 @@ export function endpointRepositoryContract(adapter: string, open: () => Promise<
       const scope = newScope();
       const original = generateWebhookSecret();
       await repo.setUrl(scope, URL_A, original, T0);
-      const secrets = [generateWebhookSecret(), generateWebhookSecret(), generateWebhookSecret(), generateWebhookSecret()];
-      const results = await Promise.all(secrets.map((s, i) => repo.rotateSecret(scope, s, later(1000 + i), later(i))));
+      const secrets = [
+        generateWebhookSecret(),
+        generateWebhookSecret(),
+        generateWebhookSecret(),
+        generateWebhookSecret(),
+      ];
+      const results = await Promise.all(
+        secrets.map((s, i) => repo.rotateSecret(scope, s, later(1000 + i), later(i))),
+      );
       const stored = await repo.find(scope);
       // As if run in some order: each rotation replaced a different secret, the last one is current.
       const replaced = results.map((r) => r.endpoint.previousSecret).sort();
@@ -81,7 +100,10 @@ export function endpointRepositoryContract(adapter: string, open: () => Promise<
       expect(await repo.disable(scope, URL_B, later(1), "410")).toBe(false);
       expect(await repo.disable(scope, URL_A, later(2), "Receiver answered HTTP 410 Gone")).toBe(true);
       expect(await repo.disable(scope, URL_A, later(3), "again")).toBe(false);
-      expect(await repo.find(scope)).toMatchObject({ disabledAt: later(2), disabledReason: "Receiver answered HTTP 410 Gone" });
+      expect(await repo.find(scope)).toMatchObject({
+        disabledAt: later(2),
+        disabledReason: "Receiver answered HTTP 410 Gone",
+      });
       const reset = await repo.setUrl(scope, URL_A, generateWebhookSecret(), later(4));
       expect(reset.endpoint.disabledAt).toBeUndefined();
       expect(reset.endpoint.disabledReason).toBeUndefined();

@@ -14,7 +14,10 @@ function event(o: Partial<WebhookEvent> = {}): WebhookEvent {
     occurredAt: new Date(Date.UTC(2026, 0, 1)),
     sessionWebhookUrl: "https://shop.example.tn/per-session",
     body: '{"id":"evt_x","data":{"metadata":{"a.b":{"$c":[[1]]},"n":1.50}}}',
-    traceContext: { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", tracestate: "vendor=a" },
+    traceContext: {
+      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+      tracestate: "vendor=a",
+    },
     receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 1)),
     ...o,
   };

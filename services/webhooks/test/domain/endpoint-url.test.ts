@@ -14,7 +14,9 @@ function violation(run: () => unknown) {
 
 describe("webhook endpoint URL", () => {
   it("when the URL is https, then it is accepted in both modes", () => {
-    expect(validateEndpointUrl(" https://shop.example.tn/hooks?x=1 ", true)).toBe("https://shop.example.tn/hooks?x=1");
+    expect(validateEndpointUrl(" https://shop.example.tn/hooks?x=1 ", true)).toBe(
+      "https://shop.example.tn/hooks?x=1",
+    );
     expect(validateEndpointUrl("http://localhost:3000/hooks", false)).toBe("http://localhost:3000/hooks");
   });
 
@@ -27,6 +29,8 @@ describe("webhook endpoint URL", () => {
     ["https://shop.example.tn/hooks#frag", false, "invalid"],
     [`https://shop.example.tn/${"a".repeat(2048)}`, false, "invalid"],
   ])("when the URL is %j (live %s), then it is refused with %s on url", (url, live, code) => {
-    expect(violation(() => validateEndpointUrl(url, live))).toEqual([{ field: "url", code, message: expect.any(String) }]);
+    expect(violation(() => validateEndpointUrl(url, live))).toEqual([
+      { field: "url", code, message: expect.any(String) },
+    ]);
   });
 });

@@ -1,11 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { buildEnvelope } from "../../src/domain/envelope.js";
-import { METADATA, eventFacts } from "../support/fixtures.js";
+import { eventFacts, METADATA } from "../support/fixtures.js";
 
-const SESSION_FIELDS = ["id", "order_number", "merchant_reference", "order_id", "amount", "currency", "description", "status", "buyer", "items", "metadata"];
+const SESSION_FIELDS = [
+  "id",
+  "order_number",
+  "merchant_reference",
+  "order_id",
+  "amount",
+  "currency",
+  "description",
+  "status",
+  "buyer",
+  "items",
+  "metadata",
+];
 
 function parse(body: string) {
-  return JSON.parse(body) as { id: string; event: string; created_at: string; sequence: number; data: Record<string, unknown> };
+  return JSON.parse(body) as {
+    id: string;
+    event: string;
+    created_at: string;
+    sequence: number;
+    data: Record<string, unknown>;
+  };
 }
 
 describe("webhook envelope (spec 6.2)", () => {
@@ -33,19 +51,49 @@ describe("webhook envelope (spec 6.2)", () => {
       currency: "TND",
       description: "Two mugs",
       status: "SUCCEEDED",
-      buyer: { first_name: "Émile", last_name: "بن علي", email: "emile@example.tn", phone: "+216 71 000 000" },
+      buyer: {
+        first_name: "Émile",
+        last_name: "بن علي",
+        email: "emile@example.tn",
+        phone: "+216 71 000 000",
+      },
       items: [{ name: "Mug", quantity: 2, unit_price: "5.00", description: "Blue" }],
       paid_at: "2026-01-01T12:00:00.000Z",
-      payment: { method: "card", card_brand: "visa", card_last_four: "4242", card_country: "TN", fee_amount: "0.850", net_amount: "33.150" },
+      payment: {
+        method: "card",
+        card_brand: "visa",
+        card_last_four: "4242",
+        card_country: "TN",
+        fee_amount: "0.850",
+        net_amount: "33.150",
+      },
     });
-    expect(Object.keys(data.payment as object)).toEqual(["method", "card_brand", "card_last_four", "card_country", "fee_amount", "net_amount"]);
+    expect(Object.keys(data.payment as object)).toEqual([
+      "method",
+      "card_brand",
+      "card_last_four",
+      "card_country",
+      "fee_amount",
+      "net_amount",
+    ]);
     expect(Object.keys(data.buyer as object)).toEqual(["first_name", "last_name", "email", "phone"]);
   });
 
   it("when session.failed is built, then data adds last_failure_code, last_failure_message, attempts_count and can_retry", () => {
     const { data } = parse(buildEnvelope(eventFacts("session.failed")).body);
-    expect(Object.keys(data)).toEqual([...SESSION_FIELDS, "last_failure_code", "last_failure_message", "attempts_count", "can_retry"]);
-    expect(data).toMatchObject({ last_failure_code: "card_declined", last_failure_message: "The card was declined.", attempts_count: 1, can_retry: true });
+    expect(Object.keys(data)).toEqual([
+      ...SESSION_FIELDS,
+      "last_failure_code",
+      "last_failure_message",
+      "attempts_count",
+      "can_retry",
+    ]);
+    expect(data).toMatchObject({
+      last_failure_code: "card_declined",
+      last_failure_message: "The card was declined.",
+      attempts_count: 1,
+      can_retry: true,
+    });
   });
 
   it("when session.expired is built, then data adds expired_at", () => {
@@ -58,7 +106,10 @@ describe("webhook envelope (spec 6.2)", () => {
   it("when checkout.session.expired is built, then data adds checkout_expired_at and session_still_payable", () => {
     const { data } = parse(buildEnvelope(eventFacts("checkout.session.expired")).body);
     expect(Object.keys(data)).toEqual([...SESSION_FIELDS, "checkout_expired_at", "session_still_payable"]);
-    expect(data).toMatchObject({ checkout_expired_at: "2026-01-01T12:00:00.000Z", session_still_payable: true });
+    expect(data).toMatchObject({
+      checkout_expired_at: "2026-01-01T12:00:00.000Z",
+      session_still_payable: true,
+    });
   });
 
   it("when session.late_payment_returned is built, then data adds late_payment with the returned payment's figures", () => {
@@ -75,13 +126,34 @@ describe("webhook envelope (spec 6.2)", () => {
       method: "reversal",
       reason: "session_expired",
     });
-    expect(Object.keys(data.late_payment as object)).toEqual(["attempt_id", "amount", "currency", "card_brand", "card_last_four", "approved_at", "returned_at", "method", "reason"]);
+    expect(Object.keys(data.late_payment as object)).toEqual([
+      "attempt_id",
+      "amount",
+      "currency",
+      "card_brand",
+      "card_last_four",
+      "approved_at",
+      "returned_at",
+      "method",
+      "reason",
+    ]);
   });
 
   it("when a late payment's card and times are unknown, then they are null", () => {
     const facts = eventFacts("session.late_payment_returned");
-    facts.latePayment = { attemptId: "pa_x", amount: "1.000", currency: "TND", method: "refund", reason: "already_paid" };
-    expect(parse(buildEnvelope(facts).body).data.late_payment).toMatchObject({ card_brand: null, card_last_four: null, approved_at: null, returned_at: null });
+    facts.latePayment = {
+      attemptId: "pa_x",
+      amount: "1.000",
+      currency: "TND",
+      method: "refund",
+      reason: "already_paid",
+    };
+    expect(parse(buildEnvelope(facts).body).data.late_payment).toMatchObject({
+      card_brand: null,
+      card_last_four: null,
+      approved_at: null,
+      returned_at: null,
+    });
   });
 
   it("when a checkout link expires on a session that can no longer be paid, then session_still_payable is false", () => {
@@ -111,7 +183,12 @@ describe("webhook envelope (spec 6.2)", () => {
     facts.session.description = undefined;
     facts.session.buyer = {};
     const { data } = parse(buildEnvelope(facts).body);
-    expect(data).toMatchObject({ order_id: null, description: null, metadata: null, buyer: { first_name: null, last_name: null, email: null, phone: null } });
+    expect(data).toMatchObject({
+      order_id: null,
+      description: null,
+      metadata: null,
+      buyer: { first_name: null, last_name: null, email: null, phone: null },
+    });
   });
 
   it("when the stored metadata is not a JSON object, then the body stays valid JSON with metadata null and a warning", () => {

@@ -11,7 +11,11 @@ describe("refund webhook envelope", () => {
     const facts = refundEventFacts("refund.succeeded");
     const envelope = parse(buildRefundEnvelope(facts).body);
     expect(Object.keys(envelope)).toEqual(["id", "event", "created_at", "data"]);
-    expect(envelope).toMatchObject({ id: facts.eventId, event: "refund.succeeded", created_at: "2026-01-02T09:30:00.000Z" });
+    expect(envelope).toMatchObject({
+      id: facts.eventId,
+      event: "refund.succeeded",
+      created_at: "2026-01-02T09:30:00.000Z",
+    });
     expect(Object.keys(envelope.data)).toEqual([
       "refund_id",
       "refunded_amount",
@@ -45,7 +49,12 @@ describe("refund webhook envelope", () => {
     for (const type of ["refund.succeeded", "refund.failed"] as const) {
       const facts = refundEventFacts(type, { manual: true });
       const { data } = parse(buildRefundEnvelope(facts).body);
-      expect(Object.keys(data).slice(0, 4)).toEqual(["refund_id", "refunded_amount", "automated_refund", "epg_error_message"]);
+      expect(Object.keys(data).slice(0, 4)).toEqual([
+        "refund_id",
+        "refunded_amount",
+        "automated_refund",
+        "epg_error_message",
+      ]);
       expect(Object.keys(data).at(-1)).toBe("resolved_at");
       expect(data).toMatchObject({
         automated_refund: false,

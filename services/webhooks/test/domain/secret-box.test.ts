@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { SecretUnreadableError, createSecretBox, parseSecretsKey, parseSecretsKeyList } from "../../src/domain/secret-box.js";
+import {
+  createSecretBox,
+  parseSecretsKey,
+  parseSecretsKeyList,
+  SecretUnreadableError,
+} from "../../src/domain/secret-box.js";
 
 const SECRET = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=";
 
@@ -27,7 +32,9 @@ describe("secret box (AES-256-GCM at rest)", () => {
 
   it("when a key is not base64 of 32 bytes, then the error explains and never repeats it", () => {
     const bad = "not-a-key-but-maybe-a-typo-of-one";
-    expect(() => parseSecretsKey(bad)).toThrow(/GATEWAY_SECRETS_KEY must be the base64 encoding of exactly 32/);
+    expect(() => parseSecretsKey(bad)).toThrow(
+      /GATEWAY_SECRETS_KEY must be the base64 encoding of exactly 32/,
+    );
     try {
       parseSecretsKey(bad);
     } catch (err) {

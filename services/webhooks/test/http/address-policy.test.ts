@@ -103,6 +103,8 @@ describe("assertAddressPolicy", () => {
   );
 
   it("when every CIDR is valid, then it accepts the policy", () => {
-    expect(() => assertAddressPolicy({ allowPrivate: false, allowCidrs: ["10.0.0.0/8", "fd00::/8", "::1"] })).not.toThrow();
+    expect(() =>
+      assertAddressPolicy({ allowPrivate: false, allowCidrs: ["10.0.0.0/8", "fd00::/8", "::1"] }),
+    ).not.toThrow();
   });
 });

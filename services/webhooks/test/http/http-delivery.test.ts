@@ -3,13 +3,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { generateWebhookSecret, verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  buildWebhookHeaders,
+  createHttpDeliverer,
   type DeliveryRequest,
   type HttpDeliverer,
   type ResolveAll,
-  buildWebhookHeaders,
-  createHttpDeliverer,
 } from "../../src/adapters/http/index.js";
-import { type TestReceiver, closedPort, startReceiver } from "./test-receiver.js";
+import { closedPort, startReceiver, type TestReceiver } from "./test-receiver.js";
 
 const BODY = Buffer.from('{"id":"evt_1","event":"session.succeeded","data":{"amount":"10.500"}}');
 const REFUSED = /^Refused to deliver to a private or reserved address \(/;
@@ -19,7 +19,10 @@ const UNREACHABLE = "Could not connect to the endpoint";
 let receiver: TestReceiver;
 const deliverers: HttpDeliverer[] = [];
 
-function deliverer(policy = { allowPrivate: true, allowCidrs: [] as string[] }, resolve?: ResolveAll): HttpDeliverer {
+function deliverer(
+  policy = { allowPrivate: true, allowCidrs: [] as string[] },
+  resolve?: ResolveAll,
+): HttpDeliverer {
   const created = createHttpDeliverer(policy, resolve ? { resolve } : {});
   deliverers.push(created);
   return created;
@@ -60,20 +63,40 @@ describe("HTTP delivery", () => {
   it("when signed headers are sent, then the receiver verifies both schemes over the bytes it received", async () => {
     const secret = generateWebhookSecret();
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = buildWebhookHeaders({ webhookId: "evt_1", event: "session.succeeded", body: BODY, secrets: [secret], timestamp });
+    const headers = buildWebhookHeaders({
+      webhookId: "evt_1",
+      event: "session.succeeded",
+      body: BODY,
+      secrets: [secret],
+      timestamp,
+    });
     expect((await deliverer().deliver(request({ headers }))).ok).toBe(true);
     const received = receiver.requests[0];
     if (!received) throw new Error("the receiver saw no request");
     expect(received.headers["x-service-signature"]).toMatch(new RegExp(`^t=${timestamp},v1=[0-9a-f]{64}$`));
     expect(received.headers["x-service-event"]).toBe("session.succeeded");
-    expect(verifyWebhook(received.body, received.headers, secret)).toEqual({ ok: true, timestamp, webhookId: "evt_1" });
-    expect(verifyStandardWebhook(received.body, received.headers, secret)).toEqual({ ok: true, timestamp, webhookId: "evt_1" });
+    expect(verifyWebhook(received.body, received.headers, secret)).toEqual({
+      ok: true,
+      timestamp,
+      webhookId: "evt_1",
+    });
+    expect(verifyStandardWebhook(received.body, received.headers, secret)).toEqual({
+      ok: true,
+      timestamp,
+      webhookId: "evt_1",
+    });
   });
 
   it("when the secret is rotating, then a receiver still holding the old secret verifies", async () => {
     const [current, previous] = [generateWebhookSecret(), generateWebhookSecret()];
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = buildWebhookHeaders({ webhookId: "evt_2", event: "session.failed", body: BODY, secrets: [current, previous], timestamp });
+    const headers = buildWebhookHeaders({
+      webhookId: "evt_2",
+      event: "session.failed",
+      body: BODY,
+      secrets: [current, previous],
+      timestamp,
+    });
     await deliverer().deliver(request({ headers }));
     const received = receiver.requests[0];
     if (!received) throw new Error("the receiver saw no request");
@@ -84,7 +107,9 @@ describe("HTTP delivery", () => {
   });
 
   it("when the caller sets headers the deliverer owns, then the deliverer's values are sent", async () => {
-    await deliverer().deliver(request({ headers: { "user-agent": "spoof", "Content-Length": "1", "X-Custom": "yes" } }));
+    await deliverer().deliver(
+      request({ headers: { "user-agent": "spoof", "Content-Length": "1", "X-Custom": "yes" } }),
+    );
     expect(receiver.requests[0]?.headers["user-agent"]).toBe("PaymentGateway-Webhooks/1");
     expect(receiver.requests[0]?.headers["x-custom"]).toBe("yes");
     expect(receiver.requests[0]?.body.equals(BODY)).toBe(true);
@@ -96,7 +121,12 @@ describe("HTTP delivery", () => {
       res.end("boom");
     });
     const outcome = await deliverer().deliver(request());
-    expect(outcome).toMatchObject({ ok: false, httpStatus: 500, gone: false, errorMessage: "Receiver answered HTTP 500 Internal Server Error" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      httpStatus: 500,
+      gone: false,
+      errorMessage: "Receiver answered HTTP 500 Internal Server Error",
+    });
     expect(outcome.retryAfterMs).toBeUndefined();
   });
 
@@ -108,7 +138,12 @@ describe("HTTP delivery", () => {
       } else res.end("should never be reached");
     });
     const outcome = await deliverer().deliver(request());
-    expect(outcome).toMatchObject({ ok: false, httpStatus: 302, gone: false, errorMessage: "Redirects are not followed (302 to /elsewhere)" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      httpStatus: 302,
+      gone: false,
+      errorMessage: "Redirects are not followed (302 to /elsewhere)",
+    });
     await sleep(50);
     expect(receiver.requests.map((r) => r.path)).toEqual(["/hooks"]);
   });
@@ -126,7 +161,11 @@ describe("HTTP delivery", () => {
       res.writeHead(503, { "Retry-After": "120" });
       res.end();
     });
-    expect(await deliverer().deliver(request())).toMatchObject({ ok: false, httpStatus: 503, retryAfterMs: 120_000 });
+    expect(await deliverer().deliver(request())).toMatchObject({
+      ok: false,
+      httpStatus: 503,
+      retryAfterMs: 120_000,
+    });
   });
 
   it("when the receiver sends Retry-After as an HTTP date, then the wait until that date is reported", async () => {
@@ -153,14 +192,27 @@ describe("HTTP delivery", () => {
   it("when nothing listens on the port, then the delivery fails as could not connect (refused, for operators)", async () => {
     const port = await closedPort();
     const outcome = await deliverer().deliver(request({ url: `http://127.0.0.1:${port}/hooks` }));
-    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: UNREACHABLE, failureCause: "refused", errorDetail: "Connection refused by 127.0.0.1" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      gone: false,
+      errorMessage: UNREACHABLE,
+      failureCause: "refused",
+      errorDetail: "Connection refused by 127.0.0.1",
+    });
   });
 
   // Issue 15 item 4: an unknown host and a refused private address read the same to a merchant.
   it("when the host name does not resolve, then the merchant reads could not connect and operators the DNS failure", async () => {
     const resolve: ResolveAll = (host, _options, callback) =>
-      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" }) as NodeJS.ErrnoException, []);
-    const outcome = await deliverer({ allowPrivate: false, allowCidrs: [] }, resolve).deliver(request({ url: "http://internal-billing.corp/hooks" }));
+      callback(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), {
+          code: "ENOTFOUND",
+        }) as NodeJS.ErrnoException,
+        [],
+      );
+    const outcome = await deliverer({ allowPrivate: false, allowCidrs: [] }, resolve).deliver(
+      request({ url: "http://internal-billing.corp/hooks" }),
+    );
     expect(outcome).toMatchObject({ ok: false, errorMessage: UNREACHABLE, failureCause: "dns" });
     expect(outcome.errorDetail).toContain("internal-billing.corp");
     expect(outcome.errorMessage).not.toContain("internal-billing.corp");
@@ -169,7 +221,11 @@ describe("HTTP delivery", () => {
   it("when the receiver drops the connection, then the delivery fails as a reset", async () => {
     receiver.handle((req) => req.socket.destroy());
     const outcome = await deliverer().deliver(request());
-    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: "Connection reset by the receiver" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      gone: false,
+      errorMessage: "Connection reset by the receiver",
+    });
   });
 
   it("when the answer is very large, then it is cut off and the next delivery still works", async () => {
@@ -209,7 +265,10 @@ describe("HTTP delivery", () => {
 
   it("when a header value contains a line break, then the delivery fails without a request", async () => {
     const outcome = await deliverer().deliver(request({ headers: { "X-Bad": "a\r\nInjected: yes" } }));
-    expect(outcome).toMatchObject({ ok: false, errorMessage: expect.stringMatching(/^Invalid request header/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      errorMessage: expect.stringMatching(/^Invalid request header/),
+    });
     expect(receiver.connections).toBe(0);
   });
 
@@ -232,25 +291,44 @@ describe("SSRF guard (allowPrivate: false)", () => {
     ["a private address", () => "http://10.0.0.1/hooks", "10.0.0.1"],
     ["the cloud metadata address", () => "http://169.254.169.254/latest/meta-data/", "169.254.169.254"],
     ["IPv6 loopback", (port: number) => `http://[::1]:${port}/hooks`, "::1"],
-    ["an IPv4-mapped IPv6 loopback", (port: number) => `http://[::ffff:127.0.0.1]:${port}/hooks`, "127.0.0.1"],
-    ["loopback written as a decimal number", (port: number) => `http://2130706433:${port}/hooks`, "127.0.0.1"],
+    [
+      "an IPv4-mapped IPv6 loopback",
+      (port: number) => `http://[::ffff:127.0.0.1]:${port}/hooks`,
+      "127.0.0.1",
+    ],
+    [
+      "loopback written as a decimal number",
+      (port: number) => `http://2130706433:${port}/hooks`,
+      "127.0.0.1",
+    ],
     ["a host name resolving to loopback", (port: number) => `http://localhost:${port}/hooks`, "127.0.0.1"],
-  ])("when the URL points at %s, then it is refused before any connection and fast", async (_name, url, shown) => {
-    const outcome = await deliverer(strict).deliver(request({ url: url(receiver.port), timeoutMs: 5_000 }));
-    // The address is the operator's to know (errorDetail), never the merchant's (errorMessage).
-    expect(outcome).toMatchObject({ ok: false, gone: false, errorMessage: UNREACHABLE, failureCause: "forbidden_address" });
-    expect(outcome.errorDetail).toBe(`Refused to deliver to a private or reserved address (${shown})`);
-    expect(outcome.httpStatus).toBeUndefined();
-    expect(outcome.responseTimeMs).toBeLessThan(1_000);
-    await sleep(20);
-    expect(receiver.connections).toBe(0);
-    expect(receiver.requests).toHaveLength(0);
-  });
+  ])(
+    "when the URL points at %s, then it is refused before any connection and fast",
+    async (_name, url, shown) => {
+      const outcome = await deliverer(strict).deliver(request({ url: url(receiver.port), timeoutMs: 5_000 }));
+      // The address is the operator's to know (errorDetail), never the merchant's (errorMessage).
+      expect(outcome).toMatchObject({
+        ok: false,
+        gone: false,
+        errorMessage: UNREACHABLE,
+        failureCause: "forbidden_address",
+      });
+      expect(outcome.errorDetail).toBe(`Refused to deliver to a private or reserved address (${shown})`);
+      expect(outcome.httpStatus).toBeUndefined();
+      expect(outcome.responseTimeMs).toBeLessThan(1_000);
+      await sleep(20);
+      expect(receiver.connections).toBe(0);
+      expect(receiver.requests).toHaveLength(0);
+    },
+  );
 
   it("when loopback is allow-listed, then deliveries to it go through again", async () => {
     const d = deliverer({ allowPrivate: false, allowCidrs: ["127.0.0.0/8", "::1/128"] });
     expect(await d.deliver(request())).toMatchObject({ ok: true, httpStatus: 200 });
-    expect(await d.deliver(request({ url: `http://localhost:${receiver.port}/hooks` }))).toMatchObject({ ok: true, httpStatus: 200 });
+    expect(await d.deliver(request({ url: `http://localhost:${receiver.port}/hooks` }))).toMatchObject({
+      ok: true,
+      httpStatus: 200,
+    });
     expect(receiver.requests).toHaveLength(2);
   });
 
@@ -269,8 +347,13 @@ describe("SSRF guard (allowPrivate: false)", () => {
 
   it("when a name resolves to a public and a private address (rebinding), then it is refused without connecting", async () => {
     const resolve: ResolveAll = (_host, _options, callback) =>
-      callback(null, [{ address: "93.184.215.14", family: 4 }, { address: "127.0.0.1", family: 4 }]);
-    const outcome = await deliverer(strict, resolve).deliver(request({ url: `http://rebind.example:${receiver.port}/hooks` }));
+      callback(null, [
+        { address: "93.184.215.14", family: 4 },
+        { address: "127.0.0.1", family: 4 },
+      ]);
+    const outcome = await deliverer(strict, resolve).deliver(
+      request({ url: `http://rebind.example:${receiver.port}/hooks` }),
+    );
     expect(outcome.errorMessage).toBe(UNREACHABLE);
     expect(outcome.errorDetail).toMatch(REFUSED);
     expect(outcome.errorDetail).toContain("127.0.0.1");
@@ -281,6 +364,8 @@ describe("SSRF guard (allowPrivate: false)", () => {
 
 describe("SSRF guard configuration", () => {
   it("when the allow-list holds an invalid CIDR, then creating the deliverer throws naming it", () => {
-    expect(() => createHttpDeliverer({ allowPrivate: false, allowCidrs: ["10.0.0.0/40"] })).toThrow("10.0.0.0/40");
+    expect(() => createHttpDeliverer({ allowPrivate: false, allowCidrs: ["10.0.0.0/40"] })).toThrow(
+      "10.0.0.0/40",
+    );
   });
 });

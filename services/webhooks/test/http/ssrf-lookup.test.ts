@@ -1,9 +1,13 @@
 import type { LookupAddress, LookupOptions } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { ForbiddenAddressError, type ResolveAll, guardedLookup } from "../../src/adapters/http/index.js";
+import { ForbiddenAddressError, guardedLookup, type ResolveAll } from "../../src/adapters/http/index.js";
 
 function resolverOf(answer: LookupAddress[] | NodeJS.ErrnoException): ResolveAll & { calls: number } {
-  const resolve = ((_host: string, _options: LookupOptions, callback: (e: NodeJS.ErrnoException | null, a: LookupAddress[]) => void) => {
+  const resolve = ((
+    _host: string,
+    _options: LookupOptions,
+    callback: (e: NodeJS.ErrnoException | null, a: LookupAddress[]) => void,
+  ) => {
     resolve.calls += 1;
     if (answer instanceof Error) callback(answer, []);
     else callback(null, answer);
@@ -13,7 +17,11 @@ function resolverOf(answer: LookupAddress[] | NodeJS.ErrnoException): ResolveAll
 }
 
 function run(lookup: ReturnType<typeof guardedLookup>, options: LookupOptions) {
-  return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>((resolve) =>
+  return new Promise<{
+    err: NodeJS.ErrnoException | null;
+    address: string | LookupAddress[];
+    family?: number;
+  }>((resolve) =>
     lookup("merchant.example", options, (err, address, family) => resolve({ err, address, family })),
   );
 }
@@ -22,7 +30,10 @@ const strict = { allowPrivate: false, allowCidrs: [] };
 
 describe("guardedLookup", () => {
   it("when every address is public, then all of them are returned for the socket to connect to", async () => {
-    const addresses = [{ address: "93.184.215.14", family: 4 }, { address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 }];
+    const addresses = [
+      { address: "93.184.215.14", family: 4 },
+      { address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 },
+    ];
     const result = await run(guardedLookup(strict, resolverOf(addresses)), { all: true });
     expect(result.err).toBeNull();
     expect(result.address).toEqual(addresses);
@@ -34,14 +45,20 @@ describe("guardedLookup", () => {
   });
 
   it("when any resolved address is private, then the whole host is refused with that address named", async () => {
-    const resolve = resolverOf([{ address: "8.8.8.8", family: 4 }, { address: "10.0.0.1", family: 4 }]);
+    const resolve = resolverOf([
+      { address: "8.8.8.8", family: 4 },
+      { address: "10.0.0.1", family: 4 },
+    ]);
     const result = await run(guardedLookup(strict, resolve), { all: true });
     expect(result.err).toBeInstanceOf(ForbiddenAddressError);
     expect(result.err?.message).toBe("Refused to deliver to a private or reserved address (10.0.0.1)");
   });
 
   it("when the name resolves to an IPv4-mapped loopback, then the message shows the IPv4 address", async () => {
-    const result = await run(guardedLookup(strict, resolverOf([{ address: "::ffff:127.0.0.1", family: 6 }])), {});
+    const result = await run(
+      guardedLookup(strict, resolverOf([{ address: "::ffff:127.0.0.1", family: 6 }])),
+      {},
+    );
     expect(result.err?.message).toBe("Refused to deliver to a private or reserved address (127.0.0.1)");
   });
 
@@ -52,7 +69,13 @@ describe("guardedLookup", () => {
   });
 
   it("when private addresses are allowed (test/development), then nothing is refused", async () => {
-    const result = await run(guardedLookup({ allowPrivate: true, allowCidrs: [] }, resolverOf([{ address: "127.0.0.1", family: 4 }])), {});
+    const result = await run(
+      guardedLookup(
+        { allowPrivate: true, allowCidrs: [] },
+        resolverOf([{ address: "127.0.0.1", family: 4 }]),
+      ),
+      {},
+    );
     expect(result).toEqual({ err: null, address: "127.0.0.1", family: 4 });
   });
 

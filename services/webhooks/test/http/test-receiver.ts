@@ -30,7 +30,12 @@ export async function startReceiver(): Promise<TestReceiver> {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const received = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
+      const received = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       receiver.requests.push(received);
       handler(req, res, received);
     });

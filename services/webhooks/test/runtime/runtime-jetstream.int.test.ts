@@ -1,7 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { connectNats, createJetStreamEventBus, ensureEventsStream, type NatsConnection } from "@gateway/platform";
+import { randomBytes as keyBytes, randomBytes } from "node:crypto";
+import {
+  connectNats,
+  createJetStreamEventBus,
+  ensureEventsStream,
+  type NatsConnection,
+} from "@gateway/platform";
 import { createTestDb } from "@gateway/testkit";
-import { randomBytes as keyBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { createMongoWebhooksStores } from "../../src/adapters/mongo/create-mongo-webhooks-stores.js";
 import { createSecretBox } from "../../src/domain/secret-box.js";

@@ -1,18 +1,28 @@
-import { systemClock, type EventBus } from "@gateway/platform";
+import { type EventBus, systemClock } from "@gateway/platform";
 import { waitFor } from "@gateway/testkit";
 import { verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
+import {
+  type AddressPolicy,
+  createHttpDeliverer,
+  type HttpDeliverer,
+} from "../../src/adapters/http/index.js";
 import type { WebhooksStores } from "../../src/app/ports.js";
 import { firstAttemptId } from "../../src/app/record-session-event.js";
 import { setEndpoint } from "../../src/app/webhook-endpoints.js";
 import type { WebhooksSettings } from "../../src/app/webhooks-settings.js";
-import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
-import { createHttpDeliverer, type AddressPolicy, type HttpDeliverer } from "../../src/adapters/http/index.js";
 import type { Delivery } from "../../src/domain/delivery.js";
 import type { SessionEventFacts } from "../../src/domain/webhook-event.js";
 import { createWebhooksRuntime, type WebhooksRuntime } from "../../src/webhooks-module.js";
-import { type TestReceiver, startReceiver } from "../http/test-receiver.js";
-import { eventFacts, newScope, publishedEvent, publishedRefundEvent, refundEventFacts } from "../support/fixtures.js";
+import { startReceiver, type TestReceiver } from "../http/test-receiver.js";
+import {
+  eventFacts,
+  newScope,
+  publishedEvent,
+  publishedRefundEvent,
+  refundEventFacts,
+} from "../support/fixtures.js";
 import { captureLogger } from "../support/silent-logger.js";
 
 /** Where the runtime runs: an event bus, stores, and the subject space the test publishes in. */
@@ -83,7 +93,9 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
     };
 
     const history = async (facts: SessionEventFacts): Promise<Delivery[]> =>
-      (await env.stores.deliveries.list(facts.session.scope, { eventId: facts.eventId }, { limit: 100 })).deliveries.sort((a, b) => a.attemptNumber - b.attemptNumber);
+      (
+        await env.stores.deliveries.list(facts.session.scope, { eventId: facts.eventId }, { limit: 100 })
+      ).deliveries.sort((a, b) => a.attemptNumber - b.attemptNumber);
 
     const settled = (facts: SessionEventFacts, attempts: number) =>
       waitFor(
@@ -95,7 +107,11 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       );
 
     async function endpointFor(facts: SessionEventFacts): Promise<string> {
-      const result = await setEndpoint({ endpoints: env.stores.endpoints, clock: systemClock }, facts.session.scope, receiver.url);
+      const result = await setEndpoint(
+        { endpoints: env.stores.endpoints, clock: systemClock },
+        facts.session.scope,
+        receiver.url,
+      );
       return result.secret!;
     }
 
@@ -114,24 +130,45 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         "x-service-event": "session.succeeded",
         "webhook-id": facts.eventId,
       });
-      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({ ok: true, webhookId: facts.eventId });
+      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({
+        ok: true,
+        webhookId: facts.eventId,
+      });
       expect(verifyStandardWebhook(request.body, request.headers, secret).ok).toBe(true);
       const envelope = JSON.parse(request.body.toString("utf8"));
-      expect(envelope).toMatchObject({ id: facts.eventId, event: "session.succeeded", sequence: facts.sequence, data: { id: facts.session.id, amount: "34.000" } });
-      expect(attempt).toMatchObject({ status: "SUCCEEDED", httpStatusCode: 200, attemptNumber: 1, url: receiver.url });
+      expect(envelope).toMatchObject({
+        id: facts.eventId,
+        event: "session.succeeded",
+        sequence: facts.sequence,
+        data: { id: facts.session.id, amount: "34.000" },
+      });
+      expect(attempt).toMatchObject({
+        status: "SUCCEEDED",
+        httpStatusCode: 200,
+        attemptNumber: 1,
+        url: receiver.url,
+      });
     });
 
     it("when a RefundEvent is published (twice), then the refunded session's endpoint gets one signed refund webhook, listed with the session's deliveries", async () => {
       await startRuntime();
       const scope = newScope();
       const paid = eventFacts("session.succeeded", { scope });
-      const refund = refundEventFacts("refund.failed", { scope, sessionId: paid.session.id, occurredAt: new Date() });
+      const refund = refundEventFacts("refund.failed", {
+        scope,
+        sessionId: paid.session.id,
+        occurredAt: new Date(),
+      });
       const secret = await endpointFor(paid);
       await env.bus.publish(publishedRefundEvent(refund, env.subjectPrefix));
-      await env.bus.publish({ ...publishedRefundEvent(refund, env.subjectPrefix), id: `${refund.eventId}-republished` });
+      await env.bus.publish({
+        ...publishedRefundEvent(refund, env.subjectPrefix),
+        id: `${refund.eventId}-republished`,
+      });
       const rows = await waitFor(
         async () => {
-          const list = (await env.stores.deliveries.list(scope, { eventId: refund.eventId }, { limit: 10 })).deliveries;
+          const list = (await env.stores.deliveries.list(scope, { eventId: refund.eventId }, { limit: 10 }))
+            .deliveries;
           return list.length === 1 && list[0]!.status === "SUCCEEDED" ? list : undefined;
         },
         { timeoutMs: 15_000, intervalMs: 25, message: "the refund webhook to be delivered" },
@@ -139,59 +176,105 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.requests).toHaveLength(1);
       const request = receiver.requests[0]!;
-      expect(request.headers).toMatchObject({ "x-service-webhook-id": refund.eventId, "x-service-event": "refund.failed", "webhook-id": refund.eventId });
-      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({ ok: true, webhookId: refund.eventId });
+      expect(request.headers).toMatchObject({
+        "x-service-webhook-id": refund.eventId,
+        "x-service-event": "refund.failed",
+        "webhook-id": refund.eventId,
+      });
+      expect(verifyWebhook(request.body, request.headers, secret)).toMatchObject({
+        ok: true,
+        webhookId: refund.eventId,
+      });
       expect(JSON.parse(request.body.toString("utf8"))).toMatchObject({
         id: refund.eventId,
         event: "refund.failed",
-        data: { refund_id: refund.refund.id, session_id: paid.session.id, refunded_amount: "12.500", automated_refund: false, status: "FAILED" },
+        data: {
+          refund_id: refund.refund.id,
+          session_id: paid.session.id,
+          refunded_amount: "12.500",
+          automated_refund: false,
+          status: "FAILED",
+        },
       });
-      expect(rows[0]).toMatchObject({ sessionId: paid.session.id, event: "refund.failed", url: receiver.url, attemptNumber: 1 });
-      const bySession = await env.stores.deliveries.list(scope, { sessionId: paid.session.id, event: "refund.failed" }, { limit: 10 });
+      expect(rows[0]).toMatchObject({
+        sessionId: paid.session.id,
+        event: "refund.failed",
+        url: receiver.url,
+        attemptNumber: 1,
+      });
+      const bySession = await env.stores.deliveries.list(
+        scope,
+        { sessionId: paid.session.id, event: "refund.failed" },
+        { limit: 10 },
+      );
       expect(bySession.deliveries.map((d) => d.eventId)).toEqual([refund.eventId]);
     });
 
     it("when a refund's session has its own webhook_url, then the refund webhook goes there", async () => {
       await startRuntime();
       const scope = newScope();
-      const refund = refundEventFacts("refund.succeeded", { scope, webhookUrl: `${receiver.url}/session-hooks` });
-      await setEndpoint({ endpoints: env.stores.endpoints, clock: systemClock }, scope, "https://account.example/hooks");
+      const refund = refundEventFacts("refund.succeeded", {
+        scope,
+        webhookUrl: `${receiver.url}/session-hooks`,
+      });
+      await setEndpoint(
+        { endpoints: env.stores.endpoints, clock: systemClock },
+        scope,
+        "https://account.example/hooks",
+      );
       await env.bus.publish(publishedRefundEvent(refund, env.subjectPrefix));
-      await waitFor(() => (receiver.requests.length === 1 ? true : undefined), { message: "the POST to the session's URL" });
+      await waitFor(() => (receiver.requests.length === 1 ? true : undefined), {
+        message: "the POST to the session's URL",
+      });
       expect(receiver.requests[0]!.headers["x-service-event"]).toBe("refund.succeeded");
       expect(receiver.requests[0]!.path).toBe(new URL(`${receiver.url}/session-hooks`).pathname);
     });
 
     it.each([
-      ["500", (res: import("node:http").ServerResponse) => ((res.statusCode = 500), res.end()), 500, "Receiver answered HTTP 500 Internal Server Error"],
+      [
+        "500",
+        (res: import("node:http").ServerResponse) => ((res.statusCode = 500), res.end()),
+        500,
+        "Receiver answered HTTP 500 Internal Server Error",
+      ],
       ["timeout", () => undefined, undefined, "Request timed out after 300 ms"],
-      ["connection reset", (res: import("node:http").ServerResponse) => res.socket?.destroy(), undefined, "Connection reset by the receiver"],
+      [
+        "connection reset",
+        (res: import("node:http").ServerResponse) => res.socket?.destroy(),
+        undefined,
+        "Connection reset by the receiver",
+      ],
       [
         "302",
-        (res: import("node:http").ServerResponse) => (res.writeHead(302, { location: "https://elsewhere.example/hooks" }), res.end()),
+        (res: import("node:http").ServerResponse) => (
+          res.writeHead(302, { location: "https://elsewhere.example/hooks" }), res.end()
+        ),
         302,
         "Redirects are not followed (302 to https://elsewhere.example/hooks)",
       ],
-    ])("when the receiver fails with %s, then it is retried on the schedule and the history shows every attempt", async (_kind, answer, status, message) => {
-      await startRuntime();
-      receiver.handle((_req, res) => answer(res));
-      const facts = eventFacts("session.failed", { scope: newScope() });
-      await endpointFor(facts);
-      await publish(facts);
-      const attempts = await settled(facts, 4);
-      expect(receiver.requests).toHaveLength(4);
-      expect(attempts.map((a) => [a.attemptNumber, a.status, a.httpStatusCode, a.errorMessage])).toEqual(
-        [1, 2, 3, 4].map((n) => [n, "FAILED", status, message]),
-      );
-      for (const a of attempts) expect(a.responseTimeMs).toEqual(expect.any(Number));
-      expect(attempts.slice(0, 3).every((a) => a.nextRetryAt instanceof Date)).toBe(true);
-      expect(attempts[3]?.nextRetryAt).toBeUndefined();
-      // Each retry waited at least its scheduled time after the failure before it.
-      attempts.slice(1).forEach((a, i) => {
-        const failedAt = attempts[i]!.completedAt!.getTime();
-        expect(a.completedAt!.getTime() - failedAt).toBeGreaterThanOrEqual(SCHEDULE[i]!);
-      });
-    });
+    ])(
+      "when the receiver fails with %s, then it is retried on the schedule and the history shows every attempt",
+      async (_kind, answer, status, message) => {
+        await startRuntime();
+        receiver.handle((_req, res) => answer(res));
+        const facts = eventFacts("session.failed", { scope: newScope() });
+        await endpointFor(facts);
+        await publish(facts);
+        const attempts = await settled(facts, 4);
+        expect(receiver.requests).toHaveLength(4);
+        expect(attempts.map((a) => [a.attemptNumber, a.status, a.httpStatusCode, a.errorMessage])).toEqual(
+          [1, 2, 3, 4].map((n) => [n, "FAILED", status, message]),
+        );
+        for (const a of attempts) expect(a.responseTimeMs).toEqual(expect.any(Number));
+        expect(attempts.slice(0, 3).every((a) => a.nextRetryAt instanceof Date)).toBe(true);
+        expect(attempts[3]?.nextRetryAt).toBeUndefined();
+        // Each retry waited at least its scheduled time after the failure before it.
+        attempts.slice(1).forEach((a, i) => {
+          const failedAt = attempts[i]!.completedAt!.getTime();
+          expect(a.completedAt!.getTime() - failedAt).toBeGreaterThanOrEqual(SCHEDULE[i]!);
+        });
+      },
+    );
 
     it("when the same event is published twice, even under another message id, then there is one delivery chain", async () => {
       await startRuntime();
@@ -232,7 +315,9 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       for (const e of events) await settled(e, 1);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.requests).toHaveLength(16);
-      expect(new Set(receiver.requests.map((r) => r.headers["x-service-webhook-id"]))).toEqual(new Set(events.map((e) => e.eventId)));
+      expect(new Set(receiver.requests.map((r) => r.headers["x-service-webhook-id"]))).toEqual(
+        new Set(events.map((e) => e.eventId)),
+      );
     });
 
     it("when a runtime stops in the middle of a delivery, then a new one sends it again once the lease runs out and nothing is lost", async () => {
@@ -272,16 +357,29 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
 
     it("when a payload is not a SessionEvent or has no webhook, then it is never acknowledged as delivered or skipped with a warning, and other events still flow", async () => {
       const handle = await startRuntime();
-      await env.bus.publish({ id: "garbage-1", subject: `${env.subjectPrefix}.session.succeeded`, data: new Uint8Array([0xff, 0xff, 0xff]) });
+      await env.bus.publish({
+        id: "garbage-1",
+        subject: `${env.subjectPrefix}.session.succeeded`,
+        data: new Uint8Array([0xff, 0xff, 0xff]),
+      });
       const other = eventFacts("session.failed", { scope: newScope() });
-      const canceled = { ...publishedEvent({ ...other, eventId: "evt_canceled", eventType: "session.canceled" as never }, env.subjectPrefix) };
+      const canceled = {
+        ...publishedEvent(
+          { ...other, eventId: "evt_canceled", eventType: "session.canceled" as never },
+          env.subjectPrefix,
+        ),
+      };
       await env.bus.publish({ ...canceled, subject: `${env.subjectPrefix}.session.canceled` });
       const facts = eventFacts("session.succeeded", { scope: newScope() });
       await endpointFor(facts);
       await publish(facts);
       await settled(facts, 1);
-      await waitFor(() => handle.lines.some((l) => l.includes("cannot be turned into a webhook")), { message: "the malformed event to be logged" });
-      await waitFor(() => handle.lines.some((l) => l.includes("no webhook is defined for this event type")), { message: "the skipped event to be logged" });
+      await waitFor(() => handle.lines.some((l) => l.includes("cannot be turned into a webhook")), {
+        message: "the malformed event to be logged",
+      });
+      await waitFor(() => handle.lines.some((l) => l.includes("no webhook is defined for this event type")), {
+        message: "the skipped event to be logged",
+      });
       expect(await env.stores.events.findById("evt_canceled")).toBeUndefined();
     });
   });

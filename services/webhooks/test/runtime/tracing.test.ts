@@ -1,12 +1,12 @@
-import { SpanKind, context, trace } from "@opentelemetry/api";
-import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-node";
-import { InMemoryEventBus, TRACER_NAME, initTelemetry, systemClock, type Telemetry } from "@gateway/platform";
+import { InMemoryEventBus, initTelemetry, systemClock, type Telemetry, TRACER_NAME } from "@gateway/platform";
 import { waitFor } from "@gateway/testkit";
+import { context, SpanKind, trace } from "@opentelemetry/api";
+import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setEndpoint } from "../../src/app/webhook-endpoints.js";
 import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
 import { createHttpDeliverer } from "../../src/adapters/http/index.js";
 import { createMemoryWebhooksStores } from "../../src/adapters/memory/create-memory-webhooks-stores.js";
+import { setEndpoint } from "../../src/app/webhook-endpoints.js";
 import { createWebhooksRuntime } from "../../src/webhooks-module.js";
 import { startReceiver } from "../http/test-receiver.js";
 import { eventFacts, newScope, publishedEvent } from "../support/fixtures.js";
@@ -33,21 +33,37 @@ describe("tracing webhooks", () => {
       sender: createSigningWebhookSender(deliverer),
       clock: systemClock,
       logger: captureLogger().logger,
-      settings: { timeoutMs: 1_000, retryScheduleMs: [], secretOverlapMs: 0, pollIntervalMs: 25, concurrency: 2 },
+      settings: {
+        timeoutMs: 1_000,
+        retryScheduleMs: [],
+        secretOverlapMs: 0,
+        pollIntervalMs: 25,
+        concurrency: 2,
+      },
     });
     try {
       await runtime.start();
       const facts = eventFacts("session.succeeded", { scope: newScope() });
-      await setEndpoint({ endpoints: stores.endpoints, clock: systemClock }, facts.session.scope, receiver.url);
+      await setEndpoint(
+        { endpoints: stores.endpoints, clock: systemClock },
+        facts.session.scope,
+        receiver.url,
+      );
       const payment = trace.getTracer(TRACER_NAME).startSpan("settle payment");
       await context.with(trace.setSpan(context.active(), payment), () => bus.publish(publishedEvent(facts)));
       payment.end();
 
       await waitFor(() => receiver.requests.length === 1);
-      const post = await waitFor(() => exporter.getFinishedSpans().find((s) => s.name === "webhook POST session.succeeded"));
+      const post = await waitFor(() =>
+        exporter.getFinishedSpans().find((s) => s.name === "webhook POST session.succeeded"),
+      );
       expect(post.kind).toBe(SpanKind.CLIENT);
       expect(post.spanContext().traceId).toBe(payment.spanContext().traceId);
-      expect(post.attributes).toMatchObject({ "http.response.status_code": 200, "gateway.webhook.id": facts.eventId, "server.address": `127.0.0.1:${receiver.port}` });
+      expect(post.attributes).toMatchObject({
+        "http.response.status_code": 200,
+        "gateway.webhook.id": facts.eventId,
+        "server.address": `127.0.0.1:${receiver.port}`,
+      });
       expect(receiver.requests[0]?.headers.traceparent).toBeUndefined();
     } finally {
       await runtime.stop({ graceMs: 1_000 });

@@ -1,16 +1,20 @@
 import { ManualClock } from "@gateway/platform";
 import { verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
+import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
+import {
+  type AddressPolicy,
+  createHttpDeliverer,
+  type HttpDeliverer,
+} from "../../src/adapters/http/index.js";
+import { createMemoryWebhooksStores } from "../../src/adapters/memory/create-memory-webhooks-stores.js";
 import { DeliveryDispatcher } from "../../src/app/delivery-dispatcher.js";
 import type { WebhooksStores } from "../../src/app/ports.js";
 import { recordSessionEvent } from "../../src/app/record-session-event.js";
-import { setEndpoint, rotateSecret } from "../../src/app/webhook-endpoints.js";
+import { rotateSecret, setEndpoint } from "../../src/app/webhook-endpoints.js";
 import type { WebhooksSettings } from "../../src/app/webhooks-settings.js";
-import { createSigningWebhookSender } from "../../src/adapters/delivery/signing-webhook-sender.js";
-import { createHttpDeliverer, type AddressPolicy, type HttpDeliverer } from "../../src/adapters/http/index.js";
-import { createMemoryWebhooksStores } from "../../src/adapters/memory/create-memory-webhooks-stores.js";
 import type { AccountScope } from "../../src/domain/account-scope.js";
 import type { SessionEventFacts } from "../../src/domain/webhook-event.js";
-import { type ReceivedRequest, type TestReceiver, startReceiver } from "../http/test-receiver.js";
+import { type ReceivedRequest, startReceiver, type TestReceiver } from "../http/test-receiver.js";
 import { captureLogger } from "./silent-logger.js";
 
 export const MINUTE = 60_000;
@@ -35,7 +39,9 @@ export interface DeliveryHarness {
 }
 
 /** The delivery path in one process: memory stores, the real HTTP deliverer, a local receiver, a manual clock. */
-export async function deliveryHarness(o: { settings?: Partial<WebhooksSettings>; policy?: AddressPolicy; stores?: WebhooksStores } = {}): Promise<DeliveryHarness> {
+export async function deliveryHarness(
+  o: { settings?: Partial<WebhooksSettings>; policy?: AddressPolicy; stores?: WebhooksStores } = {},
+): Promise<DeliveryHarness> {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
   const stores = o.stores ?? createMemoryWebhooksStores();
   const deliverer: HttpDeliverer = createHttpDeliverer(o.policy ?? { allowPrivate: true, allowCidrs: [] });
@@ -48,7 +54,13 @@ export async function deliveryHarness(o: { settings?: Partial<WebhooksSettings>;
     ...o.settings,
   };
   const { logger, lines } = captureLogger();
-  const dispatcher = new DeliveryDispatcher({ stores, sender: createSigningWebhookSender(deliverer), clock, settings, logger });
+  const dispatcher = new DeliveryDispatcher({
+    stores,
+    sender: createSigningWebhookSender(deliverer),
+    clock,
+    settings,
+    logger,
+  });
   const receiver = await startReceiver();
   const nowSec = () => Math.floor(clock.now().getTime() / 1000);
   return {
@@ -63,10 +75,12 @@ export async function deliveryHarness(o: { settings?: Partial<WebhooksSettings>;
       return (await setEndpoint({ endpoints: stores.endpoints, clock }, scope, url)).secret;
     },
     async rotate(scope) {
-      return (await rotateSecret({ endpoints: stores.endpoints, clock }, scope, settings.secretOverlapMs)).secret;
+      return (await rotateSecret({ endpoints: stores.endpoints, clock }, scope, settings.secretOverlapMs))
+        .secret;
     },
     verifies: (request, secrets) => verifyWebhook(request.body, request.headers, secrets, { now: nowSec }).ok,
-    verifiesStandard: (request, secrets) => verifyStandardWebhook(request.body, request.headers, secrets, { now: nowSec }).ok,
+    verifiesStandard: (request, secrets) =>
+      verifyStandardWebhook(request.body, request.headers, secrets, { now: nowSec }).ok,
     async history(eventId) {
       const scopeOf = (await stores.events.findById(eventId))!.scope;
       return (await stores.deliveries.list(scopeOf, { eventId }, { limit: 100 })).deliveries;

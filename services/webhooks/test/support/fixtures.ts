@@ -11,10 +11,10 @@ import {
   RefundSchema,
   RefundStatus,
   RefundType,
+  type SessionEvent,
   SessionEventSchema,
   SessionSchema,
   SessionStatus,
-  type SessionEvent,
 } from "@gateway/proto";
 import type { AccountScope } from "../../src/domain/account-scope.js";
 import type { RefundWebhookEventType, SessionWebhookEventType } from "../../src/domain/event-types.js";
@@ -29,7 +29,15 @@ export function newScope(livemode = false): AccountScope {
 /** Facts of one event of a session with every optional field set. */
 export function eventFacts(
   type: SessionWebhookEventType,
-  o: { scope?: AccountScope; sessionId?: string; eventId?: string; sequence?: number; occurredAt?: Date; webhookUrl?: string; metadataJson?: string } = {},
+  o: {
+    scope?: AccountScope;
+    sessionId?: string;
+    eventId?: string;
+    sequence?: number;
+    occurredAt?: Date;
+    webhookUrl?: string;
+    metadataJson?: string;
+  } = {},
 ): SessionEventFacts {
   const occurredAt = o.occurredAt ?? new Date(Date.UTC(2026, 0, 1, 12, 0, 0));
   const status = {
@@ -62,10 +70,23 @@ export function eventFacts(
     },
   };
   if (type === "session.succeeded") {
-    facts.payment = { paidAt: occurredAt, method: "card", cardBrand: "visa", cardLastFour: "4242", cardCountry: "TN", feeAmount: "0.850", netAmount: "33.150" };
+    facts.payment = {
+      paidAt: occurredAt,
+      method: "card",
+      cardBrand: "visa",
+      cardLastFour: "4242",
+      cardCountry: "TN",
+      feeAmount: "0.850",
+      netAmount: "33.150",
+    };
   }
   if (type === "session.failed") {
-    facts.failure = { lastFailureCode: "card_declined", lastFailureMessage: "The card was declined.", attemptsCount: 1, canRetry: true };
+    facts.failure = {
+      lastFailureCode: "card_declined",
+      lastFailureMessage: "The card was declined.",
+      attemptsCount: 1,
+      canRetry: true,
+    };
   }
   if (type === "session.late_payment_returned") {
     facts.latePayment = {
@@ -100,7 +121,14 @@ export function sessionEventProto(facts: SessionEventFacts): SessionEvent {
       amount: s.amount,
       currency: s.currency,
       description: s.description ?? "",
-      items: s.items.map((i) => create(LineItemSchema, { name: i.name, quantity: i.quantity, unitPrice: i.unitPrice, description: i.description ?? "" })),
+      items: s.items.map((i) =>
+        create(LineItemSchema, {
+          name: i.name,
+          quantity: i.quantity,
+          unitPrice: i.unitPrice,
+          description: i.description ?? "",
+        }),
+      ),
       status: SessionStatus[s.status as keyof typeof SessionStatus],
       buyerFirstName: s.buyer.firstName ?? "",
       buyerLastName: s.buyer.lastName ?? "",
@@ -132,8 +160,12 @@ export function sessionEventProto(facts: SessionEventFacts): SessionEvent {
             currency: facts.latePayment.currency,
             cardBrand: facts.latePayment.cardBrand ?? "",
             cardLastFour: facts.latePayment.cardLastFour ?? "",
-            ...(facts.latePayment.approvedAt ? { approvedAt: timestampFromDate(facts.latePayment.approvedAt) } : {}),
-            ...(facts.latePayment.returnedAt ? { returnedAt: timestampFromDate(facts.latePayment.returnedAt) } : {}),
+            ...(facts.latePayment.approvedAt
+              ? { approvedAt: timestampFromDate(facts.latePayment.approvedAt) }
+              : {}),
+            ...(facts.latePayment.returnedAt
+              ? { returnedAt: timestampFromDate(facts.latePayment.returnedAt) }
+              : {}),
             method: facts.latePayment.method,
             reason: facts.latePayment.reason,
           }),
@@ -154,7 +186,15 @@ export function publishedEvent(facts: SessionEventFacts, prefix = "gateway.event
 /** Facts of a refund event: an automated refund, or with `manual` one operations settled by hand. */
 export function refundEventFacts(
   type: RefundWebhookEventType,
-  o: { scope?: AccountScope; sessionId?: string; eventId?: string; occurredAt?: Date; webhookUrl?: string; metadataJson?: string; manual?: boolean } = {},
+  o: {
+    scope?: AccountScope;
+    sessionId?: string;
+    eventId?: string;
+    occurredAt?: Date;
+    webhookUrl?: string;
+    metadataJson?: string;
+    manual?: boolean;
+  } = {},
 ): RefundEventFacts {
   const manual = o.manual ?? type === "refund.failed";
   return {
@@ -175,7 +215,11 @@ export function refundEventFacts(
       ...(manual ? { acquirerErrorMessage: "Refund amount exceeds the deposited amount" } : {}),
       createdAt: new Date(Date.UTC(2026, 0, 2, 9, 0, 0)),
     },
-    session: { merchantReference: "order-42", orderNumber: "GW-ABC123", ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}) },
+    session: {
+      merchantReference: "order-42",
+      orderNumber: "GW-ABC123",
+      ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
+    },
   };
 }
 

@@ -12,7 +12,9 @@ import { InMemoryTerminalRepository } from "./in-memory-terminal-repository.js";
  * Terminal passwords are sealed with `secretBox`, by default one with a random key made here:
  * it lives exactly as long as the stores it protects, so nothing is lost by not configuring one.
  */
-export function createMemoryAccountsRepositories(options: { secretBox?: SecretBox } = {}): AccountsRepositories {
+export function createMemoryAccountsRepositories(
+  options: { secretBox?: SecretBox } = {},
+): AccountsRepositories {
   return {
     merchants: new InMemoryMerchantRepository(),
     apiKeys: new InMemoryApiKeyRepository(),

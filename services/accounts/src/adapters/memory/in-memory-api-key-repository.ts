@@ -26,7 +26,9 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   async listByMerchant(merchantId: string): Promise<ApiKey[]> {
     return [...this.byId.values()]
       .filter((key) => key.merchantId === merchantId)
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .sort(
+        (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+      )
       .map((key) => structuredClone(key));
   }
 

@@ -34,14 +34,25 @@ export class InMemoryDashboardUserRepository implements DashboardUserRepository 
   async listByMerchant(merchantId: string): Promise<DashboardUser[]> {
     return [...this.byId.values()]
       .filter((u) => u.merchantId === merchantId)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .sort(
+        (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      )
       .map((u) => structuredClone(u));
   }
 
-  async changePassword(id: string, passwordHash: string, at: Date, expectedGeneration: number): Promise<DashboardUser | undefined> {
+  async changePassword(
+    id: string,
+    passwordHash: string,
+    at: Date,
+    expectedGeneration: number,
+  ): Promise<DashboardUser | undefined> {
     const user = this.byId.get(id);
     if (!user || user.sessionGeneration !== expectedGeneration) return undefined;
-    Object.assign(user, { passwordHash, passwordChangedAt: new Date(at.getTime()), sessionGeneration: expectedGeneration + 1 });
+    Object.assign(user, {
+      passwordHash,
+      passwordChangedAt: new Date(at.getTime()),
+      sessionGeneration: expectedGeneration + 1,
+    });
     return structuredClone(user);
   }
 
@@ -57,7 +68,9 @@ export class InMemoryInvitationRepository implements InvitationRepository {
   private readonly byId = new Map<string, Invitation>();
 
   async insert(invitation: Invitation): Promise<InsertOutcome> {
-    const taken = this.byId.has(invitation.id) || [...this.byId.values()].some((i) => i.tokenHash === invitation.tokenHash);
+    const taken =
+      this.byId.has(invitation.id) ||
+      [...this.byId.values()].some((i) => i.tokenHash === invitation.tokenHash);
     if (taken) return "already_exists";
     this.byId.set(invitation.id, structuredClone(invitation));
     return "inserted";
@@ -81,7 +94,8 @@ export class InMemoryDashboardSessionRepository implements DashboardSessionRepos
 
   async insert(session: DashboardSession): Promise<void> {
     // Sign-ins are rare: dropping the sessions that have run out here keeps memory bounded.
-    for (const [hash, held] of this.byHash) if (held.expiresAt.getTime() <= session.createdAt.getTime()) this.byHash.delete(hash);
+    for (const [hash, held] of this.byHash)
+      if (held.expiresAt.getTime() <= session.createdAt.getTime()) this.byHash.delete(hash);
     this.byHash.set(session.tokenHash, structuredClone(session));
   }
 

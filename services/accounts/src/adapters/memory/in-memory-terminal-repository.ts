@@ -1,6 +1,6 @@
 import type { StoredTerminal, TerminalRepository } from "../../app/ports.js";
 import type { SealedSecret, SecretBox } from "../../domain/secret-box.js";
-import { terminalSecretContext, type Terminal } from "../../domain/terminal.js";
+import { type Terminal, terminalSecretContext } from "../../domain/terminal.js";
 
 /**
  * Terminals keyed by (merchantId, livemode), like the Mongo unique index. Passwords are kept
@@ -13,8 +13,14 @@ export class InMemoryTerminalRepository implements TerminalRepository {
   constructor(private readonly secrets: SecretBox) {}
 
   async upsert(terminal: Terminal, password: string): Promise<void> {
-    const sealedPassword = this.secrets.seal(password, terminalSecretContext(terminal.merchantId, terminal.livemode));
-    this.terminals.set(keyOf(terminal.merchantId, terminal.livemode), { terminal: structuredClone(terminal), sealedPassword });
+    const sealedPassword = this.secrets.seal(
+      password,
+      terminalSecretContext(terminal.merchantId, terminal.livemode),
+    );
+    this.terminals.set(keyOf(terminal.merchantId, terminal.livemode), {
+      terminal: structuredClone(terminal),
+      sealedPassword,
+    });
   }
 
   async find(merchantId: string, livemode: boolean): Promise<Terminal | undefined> {

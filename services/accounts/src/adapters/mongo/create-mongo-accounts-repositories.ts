@@ -14,7 +14,10 @@ import { MongoTerminalRepository } from "./mongo-terminal-repository.js";
  * `secretBox` seals terminal passwords: it must hold the same key on every start (and every
  * replica), or stored passwords cannot be read back.
  */
-export async function createMongoAccountsRepositories(db: Db, options: { secretBox: SecretBox }): Promise<AccountsRepositories> {
+export async function createMongoAccountsRepositories(
+  db: Db,
+  options: { secretBox: SecretBox },
+): Promise<AccountsRepositories> {
   await ensureAccountsIndexes(db);
   return {
     merchants: new MongoMerchantRepository(db),

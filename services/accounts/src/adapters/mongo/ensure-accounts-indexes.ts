@@ -10,11 +10,17 @@ export async function ensureAccountsIndexes(db: Db): Promise<void> {
   await runMongo(async () => {
     // Authenticate finds a key by its lookup id; unique so a lookup id names exactly one key.
     await apiKeysCollection(db).createIndex({ lookupId: 1 }, { name: "lookupId_unique", unique: true });
-    await apiKeysCollection(db).createIndex({ merchantId: 1, createdAt: -1 }, { name: "merchantId_createdAt" });
+    await apiKeysCollection(db).createIndex(
+      { merchantId: 1, createdAt: -1 },
+      { name: "merchantId_createdAt" },
+    );
     await exchangeRatesCollection(db).createIndex(
       { merchantId: 1, currency: 1 },
       { name: "merchantId_currency_unique", unique: true },
     );
-    await terminalsCollection(db).createIndex({ merchantId: 1, livemode: 1 }, { name: "merchantId_livemode_unique", unique: true });
+    await terminalsCollection(db).createIndex(
+      { merchantId: 1, livemode: 1 },
+      { name: "merchantId_livemode_unique", unique: true },
+    );
   });
 }

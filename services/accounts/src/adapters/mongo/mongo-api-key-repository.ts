@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { ApiKeyRepository, InsertOutcome } from "../../app/ports.js";
 import type { ApiKey } from "../../domain/api-key.js";
-import { apiKeysCollection, type ApiKeyDocument } from "./accounts-collections.js";
+import { type ApiKeyDocument, apiKeysCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 export class MongoApiKeyRepository implements ApiKeyRepository {

@@ -51,7 +51,10 @@ export const DASHBOARD_COLLECTIONS = {
   signInFailures: "dashboard_sign_in_failures",
 } as const;
 
-async function insertUnique<T extends { _id: string }>(collection: Collection<T>, doc: T): Promise<InsertOutcome> {
+async function insertUnique<T extends { _id: string }>(
+  collection: Collection<T>,
+  doc: T,
+): Promise<InsertOutcome> {
   try {
     await collection.insertOne(doc as Parameters<Collection<T>["insertOne"]>[0]);
     return "inserted";
@@ -89,11 +92,18 @@ class MongoDashboardUserRepository implements DashboardUserRepository {
 
   listByMerchant(merchantId: string): Promise<DashboardUser[]> {
     return runMongo(async () =>
-      (await this.users.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).limit(1000).toArray()).map(userFromDocument),
+      (await this.users.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).limit(1000).toArray()).map(
+        userFromDocument,
+      ),
     );
   }
 
-  changePassword(id: string, passwordHash: string, at: Date, expectedGeneration: number): Promise<DashboardUser | undefined> {
+  changePassword(
+    id: string,
+    passwordHash: string,
+    at: Date,
+    expectedGeneration: number,
+  ): Promise<DashboardUser | undefined> {
     return runMongo(async () => {
       const doc = await this.users.findOneAndUpdate(
         { _id: id, sessionGeneration: expectedGeneration },
@@ -106,7 +116,11 @@ class MongoDashboardUserRepository implements DashboardUserRepository {
 
   raiseSessionGeneration(id: string): Promise<DashboardUser | undefined> {
     return runMongo(async () => {
-      const doc = await this.users.findOneAndUpdate({ _id: id }, { $inc: { sessionGeneration: 1 } }, { returnDocument: "after" });
+      const doc = await this.users.findOneAndUpdate(
+        { _id: id },
+        { $inc: { sessionGeneration: 1 } },
+        { returnDocument: "after" },
+      );
       return doc ? userFromDocument(doc) : undefined;
     });
   }

@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { ExchangeRateRepository } from "../../app/ports.js";
 import type { ExchangeRate } from "../../domain/exchange-rate.js";
-import { exchangeRatesCollection, type ExchangeRateDocument } from "./accounts-collections.js";
+import { type ExchangeRateDocument, exchangeRatesCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 export class MongoExchangeRateRepository implements ExchangeRateRepository {
@@ -34,7 +34,9 @@ export class MongoExchangeRateRepository implements ExchangeRateRepository {
   find(merchantId: string, currency: string): Promise<ExchangeRate | undefined> {
     return runMongo(async () => {
       const doc = await this.rates.findOne({ merchantId, currency });
-      return doc ? { merchantId: doc.merchantId, currency: doc.currency, rate: doc.rate, updatedAt: doc.updatedAt } : undefined;
+      return doc
+        ? { merchantId: doc.merchantId, currency: doc.currency, rate: doc.rate, updatedAt: doc.updatedAt }
+        : undefined;
     });
   }
 }

@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { FeePlanRepository } from "../../app/ports.js";
 import type { FeePlan } from "../../domain/fee-plan.js";
-import { feePlansCollection, type FeePlanDocument } from "./accounts-collections.js";
+import { type FeePlanDocument, feePlansCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 type StoredFeePlan = FeePlan & { updatedAt: Date };
@@ -35,7 +35,9 @@ export class MongoFeePlanRepository implements FeePlanRepository {
   find(merchantId: string): Promise<StoredFeePlan | undefined> {
     return runMongo(async () => {
       const doc = await this.plans.findOne({ _id: merchantId });
-      return doc ? { merchantId: doc._id, percent: doc.percent, fixedMinor: doc.fixedMinor, updatedAt: doc.updatedAt } : undefined;
+      return doc
+        ? { merchantId: doc._id, percent: doc.percent, fixedMinor: doc.fixedMinor, updatedAt: doc.updatedAt }
+        : undefined;
     });
   }
 }

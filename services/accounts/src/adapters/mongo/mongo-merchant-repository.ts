@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { InsertOutcome, MerchantRepository } from "../../app/ports.js";
 import type { Merchant } from "../../domain/merchant.js";
-import { merchantsCollection, type MerchantDocument } from "./accounts-collections.js";
+import { type MerchantDocument, merchantsCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 export class MongoMerchantRepository implements MerchantRepository {
@@ -33,14 +33,23 @@ export class MongoMerchantRepository implements MerchantRepository {
 
   markVerified(id: string): Promise<Merchant | undefined> {
     return runMongo(async () => {
-      const doc = await this.merchants.findOneAndUpdate({ _id: id }, { $set: { verified: true } }, { returnDocument: "after" });
+      const doc = await this.merchants.findOneAndUpdate(
+        { _id: id },
+        { $set: { verified: true } },
+        { returnDocument: "after" },
+      );
       return doc ? fromDocument(doc) : undefined;
     });
   }
 }
 
 function toDocument(merchant: Merchant): MerchantDocument {
-  return { _id: merchant.id, name: merchant.name, verified: merchant.verified, createdAt: merchant.createdAt };
+  return {
+    _id: merchant.id,
+    name: merchant.name,
+    verified: merchant.verified,
+    createdAt: merchant.createdAt,
+  };
 }
 
 function fromDocument(doc: MerchantDocument): Merchant {

@@ -2,8 +2,8 @@ import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { StoredTerminal, TerminalRepository } from "../../app/ports.js";
 import type { SecretBox } from "../../domain/secret-box.js";
-import { terminalSecretContext, type Terminal } from "../../domain/terminal.js";
-import { terminalsCollection, type TerminalDocument } from "./accounts-collections.js";
+import { type Terminal, terminalSecretContext } from "../../domain/terminal.js";
+import { type TerminalDocument, terminalsCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 /** Terminals with their passwords sealed by `secrets` before they reach the database. */
@@ -18,7 +18,10 @@ export class MongoTerminalRepository implements TerminalRepository {
   }
 
   upsert(terminal: Terminal, password: string): Promise<void> {
-    const sealedPassword = this.secrets.seal(password, terminalSecretContext(terminal.merchantId, terminal.livemode));
+    const sealedPassword = this.secrets.seal(
+      password,
+      terminalSecretContext(terminal.merchantId, terminal.livemode),
+    );
     return runMongo(async () => {
       const write = () =>
         this.terminals.updateOne(
@@ -47,7 +50,10 @@ export class MongoTerminalRepository implements TerminalRepository {
   find(merchantId: string, livemode: boolean): Promise<Terminal | undefined> {
     return runMongo(async () => {
       // The sealed password is not even fetched: settings reads never carry it.
-      const doc = await this.terminals.findOne({ merchantId, livemode }, { projection: { sealedPassword: 0 } });
+      const doc = await this.terminals.findOne(
+        { merchantId, livemode },
+        { projection: { sealedPassword: 0 } },
+      );
       return doc ? fromDocument(doc) : undefined;
     });
   }

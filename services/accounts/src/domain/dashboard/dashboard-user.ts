@@ -77,10 +77,22 @@ export const MAX_PASSWORD_LENGTH = 256;
 export function passwordViolations(password: string, email: string, field = "password"): FieldViolation[] {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) {
-    return [{ field, code: "too_short", message: `The password must have at least ${MIN_PASSWORD_LENGTH} characters.` }];
+    return [
+      {
+        field,
+        code: "too_short",
+        message: `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`,
+      },
+    ];
   }
   if (length > MAX_PASSWORD_LENGTH) {
-    return [{ field, code: "too_long", message: `The password must have at most ${MAX_PASSWORD_LENGTH} characters.` }];
+    return [
+      {
+        field,
+        code: "too_long",
+        message: `The password must have at most ${MAX_PASSWORD_LENGTH} characters.`,
+      },
+    ];
   }
   if (normalizeEmail(password) === email) {
     return [{ field, code: "invalid", message: "The password must not be the email address." }];

@@ -21,17 +21,26 @@ function derive(password: string, salt: Buffer, params: ScryptParameters): Promi
   // scrypt needs 128 * N * r bytes; allow exactly that plus slack, no more.
   const maxmem = 128 * params.N * params.r + 1024 * 1024;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: params.N, r: params.r, p: params.p, maxmem }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password.normalize("NFKC"),
+      salt,
+      KEY_LENGTH,
+      { N: params.N, r: params.r, p: params.p, maxmem },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
 }
 
 /** `scrypt$<N>$<r>$<p>$<salt b64url>$<key b64url>`: everything needed to verify, nothing reversible. */
-export async function hashPassword(password: string, params: ScryptParameters = DEFAULT_SCRYPT_PARAMETERS): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: ScryptParameters = DEFAULT_SCRYPT_PARAMETERS,
+): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
   const key = await derive(password, salt, params);
-  return ["scrypt", params.N, params.r, params.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  return ["scrypt", params.N, params.r, params.p, salt.toString("base64url"), key.toString("base64url")].join(
+    "$",
+  );
 }
 
 const ENCODED = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;

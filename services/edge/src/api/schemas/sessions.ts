@@ -1,16 +1,27 @@
 import { MAX_LINE_ITEMS } from "@gateway/platform";
-import { Type, type Static } from "@sinclair/typebox";
-import { Metadata, NullableString, QueryString, Timestamp, pageOf } from "./common.js";
+import { type Static, Type } from "@sinclair/typebox";
+import { Metadata, NullableString, pageOf, QueryString, Timestamp } from "./common.js";
 
 const DECIMAL_STRING = "Must be a decimal string.";
-const amountNotNumber = { code: "invalid_type", message: 'Must be a decimal string such as "12.500", not a JSON number.' };
+const amountNotNumber = {
+  code: "invalid_type",
+  message: 'Must be a decimal string such as "12.500", not a JSON number.',
+};
 const text = (description: string) => Type.Optional(Type.String({ description }));
 
 export const LineItemInput = Type.Object(
   {
     name: Type.String({ description: "At most 200 characters." }),
-    quantity: Type.Integer({ minimum: -2147483648, maximum: 2147483647, "x-invalid": "Must be an integer.", description: "1 to 10,000." }),
-    unit_price: Type.String({ "x-invalid": 'Must be a decimal string such as "4.500".', description: "Decimal string in the session's currency." }),
+    quantity: Type.Integer({
+      minimum: -2147483648,
+      maximum: 2147483647,
+      "x-invalid": "Must be an integer.",
+      description: "1 to 10,000.",
+    }),
+    unit_price: Type.String({
+      "x-invalid": 'Must be a decimal string such as "4.500".',
+      description: "Decimal string in the session's currency.",
+    }),
     description: text("At most 500 characters."),
   },
   { additionalProperties: false, "x-invalid": "Must be an object with name, quantity and unit_price." },
@@ -23,9 +34,19 @@ export const LineItemInput = Type.Object(
  */
 export const CreateSessionBody = Type.Object(
   {
-    merchant_reference: Type.String({ description: "Your unique reference for this order (1-200 characters). A repeat with the same meaning returns the first session (200)." }),
-    amount: Type.String({ "x-invalid": DECIMAL_STRING, "x-invalid-number": amountNotNumber, description: "Decimal string: 3 decimals for TND, 2 for EUR; at most 999999.999 TND after conversion.", examples: ["125.500"] }),
-    currency: text("ISO 4217 code; TND when absent. A foreign currency needs an exchange rate on the account."),
+    merchant_reference: Type.String({
+      description:
+        "Your unique reference for this order (1-200 characters). A repeat with the same meaning returns the first session (200).",
+    }),
+    amount: Type.String({
+      "x-invalid": DECIMAL_STRING,
+      "x-invalid-number": amountNotNumber,
+      description: "Decimal string: 3 decimals for TND, 2 for EUR; at most 999999.999 TND after conversion.",
+      examples: ["125.500"],
+    }),
+    currency: text(
+      "ISO 4217 code; TND when absent. A foreign currency needs an exchange rate on the account.",
+    ),
     order_id: text("At most 100 characters."),
     description: text("At most 500 characters."),
     buyer_first_name: text("At most 100 characters."),
@@ -34,7 +55,9 @@ export const CreateSessionBody = Type.Object(
     buyer_phone: text("A phone number such as +216 71 000 000."),
     return_url: text("Absolute http(s) URL (https in live mode); where the buyer goes after paying."),
     cancel_url: text("Absolute http(s) URL (https in live mode); where the buyer goes on cancel."),
-    webhook_url: text("Absolute http(s) URL without #fragment (https in live mode); receives this session's events."),
+    webhook_url: text(
+      "Absolute http(s) URL without #fragment (https in live mode); receives this session's events.",
+    ),
     items: Type.Optional(
       Type.Array(LineItemInput, {
         maxItems: MAX_LINE_ITEMS,
@@ -43,7 +66,14 @@ export const CreateSessionBody = Type.Object(
       }),
     ),
     metadata: Type.Optional(Metadata),
-    max_attempts: Type.Optional(Type.Integer({ minimum: -2147483648, maximum: 2147483647, "x-invalid": "Must be an integer.", description: "1 to 10; 3 when absent." })),
+    max_attempts: Type.Optional(
+      Type.Integer({
+        minimum: -2147483648,
+        maximum: 2147483647,
+        "x-invalid": "Must be an integer.",
+        description: "1 to 10; 3 when absent.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -79,13 +109,21 @@ export const Session = Type.Object(
     amount: Type.String({ description: "In TND, the settlement currency." }),
     currency: NullableString(),
     original: Type.Union([
-      Type.Object({ amount: Type.String(), currency: Type.String(), rate: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        { amount: Type.String(), currency: Type.String(), rate: Type.String() },
+        { additionalProperties: false },
+      ),
       Type.Null(),
     ]),
     description: NullableString(),
     items: Type.Array(
       Type.Object(
-        { name: Type.String(), quantity: Type.Integer(), unit_price: Type.String(), description: NullableString() },
+        {
+          name: Type.String(),
+          quantity: Type.Integer(),
+          unit_price: Type.String(),
+          description: NullableString(),
+        },
         { additionalProperties: false },
       ),
     ),

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { NullableString, QueryString, Timestamp, pageOf } from "./common.js";
+import { NullableString, pageOf, QueryString, Timestamp } from "./common.js";
 
 export const Delivery = Type.Object(
   {
@@ -32,4 +32,7 @@ const common = {
 const options = { additionalProperties: true } as const;
 
 export const SessionDeliveriesQuery = Type.Object(common, options);
-export const AccountDeliveriesQuery = Type.Object({ ...common, session_id: QueryString("Only this session's deliveries.") }, options);
+export const AccountDeliveriesQuery = Type.Object(
+  { ...common, session_id: QueryString("Only this session's deliveries.") },
+  options,
+);

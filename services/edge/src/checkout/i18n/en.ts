@@ -25,7 +25,8 @@ export const en: Messages = {
   payHint: "You will be taken to the bank's secure page to enter your card details.",
   cancelButton: "Cancel and return to the merchant",
   cancelButtonStay: "Cancel payment",
-  canceledNote: "You left the payment. Nothing was charged. You can close this page or pay later with this link.",
+  canceledNote:
+    "You left the payment. Nothing was charged. You can close this page or pay later with this link.",
   declinedTitle: "Your payment was declined",
   failureReasons: {
     card_declined: "Your card was declined. Try another card or contact your bank.",
@@ -96,7 +97,10 @@ export const en: Messages = {
     title: "Service temporarily unavailable",
     body: "The payment service is temporarily unavailable. Please try again in a moment.",
   },
-  badRequest: { title: "The request could not be understood", body: "Go back to the payment page and try again." },
+  badRequest: {
+    title: "The request could not be understood",
+    body: "Go back to the payment page and try again.",
+  },
   unexpected: {
     title: "Something went wrong",
     body: "An unexpected error occurred. Please try again in a moment. If it happens again, contact the merchant and quote the reference below.",

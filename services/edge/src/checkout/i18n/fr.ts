@@ -5,7 +5,8 @@ export const fr: Messages = {
   languageSwitcher: "Langue",
   skipToContent: "Aller au contenu principal",
   pageTitle: (merchant) => `Paiement à ${merchant}`,
-  secureFooter: "Vous saisissez les données de votre carte sur la page sécurisée de la banque ; le marchand ne les voit jamais.",
+  secureFooter:
+    "Vous saisissez les données de votre carte sur la page sécurisée de la banque ; le marchand ne les voit jamais.",
   testMode: "Mode test : aucun paiement réel ne sera effectué.",
 
   payHeading: (merchant) => `Payer ${merchant}`,
@@ -25,7 +26,8 @@ export const fr: Messages = {
   payHint: "Vous serez redirigé vers la page sécurisée de la banque pour saisir les données de votre carte.",
   cancelButton: "Annuler et revenir chez le marchand",
   cancelButtonStay: "Annuler le paiement",
-  canceledNote: "Vous avez quitté le paiement. Rien n'a été débité. Vous pouvez fermer cette page ou payer plus tard avec ce lien.",
+  canceledNote:
+    "Vous avez quitté le paiement. Rien n'a été débité. Vous pouvez fermer cette page ou payer plus tard avec ce lien.",
   declinedTitle: "Votre paiement a été refusé",
   failureReasons: {
     card_declined: "Votre carte a été refusée. Essayez une autre carte ou contactez votre banque.",
@@ -33,7 +35,8 @@ export const fr: Messages = {
     expired_card: "Votre carte a expiré. Essayez une autre carte.",
     incorrect_number: "Le numéro de carte est incorrect. Vérifiez-le et réessayez.",
     incorrect_cvc: "Le code de sécurité est incorrect. Vérifiez-le et réessayez.",
-    authentication_failed: "L'authentification de la carte (3-D Secure) a échoué. Réessayez ou utilisez une autre carte.",
+    authentication_failed:
+      "L'authentification de la carte (3-D Secure) a échoué. Réessayez ou utilisez une autre carte.",
     card_velocity_exceeded: "Le plafond de dépenses de votre carte est atteint. Essayez une autre carte.",
     processor_declined: "Le prestataire de paiement a refusé le paiement. Essayez une autre carte.",
     processor_timeout: "La banque n'a pas répondu à temps. Veuillez réessayer.",
@@ -96,7 +99,10 @@ export const fr: Messages = {
     title: "Service momentanément indisponible",
     body: "Le service de paiement est momentanément indisponible. Veuillez réessayer dans un instant.",
   },
-  badRequest: { title: "La demande n'a pas pu être comprise", body: "Retournez sur la page de paiement et réessayez." },
+  badRequest: {
+    title: "La demande n'a pas pu être comprise",
+    body: "Retournez sur la page de paiement et réessayez.",
+  },
   unexpected: {
     title: "Une erreur est survenue",
     body: "Une erreur inattendue s'est produite. Veuillez réessayer dans un instant. Si elle se reproduit, contactez le marchand en indiquant la référence ci-dessous.",

@@ -53,7 +53,11 @@ export interface LanguageChoice {
 }
 
 /** The buyer's explicit choice (?lang=) wins, then the remembered one (cookie), then the browser's. */
-export function chooseLanguage(input: { query?: unknown; cookie?: string; acceptLanguage?: string }): LanguageChoice {
+export function chooseLanguage(input: {
+  query?: unknown;
+  cookie?: string;
+  acceptLanguage?: string;
+}): LanguageChoice {
   if (isLanguage(input.query)) return { language: input.query, chosenNow: true };
   if (isLanguage(input.cookie)) return { language: input.cookie, chosenNow: false };
   return { language: languageFromAcceptLanguage(input.acceptLanguage) ?? DEFAULT_LANGUAGE, chosenNow: false };

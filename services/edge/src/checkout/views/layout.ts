@@ -25,12 +25,18 @@ export interface LayoutView {
  */
 export function renderLayout(view: LayoutView): SafeHtml {
   const { m, language } = view;
-  const refresh = view.refresh === undefined ? "" : html`<meta http-equiv="refresh" content="${`${view.refresh.seconds}; url=${view.refresh.url}`}">`;
+  const refresh =
+    view.refresh === undefined
+      ? ""
+      : html`<meta http-equiv="refresh" content="${`${view.refresh.seconds}; url=${view.refresh.url}`}">`;
   const switcher = LANGUAGES.map((lang) => {
     const current = lang === language;
     return html`<li><a href="${view.languageHref(lang)}" hreflang="${lang}" lang="${lang}"${current ? html` aria-current="true"` : ""}>${LANGUAGE_NAMES[lang]}</a></li>`;
   });
-  const brand = view.merchantName === undefined || view.merchantName === "" ? "" : html`<p class="brand">${view.merchantName}</p>`;
+  const brand =
+    view.merchantName === undefined || view.merchantName === ""
+      ? ""
+      : html`<p class="brand">${view.merchantName}</p>`;
   return html`<!doctype html>
 <html lang="${language}" dir="${m.dir}">
 <head>

@@ -30,7 +30,9 @@ export function renderNoticeMain(view: NoticeView): SafeHtml {
     (action) => html`<a class="button ${action.kind ?? "primary"}" href="${action.href}">${action.label}</a>`,
   );
   const reference =
-    view.reference === undefined ? "" : html`<p class="reference">${view.reference.label}: <code>${view.reference.value}</code></p>`;
+    view.reference === undefined
+      ? ""
+      : html`<p class="reference">${view.reference.label}: <code>${view.reference.value}</code></p>`;
   return html`<h1>${view.notice.title}</h1>
 ${box}
 ${actions.length > 0 ? html`<div class="actions">${actions}</div>` : ""}

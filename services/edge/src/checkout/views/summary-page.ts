@@ -62,7 +62,8 @@ export function renderSummaryMain(view: SummaryView): SafeHtml {
     original !== undefined && original.currency !== "" && original.currency !== session.currency
       ? html`<p class="original">${withIsolatedValues(m.originalAmount, formatMoney(original.amount, original.currency, language), formatDecimal(original.rate, language))}</p>`
       : "";
-  const fact = (label: string, value: string) => (value === "" ? "" : html`<div><dt>${label}</dt><dd>${value}</dd></div>`);
+  const fact = (label: string, value: string) =>
+    value === "" ? "" : html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
   const decline =
     view.decline === undefined
       ? ""

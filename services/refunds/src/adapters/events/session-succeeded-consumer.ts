@@ -1,6 +1,14 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import { GatewayError, type Clock, type EventBus, type EventOutcome, type EventSubscription, type Logger, type ReceivedEvent } from "@gateway/platform";
-import { SessionEventSchema, type SessionEvent } from "@gateway/proto";
+import {
+  type Clock,
+  type EventBus,
+  type EventOutcome,
+  type EventSubscription,
+  GatewayError,
+  type Logger,
+  type ReceivedEvent,
+} from "@gateway/platform";
+import { type SessionEvent, SessionEventSchema } from "@gateway/proto";
 import type { PaidSessionRecord } from "../../domain/paid-session-record.js";
 import { paidSessionFromProto } from "../sessions/paid-session-from-proto.js";
 
@@ -14,7 +22,9 @@ const UNAVAILABLE_RETRY_MS = 5_000;
  */
 const MALFORMED_RETRY_MS = 5 * 60_000;
 
-export type DecodedPaidSession = { kind: "paid"; record: PaidSessionRecord } | { kind: "malformed"; problem: string };
+export type DecodedPaidSession =
+  | { kind: "paid"; record: PaidSessionRecord }
+  | { kind: "malformed"; problem: string };
 
 /** What a `gateway.events.v1.SessionEvent` of type session.succeeded says the session was paid. */
 export function decodePaidSession(data: Uint8Array, recordedAt: Date): DecodedPaidSession {
@@ -24,14 +34,21 @@ export function decodePaidSession(data: Uint8Array, recordedAt: Date): DecodedPa
   } catch {
     return { kind: "malformed", problem: "the payload is not a gateway.events.v1.SessionEvent" };
   }
-  if (event.eventType !== "session.succeeded") return { kind: "malformed", problem: `a ${event.eventType || "typeless"} event on the session.succeeded subject` };
+  if (event.eventType !== "session.succeeded")
+    return {
+      kind: "malformed",
+      problem: `a ${event.eventType || "typeless"} event on the session.succeeded subject`,
+    };
   const session = event.session;
   if (!session || session.id === "") return { kind: "malformed", problem: "the event has no session" };
-  if (!session.scope || session.scope.merchantId === "") return { kind: "malformed", problem: "the session has no account scope" };
+  if (!session.scope || session.scope.merchantId === "")
+    return { kind: "malformed", problem: "the session has no account scope" };
   const paid = paidSessionFromProto(session);
   if (paid === undefined) return { kind: "malformed", problem: "the session amount is malformed" };
-  if (paid.status !== "SUCCEEDED") return { kind: "malformed", problem: `the session is ${paid.status}, not SUCCEEDED` };
-  if (paid.acquirerOrderId === undefined) return { kind: "malformed", problem: "the session has no successful attempt with an acquirer order" };
+  if (paid.status !== "SUCCEEDED")
+    return { kind: "malformed", problem: `the session is ${paid.status}, not SUCCEEDED` };
+  if (paid.acquirerOrderId === undefined)
+    return { kind: "malformed", problem: "the session has no successful attempt with an acquirer order" };
   return {
     kind: "paid",
     record: {
@@ -68,10 +85,17 @@ export interface SessionSucceededConsumerOptions {
  */
 export function subscribeToPaidSessions(o: SessionSucceededConsumerOptions): Promise<EventSubscription> {
   const handler = async (received: ReceivedEvent): Promise<EventOutcome> => {
-    const about = { messageId: received.id, subject: received.subject, deliveryCount: received.deliveryCount };
+    const about = {
+      messageId: received.id,
+      subject: received.subject,
+      deliveryCount: received.deliveryCount,
+    };
     const decoded = decodePaidSession(received.data, o.clock.now());
     if (decoded.kind === "malformed") {
-      o.logger.error({ ...about, problem: decoded.problem }, "session.succeeded event cannot be read; it will be redelivered");
+      o.logger.error(
+        { ...about, problem: decoded.problem },
+        "session.succeeded event cannot be read; it will be redelivered",
+      );
       return { retryAfterMs: MALFORMED_RETRY_MS };
     }
     try {
@@ -79,7 +103,10 @@ export function subscribeToPaidSessions(o: SessionSucceededConsumerOptions): Pro
       return "ack";
     } catch (err) {
       const unavailable = err instanceof GatewayError && err.reason === "SERVICE_UNAVAILABLE";
-      o.logger[unavailable ? "warn" : "error"]({ ...about, err, sessionId: decoded.record.sessionId }, "could not record a paid session; it will be redelivered");
+      o.logger[unavailable ? "warn" : "error"](
+        { ...about, err, sessionId: decoded.record.sessionId },
+        "could not record a paid session; it will be redelivered",
+      );
       return { retryAfterMs: UNAVAILABLE_RETRY_MS };
     }
   };

@@ -17,7 +17,11 @@ export class InMemoryBalanceLedger implements BalanceLedger {
     return this.total(sessionId);
   }
 
-  async reserve(sessionId: string, refundId: string, decide: (refundedMinor: bigint) => bigint): Promise<bigint> {
+  async reserve(
+    sessionId: string,
+    refundId: string,
+    decide: (refundedMinor: bigint) => bigint,
+  ): Promise<bigint> {
     const entries = this.entriesOf(sessionId);
     const earlier = entries.find((e) => e.refundId === refundId && e.kind === "take");
     if (earlier !== undefined) return earlier.amountMinor;
@@ -51,7 +55,8 @@ export class InMemoryBalanceLedger implements BalanceLedger {
 
   private total(sessionId: string): bigint {
     let sum = 0n;
-    for (const e of this.entries.get(sessionId) ?? []) sum += e.kind === "take" ? e.amountMinor : -e.amountMinor;
+    for (const e of this.entries.get(sessionId) ?? [])
+      sum += e.kind === "take" ? e.amountMinor : -e.amountMinor;
     return sum;
   }
 }

@@ -2,7 +2,8 @@ import type { PaidSessionLookup } from "../../app/ports.js";
 import type { AccountScope } from "../../domain/refund.js";
 import type { PaidSession } from "../../domain/refund-rules.js";
 
-const key = (scope: AccountScope, sessionId: string) => `${scope.merchantId}\n${scope.livemode}\n${sessionId}`;
+const key = (scope: AccountScope, sessionId: string) =>
+  `${scope.merchantId}\n${scope.livemode}\n${sessionId}`;
 
 /** Sessions told by hand (tests, and embedded mode until sessions exposes the acquirer order id). */
 export class InMemoryPaidSessionLookup implements PaidSessionLookup {

@@ -31,6 +31,8 @@ export class InMemoryPaidSessionStore implements PaidSessionStore {
 
   async find(scope: AccountScope, sessionId: string): Promise<PaidSessionRecord | undefined> {
     const r = this.bySession.get(sessionId);
-    return r !== undefined && r.scope.merchantId === scope.merchantId && r.scope.livemode === scope.livemode ? copy(r) : undefined;
+    return r !== undefined && r.scope.merchantId === scope.merchantId && r.scope.livemode === scope.livemode
+      ? copy(r)
+      : undefined;
   }
 }

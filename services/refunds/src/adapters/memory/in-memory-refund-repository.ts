@@ -1,6 +1,6 @@
-import type { AcquirerAnswer, RefundRepository, SettleResult, Settlement } from "../../app/ports.js";
-import type { PendingRefundEvent, RefundOutboxEvent } from "../../domain/refund-events.js";
+import type { AcquirerAnswer, RefundRepository, Settlement, SettleResult } from "../../app/ports.js";
 import type { AccountScope, Refund } from "../../domain/refund.js";
+import type { PendingRefundEvent, RefundOutboxEvent } from "../../domain/refund-events.js";
 
 const copy = (r: Refund): Refund => ({ ...r, scope: { ...r.scope } });
 
@@ -11,7 +11,8 @@ interface OutboxEntry extends RefundOutboxEvent {
 /** Copies the defined members of `changes` onto `refund` (undefined means "leave as is"). */
 function applied(refund: Refund, changes: Partial<Refund>): Refund {
   const next: Refund = { ...refund };
-  for (const [key, value] of Object.entries(changes)) if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(changes))
+    if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
   return next;
 }
 
@@ -32,7 +33,9 @@ export class InMemoryRefundRepository implements RefundRepository {
 
   async findById(scope: AccountScope, id: string): Promise<Refund | undefined> {
     const r = this.byId.get(id);
-    return r !== undefined && r.scope.merchantId === scope.merchantId && r.scope.livemode === scope.livemode ? copy(r) : undefined;
+    return r !== undefined && r.scope.merchantId === scope.merchantId && r.scope.livemode === scope.livemode
+      ? copy(r)
+      : undefined;
   }
 
   async findByIdAnyScope(id: string): Promise<Refund | undefined> {

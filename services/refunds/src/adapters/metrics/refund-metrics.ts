@@ -1,4 +1,4 @@
-import { Counter, Gauge, metricsRegistry, type Clock } from "@gateway/platform";
+import { type Clock, Counter, Gauge, metricsRegistry } from "@gateway/platform";
 import type { RefundObserver, RefundRepository } from "../../app/ports.js";
 
 // Created once per process (embedded mode and tests build several services; they share them).
@@ -27,7 +27,12 @@ function readManualQueue(): Promise<{ count: number; oldestAgeSeconds: number }>
     .listPendingManual(MANUAL_SCAN_LIMIT)
     .then((waiting) => {
       const oldest = waiting[0];
-      return { count: waiting.length, oldestAgeSeconds: oldest ? Math.max(0, (source.clock.now().getTime() - oldest.createdAt.getTime()) / 1000) : 0 };
+      return {
+        count: waiting.length,
+        oldestAgeSeconds: oldest
+          ? Math.max(0, (source.clock.now().getTime() - oldest.createdAt.getTime()) / 1000)
+          : 0,
+      };
     })
     .finally(() => {
       inFlight = undefined;
@@ -63,5 +68,6 @@ export function watchManualRefunds(refunds: Pick<RefundRepository, "listPendingM
 /** Refund outcomes in Prometheus metrics (never with a merchant or refund id). */
 export const prometheusRefundObserver: RefundObserver = {
   refundPendingManual: () => outcomes.inc({ outcome: "pending_manual", settled_by: "none" }),
-  refundSettled: (status, settledBy) => outcomes.inc({ outcome: status.toLowerCase(), settled_by: settledBy }),
+  refundSettled: (status, settledBy) =>
+    outcomes.inc({ outcome: status.toLowerCase(), settled_by: settledBy }),
 };

@@ -1,5 +1,5 @@
-import { minorFromStored } from "@gateway/money";
 import { setTimeout as sleep } from "node:timers/promises";
+import { minorFromStored } from "@gateway/money";
 import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { BalanceLedger } from "../../app/ports.js";
@@ -40,7 +40,6 @@ const INDEXES = [
   { key: { entryKey: 1 }, options: { name: "entry_key_unique", unique: true } },
 ] as const;
 
-
 export class MongoBalanceLedger implements BalanceLedger {
   constructor(private readonly collection: Collection<ReservationDocument>) {}
 
@@ -48,14 +47,24 @@ export class MongoBalanceLedger implements BalanceLedger {
     return (await this.head(sessionId)).refundedMinor;
   }
 
-  async reserve(sessionId: string, refundId: string, decide: (refundedMinor: bigint) => bigint): Promise<bigint> {
+  async reserve(
+    sessionId: string,
+    refundId: string,
+    decide: (refundedMinor: bigint) => bigint,
+  ): Promise<bigint> {
     const entryKey = `${refundId}:take`;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const earlier = await runMongo(() => this.collection.findOne({ entryKey }));
       if (earlier !== null) return minorFromStored(earlier.amountMinor);
       const head = await this.head(sessionId);
       const amountMinor = decide(head.refundedMinor);
-      const inserted = await this.append(sessionId, head, { entryKey, refundId, kind: "take", amountMinor, after: head.refundedMinor + amountMinor });
+      const inserted = await this.append(sessionId, head, {
+        entryKey,
+        refundId,
+        kind: "take",
+        amountMinor,
+        after: head.refundedMinor + amountMinor,
+      });
       if (inserted) return amountMinor;
       await backOff(round);
     }
@@ -70,7 +79,13 @@ export class MongoBalanceLedger implements BalanceLedger {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if ((await runMongo(() => this.collection.findOne({ entryKey }))) !== null) return;
       const head = await this.head(sessionId);
-      const inserted = await this.append(sessionId, head, { entryKey, refundId, kind: "release", amountMinor, after: head.refundedMinor - amountMinor });
+      const inserted = await this.append(sessionId, head, {
+        entryKey,
+        refundId,
+        kind: "release",
+        amountMinor,
+        after: head.refundedMinor - amountMinor,
+      });
       if (inserted) return;
       await backOff(round);
     }
@@ -78,8 +93,12 @@ export class MongoBalanceLedger implements BalanceLedger {
   }
 
   private async head(sessionId: string): Promise<{ slot: number; refundedMinor: bigint }> {
-    const [last] = await runMongo(() => this.collection.find({ sessionId }).sort({ slot: -1 }).limit(1).toArray());
-    return last === undefined ? { slot: 0, refundedMinor: 0n } : { slot: last.slot, refundedMinor: minorFromStored(last.refundedAfterMinor) };
+    const [last] = await runMongo(() =>
+      this.collection.find({ sessionId }).sort({ slot: -1 }).limit(1).toArray(),
+    );
+    return last === undefined
+      ? { slot: 0, refundedMinor: 0n }
+      : { slot: last.slot, refundedMinor: minorFromStored(last.refundedAfterMinor) };
   }
 
   /** Inserts the link after `head`; false when another writer took that slot (or this entry) first. */

@@ -67,17 +67,26 @@ export class MongoPaidSessionStore implements PaidSessionStore {
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
-    const earlier = await runMongo(() => this.collection.findOne({ sessionId: record.sessionId }, { projection: { _id: 0 } }));
+    const earlier = await runMongo(() =>
+      this.collection.findOne({ sessionId: record.sessionId }, { projection: { _id: 0 } }),
+    );
     // Refused as a duplicate yet not readable: a lagging read; the caller retries.
     if (earlier === null) {
-      throw new GatewayError("SERVICE_UNAVAILABLE", "The session's payment record is not readable yet; retry.", { metadata: { session_id: record.sessionId } });
+      throw new GatewayError(
+        "SERVICE_UNAVAILABLE",
+        "The session's payment record is not readable yet; retry.",
+        { metadata: { session_id: record.sessionId } },
+      );
     }
     return { stored: false, record: fromDocument(earlier) };
   }
 
   async find(scope: AccountScope, sessionId: string): Promise<PaidSessionRecord | undefined> {
     const d = await runMongo(() =>
-      this.collection.findOne({ sessionId, merchantId: scope.merchantId, livemode: scope.livemode }, { projection: { _id: 0 } }),
+      this.collection.findOne(
+        { sessionId, merchantId: scope.merchantId, livemode: scope.livemode },
+        { projection: { _id: 0 } },
+      ),
     );
     return d === null ? undefined : fromDocument(d);
   }

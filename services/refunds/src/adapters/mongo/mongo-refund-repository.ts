@@ -1,18 +1,18 @@
-import { GatewayError, KeyedSerializer, isDuplicateKeyError } from "@gateway/platform";
+import { GatewayError, isDuplicateKeyError, KeyedSerializer } from "@gateway/platform";
 import type { Collection, Db, FindOptions } from "mongodb";
-import type { AcquirerAnswer, RefundRepository, SettleResult, Settlement } from "../../app/ports.js";
-import type { PendingRefundEvent } from "../../domain/refund-events.js";
+import type { AcquirerAnswer, RefundRepository, Settlement, SettleResult } from "../../app/ports.js";
 import type { AccountScope, Refund } from "../../domain/refund.js";
+import type { PendingRefundEvent } from "../../domain/refund-events.js";
 import { runMongo } from "./mongo-errors.js";
 import {
   eventFromDocument,
   fromDocument,
-  settlementChanges,
-  settlementToDocument,
-  toDocument,
   type OutboxDocument,
   type RefundDocument,
   type SettlementDocument,
+  settlementChanges,
+  settlementToDocument,
+  toDocument,
 } from "./refund-document.js";
 
 export const REFUNDS_COLLECTION = "refunds";
@@ -54,7 +54,9 @@ export class MongoRefundRepository implements RefundRepository {
   ) {}
 
   private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
-    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () => runMongo(operation));
+    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () =>
+      runMongo(operation),
+    );
   }
 
   async insert(refund: Refund): Promise<boolean> {
@@ -68,7 +70,9 @@ export class MongoRefundRepository implements RefundRepository {
   }
 
   async findById(scope: AccountScope, id: string): Promise<Refund | undefined> {
-    const d = await runMongo(() => this.collection.findOne({ id, merchantId: scope.merchantId, livemode: scope.livemode }, REFUND_FIELDS));
+    const d = await runMongo(() =>
+      this.collection.findOne({ id, merchantId: scope.merchantId, livemode: scope.livemode }, REFUND_FIELDS),
+    );
     return d === null ? undefined : fromDocument(d);
   }
 
@@ -80,7 +84,10 @@ export class MongoRefundRepository implements RefundRepository {
   async recordAcquirerAnswer(id: string, answer: AcquirerAnswer): Promise<Refund | undefined> {
     const { automated, acquirerErrorMessage, method, updatedAt } = answer;
     const result = await this.write(id, () =>
-      this.collection.updateOne({ id, status: "PENDING_MANUAL" }, { $set: { automated, acquirerErrorMessage, method, updatedAt } }),
+      this.collection.updateOne(
+        { id, status: "PENDING_MANUAL" },
+        { $set: { automated, acquirerErrorMessage, method, updatedAt } },
+      ),
     );
     if (result.matchedCount === 0) return undefined;
     return this.findByIdAnyScope(id);
@@ -105,7 +112,9 @@ export class MongoRefundRepository implements RefundRepository {
         if (!isDuplicateKeyError(err)) throw err;
       }
     }
-    const decided = await runMongo(() => this.settlements.findOne({ refundId: id }, { projection: { _id: 0 } }));
+    const decided = await runMongo(() =>
+      this.settlements.findOne({ refundId: id }, { projection: { _id: 0 } }),
+    );
     if (decided !== null) await this.apply(decided);
     const refund = await this.findByIdAnyScope(id);
     if (refund === undefined) return undefined;
@@ -117,13 +126,23 @@ export class MongoRefundRepository implements RefundRepository {
     await this.write(s.refundId, () =>
       this.collection.updateOne(
         { id: s.refundId, status: "PENDING_MANUAL" },
-        { $set: settlementChanges(s), $push: { outbox: entry }, $inc: { outboxPending: 1, outboxRevision: 1 } },
+        {
+          $set: settlementChanges(s),
+          $push: { outbox: entry },
+          $inc: { outboxPending: 1, outboxRevision: 1 },
+        },
       ),
     );
   }
 
   async listPendingManual(limit: number): Promise<Refund[]> {
-    const docs = await runMongo(() => this.collection.find({ status: "PENDING_MANUAL" }, REFUND_FIELDS).sort({ createdAt: 1, id: 1 }).limit(limit).toArray());
+    const docs = await runMongo(() =>
+      this.collection
+        .find({ status: "PENDING_MANUAL" }, REFUND_FIELDS)
+        .sort({ createdAt: 1, id: 1 })
+        .limit(limit)
+        .toArray(),
+    );
     return docs.map(fromDocument);
   }
 
@@ -155,7 +174,9 @@ export class MongoRefundRepository implements RefundRepository {
    */
   async markOutboxPublished(refundId: string, eventId: string, publishedAt: Date): Promise<void> {
     for (let round = 0; round < MARK_ROUNDS; round++) {
-      const doc = await runMongo(() => this.collection.findOne({ id: refundId }, { projection: { _id: 0, outbox: 1, outboxRevision: 1 } }));
+      const doc = await runMongo(() =>
+        this.collection.findOne({ id: refundId }, { projection: { _id: 0, outbox: 1, outboxRevision: 1 } }),
+      );
       const outbox = doc?.outbox ?? [];
       const entry = outbox.find((e) => e.eventId === eventId);
       if (!doc || !entry || entry.publishedAt !== null) return;
@@ -163,14 +184,21 @@ export class MongoRefundRepository implements RefundRepository {
       const result = await this.write(refundId, () =>
         this.collection.updateOne(
           { id: refundId, outboxRevision: doc.outboxRevision ?? 0 },
-          { $set: { outbox: marked, outboxPending: marked.filter((e) => e.publishedAt === null).length }, $inc: { outboxRevision: 1 } },
+          {
+            $set: { outbox: marked, outboxPending: marked.filter((e) => e.publishedAt === null).length },
+            $inc: { outboxRevision: 1 },
+          },
         ),
       );
       if (result.matchedCount > 0) return;
     }
-    throw new GatewayError("SERVICE_UNAVAILABLE", "The refund event outbox is busy; the event will be marked on the next look.", {
-      metadata: { refund_id: refundId, event_id: eventId },
-    });
+    throw new GatewayError(
+      "SERVICE_UNAVAILABLE",
+      "The refund event outbox is busy; the event will be marked on the next look.",
+      {
+        metadata: { refund_id: refundId, event_id: eventId },
+      },
+    );
   }
 }
 

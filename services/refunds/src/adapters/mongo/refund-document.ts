@@ -1,7 +1,7 @@
 import { minorFromStored } from "@gateway/money";
 import type { Settlement } from "../../app/ports.js";
-import type { RefundEventType, RefundOutboxEvent } from "../../domain/refund-events.js";
 import type { FinalRefundStatus, Refund, RefundStatus } from "../../domain/refund.js";
+import type { RefundEventType, RefundOutboxEvent } from "../../domain/refund-events.js";
 
 /** An outbox entry as stored: the payload as base64 text (a plain string stores alike everywhere). */
 export interface OutboxDocument {
@@ -113,11 +113,21 @@ export function fromDocument(d: RefundDocument): Refund {
 }
 
 export function eventToDocument(e: RefundOutboxEvent): Omit<OutboxDocument, "publishedAt"> {
-  return { eventId: e.eventId, type: e.type, occurredAt: e.occurredAt, payload: Buffer.from(e.payload).toString("base64") };
+  return {
+    eventId: e.eventId,
+    type: e.type,
+    occurredAt: e.occurredAt,
+    payload: Buffer.from(e.payload).toString("base64"),
+  };
 }
 
 export function eventFromDocument(d: Omit<OutboxDocument, "publishedAt">): RefundOutboxEvent {
-  return { eventId: d.eventId, type: d.type, occurredAt: d.occurredAt, payload: new Uint8Array(Buffer.from(d.payload, "base64")) };
+  return {
+    eventId: d.eventId,
+    type: d.type,
+    occurredAt: d.occurredAt,
+    payload: new Uint8Array(Buffer.from(d.payload, "base64")),
+  };
 }
 
 export function settlementToDocument(refundId: string, s: Settlement, now: Date): SettlementDocument {

@@ -1,5 +1,5 @@
 import { parseAmount, toMinorUnits } from "@gateway/money";
-import { AttemptStatus, SessionStatus, type Session } from "@gateway/proto";
+import { AttemptStatus, type Session, SessionStatus } from "@gateway/proto";
 import type { PaidSession } from "../../domain/refund-rules.js";
 
 /**

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { fromConnectError, GatewayError } from "@gateway/platform";
-import { AccountScopeSchema, SessionService, type Session } from "@gateway/proto";
+import { AccountScopeSchema, type Session, type SessionService } from "@gateway/proto";
 import type { PaidSessionLookup } from "../../app/ports.js";
 import type { AccountScope } from "../../domain/refund.js";
 import type { PaidSession } from "../../domain/refund-rules.js";
@@ -24,7 +24,10 @@ export function createSessionsPaidSessionLookup(sessions: Client<typeof SessionS
       }
       if (!session) return undefined;
       const paid = paidSessionFromProto(session);
-      if (paid === undefined) throw new GatewayError("INTERNAL", "The sessions service returned a malformed amount.", { metadata: { session_id: sessionId } });
+      if (paid === undefined)
+        throw new GatewayError("INTERNAL", "The sessions service returned a malformed amount.", {
+          metadata: { session_id: sessionId },
+        });
       return paid;
     },
   };

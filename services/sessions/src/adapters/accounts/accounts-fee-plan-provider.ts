@@ -1,16 +1,18 @@
 import type { Client } from "@connectrpc/connect";
 import { D, SETTLEMENT_CURRENCY, toMinorUnits } from "@gateway/money";
-import { GatewayError, fromConnectError } from "@gateway/platform";
+import { fromConnectError, GatewayError } from "@gateway/platform";
 import type { AccountsService } from "@gateway/proto";
-import { ZERO_FEE_PLAN, type FeePlan } from "../../domain/fees.js";
 import type { FeePlanProvider } from "../../app/ports.js";
+import { type FeePlan, ZERO_FEE_PLAN } from "../../domain/fees.js";
 
 const PERCENT = /^(0|[1-9][0-9]?)(\.[0-9]{1,4})?$/;
 /** TND, at most its 3 decimals, zero allowed. */
 const FIXED_TND = /^(0|[1-9][0-9]*)(\.[0-9]{1,3})?$/;
 
 function unusable(why: string): GatewayError {
-  return new GatewayError("INTERNAL", "Internal error.", { cause: new Error(`accounts returned an unusable fee plan: ${why}`) });
+  return new GatewayError("INTERNAL", "Internal error.", {
+    cause: new Error(`accounts returned an unusable fee plan: ${why}`),
+  });
 }
 
 /**

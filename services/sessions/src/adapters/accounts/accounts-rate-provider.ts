@@ -1,6 +1,6 @@
-import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import { formatRate, parseRate } from "@gateway/money";
-import { GatewayError, fromConnectError } from "@gateway/platform";
+import { fromConnectError, GatewayError } from "@gateway/platform";
 import type { AccountsService } from "@gateway/proto";
 import type { ExchangeRateProvider } from "../../app/ports.js";
 
@@ -23,7 +23,9 @@ export function createAccountsRateProvider(client: Client<typeof AccountsService
       }
       const parsed = parseRate(rate);
       if (!parsed.ok) {
-        throw new GatewayError("INTERNAL", "Internal error.", { cause: new Error(`accounts returned an unusable rate for ${currency}: ${parsed.message}`) });
+        throw new GatewayError("INTERNAL", "Internal error.", {
+          cause: new Error(`accounts returned an unusable rate for ${currency}: ${parsed.message}`),
+        });
       }
       return formatRate(parsed.value);
     },

@@ -1,5 +1,5 @@
 import type { EventBus } from "@gateway/platform";
-import { ROOT_CONTEXT, context, propagation } from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT } from "@opentelemetry/api";
 
 /**
  * The bus, publishing each event inside the trace context recorded in its headers (the

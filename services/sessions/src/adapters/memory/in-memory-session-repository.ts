@@ -1,6 +1,4 @@
 import { isAfterPosition, newestFirst } from "@gateway/platform";
-import { withChanges, type AccountScope, type Session, type SessionChanges } from "../../domain/session.js";
-import { sweepDueAt } from "../../domain/sweep-schedule.js";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
   InsertResult,
@@ -12,6 +10,8 @@ import type {
   SessionRepository,
   UpdateResult,
 } from "../../app/ports.js";
+import { type AccountScope, type Session, type SessionChanges, withChanges } from "../../domain/session.js";
+import { sweepDueAt } from "../../domain/sweep-schedule.js";
 
 const referenceKey = (scope: AccountScope, reference: string): string =>
   JSON.stringify([scope.merchantId, scope.livemode, reference]);
@@ -46,7 +46,11 @@ export class InMemorySessionRepository implements SessionRepository {
     const key = referenceKey(session.scope, session.merchantReference);
     const winnerId = this.byReference.get(key);
     if (winnerId !== undefined) {
-      return { inserted: false, duplicate: "merchant_reference", existing: structuredClone(this.byId.get(winnerId)!) };
+      return {
+        inserted: false,
+        duplicate: "merchant_reference",
+        existing: structuredClone(this.byId.get(winnerId)!),
+      };
     }
     const tokens = session.checkoutLinks.map((link) => link.token);
     if (
@@ -86,11 +90,17 @@ export class InMemorySessionRepository implements SessionRepository {
     return id === undefined ? undefined : structuredClone(this.byId.get(id));
   }
 
-  async list(scope: AccountScope, filter: SessionListFilter, page: { limit: number; after?: ListPosition }): Promise<SessionPage> {
+  async list(
+    scope: AccountScope,
+    filter: SessionListFilter,
+    page: { limit: number; after?: ListPosition },
+  ): Promise<SessionPage> {
     const matching = [...this.byId.values()]
       .filter((s) => inScope(s, scope))
       .filter((s) => filter.status === undefined || s.status === filter.status)
-      .filter((s) => filter.merchantReference === undefined || s.merchantReference === filter.merchantReference)
+      .filter(
+        (s) => filter.merchantReference === undefined || s.merchantReference === filter.merchantReference,
+      )
       .filter((s) => filter.createdGte === undefined || s.createdAt.getTime() >= filter.createdGte.getTime())
       .filter((s) => filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
       .filter((s) => page.after === undefined || isAfterPosition(s, page.after))
@@ -117,7 +127,10 @@ export class InMemorySessionRepository implements SessionRepository {
     if (newTokens.some((token) => this.checkoutTokens.has(token))) {
       throw new Error("checkout token collision"); // 190 random bits: a bug, not bad luck
     }
-    const updated: Session = { ...withChanges(stored, structuredClone(changes)), version: stored.version + 1 };
+    const updated: Session = {
+      ...withChanges(stored, structuredClone(changes)),
+      version: stored.version + 1,
+    };
     this.byId.set(id, updated);
     for (const token of newTokens) this.checkoutTokens.set(token, id);
     this.indexAcquirerOrders(updated);
@@ -139,7 +152,9 @@ export class InMemorySessionRepository implements SessionRepository {
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
     const pending: PendingOutboxEvent[] = [];
     for (const sessionId of this.pendingSessions) {
-      const entries = (this.outboxes.get(sessionId) ?? []).filter((e) => e.publishedAt === undefined).sort((a, b) => a.event.sequence - b.event.sequence);
+      const entries = (this.outboxes.get(sessionId) ?? [])
+        .filter((e) => e.publishedAt === undefined)
+        .sort((a, b) => a.event.sequence - b.event.sequence);
       for (const entry of entries) {
         if (pending.length >= limit) return pending;
         pending.push({ sessionId, ...structuredClone(entry.event) });
@@ -153,7 +168,9 @@ export class InMemorySessionRepository implements SessionRepository {
     const entry = outbox?.find((e) => e.event.eventId === eventId);
     if (!outbox || !entry || entry.publishedAt !== undefined) return;
     entry.publishedAt = new Date(publishedAt);
-    const kept = keepAfterPublish(outbox.map((e) => ({ entry: e, sequence: e.event.sequence, published: e.publishedAt !== undefined })));
+    const kept = keepAfterPublish(
+      outbox.map((e) => ({ entry: e, sequence: e.event.sequence, published: e.publishedAt !== undefined })),
+    );
     this.outboxes.set(
       sessionId,
       kept.map((k) => k.entry),
@@ -163,7 +180,10 @@ export class InMemorySessionRepository implements SessionRepository {
 
   /** Every outbox entry of a session, published or not (tests and support). */
   outboxOf(sessionId: string): Array<OutboxEvent & { publishedAt?: Date }> {
-    return (this.outboxes.get(sessionId) ?? []).map((e) => ({ ...structuredClone(e.event), ...(e.publishedAt ? { publishedAt: new Date(e.publishedAt) } : {}) }));
+    return (this.outboxes.get(sessionId) ?? []).map((e) => ({
+      ...structuredClone(e.event),
+      ...(e.publishedAt ? { publishedAt: new Date(e.publishedAt) } : {}),
+    }));
   }
 
   /**
@@ -180,7 +200,8 @@ export class InMemorySessionRepository implements SessionRepository {
       this.byReference.delete(referenceKey(session.scope, session.merchantReference));
       this.orderNumbers.delete(session.orderNumber);
       for (const link of session.checkoutLinks) this.checkoutTokens.delete(link.token);
-      for (const attempt of session.attempts) if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.delete(attempt.acquirerOrderId);
+      for (const attempt of session.attempts)
+        if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.delete(attempt.acquirerOrderId);
       this.outboxes.delete(id);
       dropped++;
     }

@@ -1,5 +1,20 @@
-import { GatewayError, isDuplicateKeyError, KeyedSerializer, NEWEST_FIRST_SORT, newestFirstWindowFilter, pageOfWindow } from "@gateway/platform";
-import type { Collection, CreateIndexesOptions, Db, Filter, FindOptions, IndexSpecification, UpdateFilter } from "mongodb";
+import {
+  GatewayError,
+  isDuplicateKeyError,
+  KeyedSerializer,
+  NEWEST_FIRST_SORT,
+  newestFirstWindowFilter,
+  pageOfWindow,
+} from "@gateway/platform";
+import type {
+  Collection,
+  CreateIndexesOptions,
+  Db,
+  Filter,
+  FindOptions,
+  IndexSpecification,
+  UpdateFilter,
+} from "mongodb";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
   InsertResult,
@@ -17,12 +32,12 @@ import { runMongo } from "./mongo-errors.js";
 import {
   changesToSet,
   fromDocument,
+  type OutboxDocument,
   outboxFromDocument,
   outboxToDocument,
+  type SessionDocument,
   toDocument,
   tokensOf,
-  type OutboxDocument,
-  type SessionDocument,
 } from "./session-document.js";
 
 export const SESSIONS_COLLECTION = "sessions";
@@ -32,29 +47,33 @@ export const SESSIONS_COLLECTION = "sessions";
  * existing index with the same spec is a no-op (a batched createIndexes that repeats existing
  * indexes makes FerretDB 1.24 drop the connection, so no batch).
  */
-const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOptions & { name: string } }> = [
-  { key: { id: 1 }, options: { name: "id_unique", unique: true } },
-  // Idempotency: concurrent creates of one reference converge on the single winner.
-  { key: { merchantId: 1, livemode: 1, merchantReference: 1 }, options: { name: "merchant_reference_unique", unique: true } },
-  // Sent to the acquirer as our order number: unique across every merchant and mode.
-  { key: { orderNumber: 1 }, options: { name: "order_number_unique", unique: true } },
-  // Finds a session from its hosted-page link. Unique on MongoDB (multikey; every session has
-  // at least one link, links are never removed). FerretDB 1.24 does not enforce uniqueness on
-  // array paths, so there the 190 random bits of a token are the guarantee.
-  { key: { "checkoutLinks.token": 1 }, options: { name: "checkout_token_unique", unique: true } },
-  { key: { merchantId: 1, livemode: 1, createdAt: -1, id: -1 }, options: { name: "list_newest_first" } },
-  // Lookups by link token and by acquirer order id (multikey; see SessionDocument.checkoutTokens).
-  { key: { checkoutTokens: 1 }, options: { name: "checkout_tokens" } },
-  // The acquirer's return and callback name the order id only.
-  { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
-  { key: { acquirerOrderIds: 1 }, options: { name: "acquirer_order_ids" } },
-  // The relay's look for unpublished events.
-  { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
-  // The sweeper's three looks for due work (findDue).
-  { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
-  { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
-  { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
-];
+const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOptions & { name: string } }> =
+  [
+    { key: { id: 1 }, options: { name: "id_unique", unique: true } },
+    // Idempotency: concurrent creates of one reference converge on the single winner.
+    {
+      key: { merchantId: 1, livemode: 1, merchantReference: 1 },
+      options: { name: "merchant_reference_unique", unique: true },
+    },
+    // Sent to the acquirer as our order number: unique across every merchant and mode.
+    { key: { orderNumber: 1 }, options: { name: "order_number_unique", unique: true } },
+    // Finds a session from its hosted-page link. Unique on MongoDB (multikey; every session has
+    // at least one link, links are never removed). FerretDB 1.24 does not enforce uniqueness on
+    // array paths, so there the 190 random bits of a token are the guarantee.
+    { key: { "checkoutLinks.token": 1 }, options: { name: "checkout_token_unique", unique: true } },
+    { key: { merchantId: 1, livemode: 1, createdAt: -1, id: -1 }, options: { name: "list_newest_first" } },
+    // Lookups by link token and by acquirer order id (multikey; see SessionDocument.checkoutTokens).
+    { key: { checkoutTokens: 1 }, options: { name: "checkout_tokens" } },
+    // The acquirer's return and callback name the order id only.
+    { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
+    { key: { acquirerOrderIds: 1 }, options: { name: "acquirer_order_ids" } },
+    // The relay's look for unpublished events.
+    { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
+    // The sweeper's three looks for due work (findDue).
+    { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
+    { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
+    { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
+  ];
 
 const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
 
@@ -97,21 +116,40 @@ async function backfillScheduleFlags(collection: Collection<SessionDocument>): P
     ["linkExpiryDueAt", "linkExpiryScheduled"],
     ["reconcileAt", "reconcileScheduled"],
   ] as const) {
-    await runMongo(() => collection.updateMany({ [flag]: { $exists: false }, [date]: { $ne: null } } as Filter<SessionDocument>, { $set: { [flag]: true } }));
-    await runMongo(() => collection.updateMany({ [flag]: { $exists: false } } as Filter<SessionDocument>, { $set: { [flag]: false } }));
+    await runMongo(() =>
+      collection.updateMany(
+        { [flag]: { $exists: false }, [date]: { $ne: null } } as Filter<SessionDocument>,
+        { $set: { [flag]: true } },
+      ),
+    );
+    await runMongo(() =>
+      collection.updateMany({ [flag]: { $exists: false } } as Filter<SessionDocument>, {
+        $set: { [flag]: false },
+      }),
+    );
   }
-  const legacy = collection.find({ checkoutTokens: { $exists: false } } as Filter<SessionDocument>, { projection: { id: 1, checkoutLinks: 1, attempts: 1 } });
+  const legacy = collection.find({ checkoutTokens: { $exists: false } } as Filter<SessionDocument>, {
+    projection: { id: 1, checkoutLinks: 1, attempts: 1 },
+  });
   for await (const doc of legacy) {
     await runMongo(() =>
       collection.updateOne(
         { id: doc.id },
-        { $set: { checkoutTokens: tokensOf(doc.checkoutLinks), acquirerOrderIds: doc.attempts.flatMap((a) => (a.acquirerOrderId ? [a.acquirerOrderId] : [])) } },
+        {
+          $set: {
+            checkoutTokens: tokensOf(doc.checkoutLinks),
+            acquirerOrderIds: doc.attempts.flatMap((a) => (a.acquirerOrderId ? [a.acquirerOrderId] : [])),
+          },
+        },
       ),
     );
   }
 }
 
-const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({ merchantId: scope.merchantId, livemode: scope.livemode });
+const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({
+  merchantId: scope.merchantId,
+  livemode: scope.livemode,
+});
 
 /**
  * Sessions in MongoDB (or FerretDB): one document per session, every state change a single
@@ -122,7 +160,9 @@ export class MongoSessionRepository implements SessionRepository {
 
   /** Runs a conditional write to the session `id` after this process's other writes to it. */
   private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
-    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () => runMongo(operation));
+    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () =>
+      runMongo(operation),
+    );
   }
 
   async insert(session: Session): Promise<InsertResult> {
@@ -134,7 +174,9 @@ export class MongoSessionRepository implements SessionRepository {
       // Which index refused is read from the data, not from the server's message (whose
       // shape differs between MongoDB and FerretDB): the reference either has a winner or not.
       const existing = await this.findByReference(session.scope, session.merchantReference);
-      return existing ? { inserted: false, duplicate: "merchant_reference", existing } : { inserted: false, duplicate: "generated_value" };
+      return existing
+        ? { inserted: false, duplicate: "merchant_reference", existing }
+        : { inserted: false, duplicate: "generated_value" };
     }
   }
 
@@ -159,7 +201,11 @@ export class MongoSessionRepository implements SessionRepository {
     return doc ? fromDocument(doc) : undefined;
   }
 
-  async list(scope: AccountScope, filter: SessionListFilter, page: { limit: number; after?: ListPosition }): Promise<SessionPage> {
+  async list(
+    scope: AccountScope,
+    filter: SessionListFilter,
+    page: { limit: number; after?: ListPosition },
+  ): Promise<SessionPage> {
     const query: Filter<SessionDocument> = { ...scopeFilter(scope) };
     if (filter.status !== undefined) query.status = filter.status;
     if (filter.merchantReference !== undefined) query.merchantReference = filter.merchantReference;
@@ -185,23 +231,37 @@ export class MongoSessionRepository implements SessionRepository {
     const set = changesToSet(changes);
     const update: UpdateFilter<SessionDocument> = {
       ...(Object.keys(set).length > 0 ? { $set: set } : {}),
-      $inc: events.length > 0 ? { version: 1, outboxPending: events.length, outboxRevision: 1 } : { version: 1 },
+      $inc:
+        events.length > 0 ? { version: 1, outboxPending: events.length, outboxRevision: 1 } : { version: 1 },
       ...(events.length > 0 ? { $push: { outbox: { $each: events.map(outboxToDocument) } } } : {}),
     };
     const doc = await this.write(id, () =>
       // No projection here: FerretDB 1.24 does not support one on findAndModify.
-      this.collection.findOneAndUpdate({ ...scopeFilter(scope), id, version: expectedVersion }, update, { returnDocument: "after" }),
+      this.collection.findOneAndUpdate({ ...scopeFilter(scope), id, version: expectedVersion }, update, {
+        returnDocument: "after",
+      }),
     );
     if (doc) return { updated: true, session: fromDocument(doc) };
     return { updated: false, current: await this.findById(scope, id) };
   }
 
   async findDue(now: Date, limit: number): Promise<Session[]> {
-    const look = (filter: Filter<SessionDocument>, sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt") =>
-      runMongo(() => this.collection.find(filter, WITHOUT_OUTBOX).sort({ [sortKey]: 1 }).limit(limit).toArray());
+    const look = (
+      filter: Filter<SessionDocument>,
+      sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt",
+    ) =>
+      runMongo(() =>
+        this.collection
+          .find(filter, WITHOUT_OUTBOX)
+          .sort({ [sortKey]: 1 })
+          .limit(limit)
+          .toArray(),
+      );
     const batches = await Promise.all([
       // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
-      ...PAYABLE_STATUSES.map((status) => look({ status, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt")),
+      ...PAYABLE_STATUSES.map((status) =>
+        look({ status, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt"),
+      ),
       // The flags are there for FerretDB's pushdown; MongoDB's planner takes the date indexes.
       look({ linkExpiryScheduled: true, linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
       look({ reconcileScheduled: true, reconcileAt: { $lte: now } }, "reconcileAt"),
@@ -221,7 +281,9 @@ export class MongoSessionRepository implements SessionRepository {
     );
     const pending: PendingOutboxEvent[] = [];
     for (const doc of docs) {
-      const entries = (doc.outbox ?? []).filter((e) => e.publishedAt === null).sort((a, b) => Number(a.sequence) - Number(b.sequence));
+      const entries = (doc.outbox ?? [])
+        .filter((e) => e.publishedAt === null)
+        .sort((a, b) => Number(a.sequence) - Number(b.sequence));
       for (const entry of entries) {
         if (pending.length >= limit) return pending;
         pending.push({ sessionId: doc.id, ...outboxFromDocument(entry) });
@@ -237,24 +299,35 @@ export class MongoSessionRepository implements SessionRepository {
    */
   async markOutboxPublished(sessionId: string, eventId: string, publishedAt: Date): Promise<void> {
     for (let round = 0; round < MARK_ROUNDS; round++) {
-      const doc = await runMongo(() => this.collection.findOne({ id: sessionId }, { projection: { outbox: 1, outboxRevision: 1 } }));
+      const doc = await runMongo(() =>
+        this.collection.findOne({ id: sessionId }, { projection: { outbox: 1, outboxRevision: 1 } }),
+      );
       const outbox: OutboxDocument[] = doc?.outbox ?? [];
       const entry = outbox.find((e) => e.eventId === eventId);
       if (!doc || !entry || entry.publishedAt !== null) return;
       const marked = outbox.map((e) => (e === entry ? { ...e, publishedAt } : e));
-      const kept = keepAfterPublish(marked.map((e) => ({ e, sequence: Number(e.sequence), published: e.publishedAt !== null }))).map((k) => k.e);
+      const kept = keepAfterPublish(
+        marked.map((e) => ({ e, sequence: Number(e.sequence), published: e.publishedAt !== null })),
+      ).map((k) => k.e);
       const revision = doc.outboxRevision ?? null;
       const updated = await this.write(sessionId, () =>
         this.collection.findOneAndUpdate(
           { id: sessionId, outboxRevision: revision as number },
-          { $set: { outbox: kept, outboxPending: kept.filter((e) => e.publishedAt === null).length }, $inc: { outboxRevision: 1 } },
+          {
+            $set: { outbox: kept, outboxPending: kept.filter((e) => e.publishedAt === null).length },
+            $inc: { outboxRevision: 1 },
+          },
         ),
       );
       if (updated) return;
     }
-    throw new GatewayError("SERVICE_UNAVAILABLE", "The event outbox is busy; the event will be marked on the next look.", {
-      metadata: { session_id: sessionId, event_id: eventId },
-    });
+    throw new GatewayError(
+      "SERVICE_UNAVAILABLE",
+      "The event outbox is busy; the event will be marked on the next look.",
+      {
+        metadata: { session_id: sessionId, event_id: eventId },
+      },
+    );
   }
 }
 

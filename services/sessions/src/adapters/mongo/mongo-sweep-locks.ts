@@ -24,7 +24,8 @@ export class MongoSweepLocks implements SweepLocks {
     if (await this.insert({ key, holder, until })) return true;
     const held = await runMongo(() => this.collection.findOne({ key }));
     if (held && held.until.getTime() > now.getTime()) return false;
-    if (held) await runMongo(() => this.collection.deleteOne({ key, holder: held.holder, until: held.until }));
+    if (held)
+      await runMongo(() => this.collection.deleteOne({ key, holder: held.holder, until: held.until }));
     return this.insert({ key, holder, until });
   }
 

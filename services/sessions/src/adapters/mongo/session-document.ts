@@ -1,16 +1,16 @@
 import { minorFromStored } from "@gateway/money";
 import type { OutboxEvent } from "../../app/ports.js";
-import type { SessionEventType } from "../../domain/session-events.js";
 import type {
   AttemptStatus,
   CheckoutLink,
+  LatePaymentReturnMethod,
   PaymentAttempt,
   Session,
   SessionChanges,
-  LatePaymentReturnMethod,
   SessionStatus,
   SettlementSource,
 } from "../../domain/session.js";
+import type { SessionEventType } from "../../domain/session-events.js";
 
 /**
  * A session as stored in the `sessions` collection. Amounts are BSON Int64 minor units; absent
@@ -189,7 +189,11 @@ export function outboxFromDocument(d: OutboxDocument): OutboxEvent {
   };
 }
 
-const linkToDocument = (l: CheckoutLink): CheckoutLink => ({ token: l.token, createdAt: l.createdAt, expiresAt: l.expiresAt });
+const linkToDocument = (l: CheckoutLink): CheckoutLink => ({
+  token: l.token,
+  createdAt: l.createdAt,
+  expiresAt: l.expiresAt,
+});
 
 export function toDocument(s: Session): SessionDocument {
   return {
@@ -203,9 +207,19 @@ export function toDocument(s: Session): SessionDocument {
     currency: s.currency,
     original: { amountMinor: s.original.amountMinor, currency: s.original.currency, rate: s.original.rate },
     description: orNull(s.description),
-    items: s.items.map((i) => ({ name: i.name, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, description: orNull(i.description) })),
+    items: s.items.map((i) => ({
+      name: i.name,
+      quantity: i.quantity,
+      unitPriceMinor: i.unitPriceMinor,
+      description: orNull(i.description),
+    })),
     status: s.status,
-    buyer: { firstName: orNull(s.buyer.firstName), lastName: orNull(s.buyer.lastName), email: orNull(s.buyer.email), phone: orNull(s.buyer.phone) },
+    buyer: {
+      firstName: orNull(s.buyer.firstName),
+      lastName: orNull(s.buyer.lastName),
+      email: orNull(s.buyer.email),
+      phone: orNull(s.buyer.phone),
+    },
     metadataJson: orNull(s.metadataJson),
     returnUrl: orNull(s.returnUrl),
     cancelUrl: orNull(s.cancelUrl),
@@ -241,7 +255,11 @@ export function fromDocument(d: SessionDocument): Session {
     ...present("orderId", d.orderId),
     amountMinor: minorFromStored(d.amountMinor),
     currency: d.currency,
-    original: { amountMinor: minorFromStored(d.original.amountMinor), currency: d.original.currency, rate: d.original.rate },
+    original: {
+      amountMinor: minorFromStored(d.original.amountMinor),
+      currency: d.original.currency,
+      rate: d.original.rate,
+    },
     ...present("description", d.description),
     items: d.items.map((i) => ({
       name: i.name,

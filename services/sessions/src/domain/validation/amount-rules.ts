@@ -1,5 +1,14 @@
+import {
+  convertToSettlement,
+  D,
+  type Dec,
+  exceedsMaximum,
+  formatAmount,
+  MAX_AMOUNT_TND,
+  parseAmount,
+  SETTLEMENT_CURRENCY,
+} from "@gateway/money";
 import type { FieldViolation } from "@gateway/platform";
-import { D, MAX_AMOUNT_TND, SETTLEMENT_CURRENCY, convertToSettlement, exceedsMaximum, formatAmount, parseAmount, type Dec } from "@gateway/money";
 import { violation } from "./field-rules.js";
 
 export type AmountCheck = { ok: true; value: Dec } | { ok: false; violation?: FieldViolation };
@@ -14,7 +23,10 @@ export function checkAmountText(field: string, text: string, currency: string | 
   const parsed = parseAmount(text, currency ?? SETTLEMENT_CURRENCY);
   if (parsed.ok) return currency ? parsed : { ok: false };
   if (!currency && parsed.code === "invalid_precision") return { ok: false };
-  return { ok: false, violation: violation(field, parsed.code, `${parsed.message.replace(/^amount\b/, field)}.`) };
+  return {
+    ok: false,
+    violation: violation(field, parsed.code, `${parsed.message.replace(/^amount\b/, field)}.`),
+  };
 }
 
 export type SettlementCheck = { ok: true; value: Dec } | { ok: false; violation: FieldViolation };
@@ -29,14 +41,24 @@ export function checkSettlement(field: string, value: Dec, currency: string, rat
   if (settled.isZero()) {
     return {
       ok: false,
-      violation: violation(field, "invalid_value", `${field} ${formatAmount(value, currency)} ${currency} rounds to nothing in TND.`),
+      violation: violation(
+        field,
+        "invalid_value",
+        `${field} ${formatAmount(value, currency)} ${currency} rounds to nothing in TND.`,
+      ),
     };
   }
   if (exceedsMaximum(settled)) {
-    const converted = foreign ? ` (${formatAmount(value, currency)} ${currency} is ${formatAmount(settled, SETTLEMENT_CURRENCY)} TND)` : "";
+    const converted = foreign
+      ? ` (${formatAmount(value, currency)} ${currency} is ${formatAmount(settled, SETTLEMENT_CURRENCY)} TND)`
+      : "";
     return {
       ok: false,
-      violation: violation(field, "amount_too_large", `${field} must not exceed ${formatAmount(MAX_AMOUNT_TND, SETTLEMENT_CURRENCY)} TND${converted}.`),
+      violation: violation(
+        field,
+        "amount_too_large",
+        `${field} must not exceed ${formatAmount(MAX_AMOUNT_TND, SETTLEMENT_CURRENCY)} TND${converted}.`,
+      ),
     };
   }
   return { ok: true, value: new D(settled) };

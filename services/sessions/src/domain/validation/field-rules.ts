@@ -1,4 +1,4 @@
-import { checkHttpUrl, MAX_URL_LENGTH, type FieldViolation, type HttpUrlRules } from "@gateway/platform";
+import { checkHttpUrl, type FieldViolation, type HttpUrlRules, MAX_URL_LENGTH } from "@gateway/platform";
 
 // C0/C1 control characters. NUL can't even be stored (FerretDB); the others have no place in
 // names, references or URLs. Free text (descriptions) may keep tab and line breaks.
@@ -27,12 +27,18 @@ export interface TextRule {
  * A text field: absent is fine unless required; present but empty or blank is `invalid`
  * (omit the field instead); too long or holding control characters is `invalid`.
  */
-export function checkText(field: string, value: string | undefined, rule: TextRule): FieldViolation | undefined {
+export function checkText(
+  field: string,
+  value: string | undefined,
+  rule: TextRule,
+): FieldViolation | undefined {
   if (value === undefined || (rule.required && value === "")) {
     return rule.required ? violation(field, "required", `${field} is required.`) : undefined;
   }
-  if (value.trim() === "") return violation(field, "invalid", `${field} must not be empty or blank; omit it instead.`);
-  if (charLength(value) > rule.max) return violation(field, "invalid", `${field} must be at most ${rule.max} characters.`);
+  if (value.trim() === "")
+    return violation(field, "invalid", `${field} must not be empty or blank; omit it instead.`);
+  if (charLength(value) > rule.max)
+    return violation(field, "invalid", `${field} must be at most ${rule.max} characters.`);
   if ((rule.multiline ? CONTROL_EXCEPT_LINE_BREAKS : CONTROL).test(value)) {
     return violation(field, "invalid", `${field} must not contain control characters.`);
   }
@@ -45,7 +51,9 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export function checkEmail(field: string, value: string | undefined): FieldViolation | undefined {
   const basic = checkText(field, value, { max: 255 });
   if (basic || value === undefined) return basic;
-  return EMAIL.test(value) ? undefined : violation(field, "invalid", `${field} must be an e-mail address such as name@example.com.`);
+  return EMAIL.test(value)
+    ? undefined
+    : violation(field, "invalid", `${field} must be an e-mail address such as name@example.com.`);
 }
 
 // E.164-ish: an optional +, then digits, spaces, parentheses and hyphens.
@@ -61,7 +69,11 @@ export function checkPhone(field: string, value: string | undefined): FieldViola
 }
 
 /** A merchant URL, by the gateway's one URL validator (see @gateway/platform http-url). */
-export function checkUrl(field: string, value: string | undefined, rules: HttpUrlRules = {}): FieldViolation | undefined {
+export function checkUrl(
+  field: string,
+  value: string | undefined,
+  rules: HttpUrlRules = {},
+): FieldViolation | undefined {
   const basic = checkText(field, value, { max: MAX_URL_LENGTH });
   if (basic || value === undefined) return basic;
   const checked = checkHttpUrl(value, rules);
@@ -69,7 +81,12 @@ export function checkUrl(field: string, value: string | undefined, rules: HttpUr
 }
 
 /** An optional integer within [min, max]. */
-export function checkIntegerRange(field: string, value: number | undefined, min: number, max: number): FieldViolation | undefined {
+export function checkIntegerRange(
+  field: string,
+  value: number | undefined,
+  min: number,
+  max: number,
+): FieldViolation | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < min || value > max) {
     return violation(field, "invalid", `${field} must be a whole number from ${min} to ${max}.`);

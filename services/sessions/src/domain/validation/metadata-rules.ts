@@ -1,4 +1,4 @@
-import { MAX_METADATA_BYTES, type FieldViolation } from "@gateway/platform";
+import { type FieldViolation, MAX_METADATA_BYTES } from "@gateway/platform";
 import { violation } from "./field-rules.js";
 
 /**

@@ -1,5 +1,5 @@
-import { MAX_LINE_ITEMS, type FieldViolation } from "@gateway/platform";
-import { D, SETTLEMENT_CURRENCY, formatRate, isCurrencyCode, toMinorUnits, type Dec } from "@gateway/money";
+import { D, type Dec, formatRate, isCurrencyCode, SETTLEMENT_CURRENCY, toMinorUnits } from "@gateway/money";
+import { type FieldViolation, MAX_LINE_ITEMS } from "@gateway/platform";
 import type { LineItem } from "../session.js";
 import { checkAmountText, checkSettlement } from "./amount-rules.js";
 import type { CreateSessionInput, ValidCreateSession } from "./create-session-input.js";
@@ -12,15 +12,25 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 /** More tries than this on one session looks like card testing, not a buyer. */
 export const MAX_ATTEMPTS_LIMIT = 10;
 
-export type CreateValidation = { ok: true; value: ValidCreateSession } | { ok: false; violations: FieldViolation[] };
+export type CreateValidation =
+  | { ok: true; value: ValidCreateSession }
+  | { ok: false; violations: FieldViolation[] };
 
-type CurrencyCheck = { code: string; violation?: undefined } | { code?: undefined; violation?: FieldViolation };
+type CurrencyCheck =
+  | { code: string; violation?: undefined }
+  | { code?: undefined; violation?: FieldViolation };
 
 function checkCurrency(input: CreateSessionInput): CurrencyCheck {
   const text = input.currency;
   if (text === undefined) return { code: SETTLEMENT_CURRENCY };
   if (!/^[A-Z]{3}$/.test(text) || !isCurrencyCode(text)) {
-    return { violation: violation("currency", "invalid", "currency must be an ISO 4217 code in capitals, such as TND or EUR.") };
+    return {
+      violation: violation(
+        "currency",
+        "invalid",
+        "currency must be an ISO 4217 code in capitals, such as TND or EUR.",
+      ),
+    };
   }
   return { code: text };
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { CreateSessionInput } from "../../../src/domain/validation/create-session-input.js";
-import { foreignCurrencyOf, validateCreateSession, type CreateValidation } from "../../../src/domain/validation/validate-create-session.js";
+import {
+  type CreateValidation,
+  foreignCurrencyOf,
+  validateCreateSession,
+} from "../../../src/domain/validation/validate-create-session.js";
 
 const scope = { merchantId: "mer_test", livemode: false };
 
@@ -37,18 +41,29 @@ describe("amount and currency", () => {
 
   it("when a conversion lands on half a millime, then it rounds half-up", () => {
     // 0.05 EUR * 0.123450 = 0.0061725 -> 0.006
-    expect(valid(validateCreateSession(input({ amount: "0.05", currency: "EUR" }), "0.123450")).amountMinor).toBe(6n);
+    expect(
+      valid(validateCreateSession(input({ amount: "0.05", currency: "EUR" }), "0.123450")).amountMinor,
+    ).toBe(6n);
     // 0.10 EUR * 0.045 = 0.0045 -> 0.005 (half-up, not half-even)
-    expect(valid(validateCreateSession(input({ amount: "0.10", currency: "EUR" }), "0.045000")).amountMinor).toBe(5n);
+    expect(
+      valid(validateCreateSession(input({ amount: "0.10", currency: "EUR" }), "0.045000")).amountMinor,
+    ).toBe(5n);
   });
 
   it("when the amount is missing, then amount is required", () => {
-    expect(violationsOf(validateCreateSession(input({ amount: "" }), undefined))).toEqual([{ field: "amount", code: "required" }]);
+    expect(violationsOf(validateCreateSession(input({ amount: "" }), undefined))).toEqual([
+      { field: "amount", code: "required" },
+    ]);
   });
 
-  it.each(["1,000.000", "010.000", "1e3", " 10.000", "+10.000", "ten", "10.000\n"])("when the amount is %j, then it is invalid_format", (amount) => {
-    expect(violationsOf(validateCreateSession(input({ amount }), undefined))).toEqual([{ field: "amount", code: "invalid_format" }]);
-  });
+  it.each(["1,000.000", "010.000", "1e3", " 10.000", "+10.000", "ten", "10.000\n"])(
+    "when the amount is %j, then it is invalid_format",
+    (amount) => {
+      expect(violationsOf(validateCreateSession(input({ amount }), undefined))).toEqual([
+        { field: "amount", code: "invalid_format" },
+      ]);
+    },
+  );
 
   it.each([
     ["10.00", "TND"],
@@ -56,11 +71,15 @@ describe("amount and currency", () => {
     ["10.000", "EUR"],
     ["10.5", "EUR"],
   ])("when the amount %s has the wrong decimals for %s, then it is invalid_precision", (amount, currency) => {
-    expect(violationsOf(validateCreateSession(input({ amount, currency }), EUR_RATE))).toEqual([{ field: "amount", code: "invalid_precision" }]);
+    expect(violationsOf(validateCreateSession(input({ amount, currency }), EUR_RATE))).toEqual([
+      { field: "amount", code: "invalid_precision" },
+    ]);
   });
 
   it.each(["0.000", "-5.000"])("when the amount is %s, then it is invalid_value", (amount) => {
-    expect(violationsOf(validateCreateSession(input({ amount }), undefined))).toEqual([{ field: "amount", code: "invalid_value" }]);
+    expect(violationsOf(validateCreateSession(input({ amount }), undefined))).toEqual([
+      { field: "amount", code: "invalid_value" },
+    ]);
   });
 
   it("when a foreign amount rounds to nothing in TND, then it is invalid_value and says so", () => {
@@ -70,7 +89,9 @@ describe("amount and currency", () => {
   });
 
   it("when a TND amount is over 999999.999, then it is amount_too_large", () => {
-    expect(violationsOf(validateCreateSession(input({ amount: "1000000.000" }), undefined))).toEqual([{ field: "amount", code: "amount_too_large" }]);
+    expect(violationsOf(validateCreateSession(input({ amount: "1000000.000" }), undefined))).toEqual([
+      { field: "amount", code: "amount_too_large" },
+    ]);
     expect(validateCreateSession(input({ amount: "999999.999" }), undefined).ok).toBe(true);
   });
 
@@ -81,19 +102,30 @@ describe("amount and currency", () => {
   });
 
   it("when a foreign amount is large in its own currency but small in TND, then it is accepted", () => {
-    expect(valid(validateCreateSession(input({ amount: "5000000", currency: "JPY" }), "0.020000")).amountMinor).toBe(100000000n);
+    expect(
+      valid(validateCreateSession(input({ amount: "5000000", currency: "JPY" }), "0.020000")).amountMinor,
+    ).toBe(100000000n);
   });
 
-  it.each(["eur", "EURO", "E1R", "", "XYZ"])("when the currency is %j, then currency is invalid", (currency) => {
-    expect(violationsOf(validateCreateSession(input({ amount: "10.00", currency }), EUR_RATE))).toEqual([{ field: "currency", code: "invalid" }]);
-  });
+  it.each(["eur", "EURO", "E1R", "", "XYZ"])(
+    "when the currency is %j, then currency is invalid",
+    (currency) => {
+      expect(violationsOf(validateCreateSession(input({ amount: "10.00", currency }), EUR_RATE))).toEqual([
+        { field: "currency", code: "invalid" },
+      ]);
+    },
+  );
 
   it("when the currency is invalid, then the amount is still checked for format but not for precision", () => {
-    expect(violationsOf(validateCreateSession(input({ amount: "1,000", currency: "ZZZ" }), undefined))).toEqual([
+    expect(
+      violationsOf(validateCreateSession(input({ amount: "1,000", currency: "ZZZ" }), undefined)),
+    ).toEqual([
       { field: "amount", code: "invalid_format" },
       { field: "currency", code: "invalid" },
     ]);
-    expect(violationsOf(validateCreateSession(input({ amount: "10.00", currency: "ZZZ" }), undefined))).toEqual([{ field: "currency", code: "invalid" }]);
+    expect(
+      violationsOf(validateCreateSession(input({ amount: "10.00", currency: "ZZZ" }), undefined)),
+    ).toEqual([{ field: "currency", code: "invalid" }]);
   });
 
   it("when no rate is configured for a foreign currency, then it is currency_unsupported with guidance", () => {
@@ -114,7 +146,9 @@ describe("amount and currency", () => {
 
 describe("text fields", () => {
   it("when merchant_reference is missing, then it is required", () => {
-    expect(violationsOf(validateCreateSession(input({ merchantReference: "" }), undefined))).toEqual([{ field: "merchant_reference", code: "required" }]);
+    expect(violationsOf(validateCreateSession(input({ merchantReference: "" }), undefined))).toEqual([
+      { field: "merchant_reference", code: "required" },
+    ]);
   });
 
   it.each([
@@ -138,7 +172,9 @@ describe("text fields", () => {
     ["max_attempts", { maxAttempts: 0 }],
     ["max_attempts", { maxAttempts: 11 }],
   ] as const)("when %s is out of bounds or malformed, then it is invalid", (field, overrides) => {
-    expect(violationsOf(validateCreateSession(input(overrides), undefined))).toEqual([{ field, code: "invalid" }]);
+    expect(violationsOf(validateCreateSession(input(overrides), undefined))).toEqual([
+      { field, code: "invalid" },
+    ]);
   });
 
   it.each([
@@ -153,7 +189,9 @@ describe("text fields", () => {
     ["cancel_url", { cancelUrl: "" }],
     ["webhook_url", { webhookUrl: "" }],
   ] as const)("when optional %s is sent empty, then it is invalid", (field, overrides) => {
-    expect(violationsOf(validateCreateSession(input(overrides), undefined))).toEqual([{ field, code: "invalid" }]);
+    expect(violationsOf(validateCreateSession(input(overrides), undefined))).toEqual([
+      { field, code: "invalid" },
+    ]);
   });
 
   it("when every field is at its limit, then the request is valid and keeps the values as sent", () => {
@@ -176,7 +214,12 @@ describe("text fields", () => {
         undefined,
       ),
     );
-    expect(v.buyer).toEqual({ firstName: "Émile".padEnd(100, "e"), lastName: "بن علي", email: "buyer@example.tn", phone: "+216 (71) 000-000" });
+    expect(v.buyer).toEqual({
+      firstName: "Émile".padEnd(100, "e"),
+      lastName: "بن علي",
+      email: "buyer@example.tn",
+      phone: "+216 (71) 000-000",
+    });
     expect(v.metadataJson).toBe('{"a.b":{"$c":[[1,2],[3]]},"é":"😀"}');
     expect(v.maxAttempts).toBe(10);
   });
@@ -187,22 +230,33 @@ describe("text fields", () => {
 
   it("when a live-mode webhook_url is plain http, then it is invalid; in test mode it is accepted", () => {
     const live = { merchantId: "mer_test", livemode: true };
-    expect(violationsOf(validateCreateSession(input({ scope: live, webhookUrl: "http://example.com/hook" }), undefined))).toEqual([
-      { field: "webhook_url", code: "invalid" },
-    ]);
-    expect(validateCreateSession(input({ scope: live, webhookUrl: "https://example.com/hook" }), undefined).ok).toBe(true);
+    expect(
+      violationsOf(
+        validateCreateSession(input({ scope: live, webhookUrl: "http://example.com/hook" }), undefined),
+      ),
+    ).toEqual([{ field: "webhook_url", code: "invalid" }]);
+    expect(
+      validateCreateSession(input({ scope: live, webhookUrl: "https://example.com/hook" }), undefined).ok,
+    ).toBe(true);
     expect(validateCreateSession(input({ webhookUrl: "http://example.com/hook" }), undefined).ok).toBe(true);
   });
 });
 
 describe("metadata", () => {
-  it.each(["[1,2]", "null", '"text"', "42", "{not json", "{} {}"])("when metadata is %j, then it is invalid", (metadataJson) => {
-    expect(violationsOf(validateCreateSession(input({ metadataJson }), undefined))).toEqual([{ field: "metadata", code: "invalid" }]);
-  });
+  it.each(["[1,2]", "null", '"text"', "42", "{not json", "{} {}"])(
+    "when metadata is %j, then it is invalid",
+    (metadataJson) => {
+      expect(violationsOf(validateCreateSession(input({ metadataJson }), undefined))).toEqual([
+        { field: "metadata", code: "invalid" },
+      ]);
+    },
+  );
 
   it("when metadata is over 20 KiB, then it is invalid", () => {
     const big = JSON.stringify({ blob: "x".repeat(20 * 1024) });
-    expect(violationsOf(validateCreateSession(input({ metadataJson: big }), undefined))).toEqual([{ field: "metadata", code: "invalid" }]);
+    expect(violationsOf(validateCreateSession(input({ metadataJson: big }), undefined))).toEqual([
+      { field: "metadata", code: "invalid" },
+    ]);
   });
 });
 
@@ -210,7 +264,16 @@ describe("line items", () => {
   const item = { name: "Mug", quantity: 2, unitPrice: "12.500" };
 
   it("when items are valid, then unit prices are kept in minor units of the original currency", () => {
-    const v = valid(validateCreateSession(input({ amount: "10.00", currency: "EUR", items: [{ name: "Mug", quantity: 2, unitPrice: "5.00", description: "Blue" }] }), EUR_RATE));
+    const v = valid(
+      validateCreateSession(
+        input({
+          amount: "10.00",
+          currency: "EUR",
+          items: [{ name: "Mug", quantity: 2, unitPrice: "5.00", description: "Blue" }],
+        }),
+        EUR_RATE,
+      ),
+    );
     expect(v.items).toEqual([{ name: "Mug", quantity: 2, unitPriceMinor: 500n, description: "Blue" }]);
   });
 
@@ -241,12 +304,16 @@ describe("line items", () => {
       { field: "items[5].quantity", code: "invalid" },
       { field: "items[5].unit_price", code: "invalid_format" },
     ]);
-    expect(result.ok ? "" : result.violations.find((v) => v.field === "items[2].unit_price")!.message).toMatch(/^items\[2\]\.unit_price/);
+    expect(
+      result.ok ? "" : result.violations.find((v) => v.field === "items[2].unit_price")!.message,
+    ).toMatch(/^items\[2\]\.unit_price/);
   });
 
   it("when there are more than 100 items, then items is invalid", () => {
     const items = Array.from({ length: 101 }, () => item);
-    expect(violationsOf(validateCreateSession(input({ items }), undefined))).toEqual([{ field: "items", code: "invalid" }]);
+    expect(violationsOf(validateCreateSession(input({ items }), undefined))).toEqual([
+      { field: "items", code: "invalid" },
+    ]);
     expect(validateCreateSession(input({ items: items.slice(0, 100) }), undefined).ok).toBe(true);
   });
 });

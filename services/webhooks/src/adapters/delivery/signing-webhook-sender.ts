@@ -1,6 +1,6 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from "@opentelemetry/api";
 import { TRACER_NAME } from "@gateway/platform";
-import type { SignedSendRequest, WebhookSendOutcome, WebhookSender } from "../../app/ports.js";
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { SignedSendRequest, WebhookSender, WebhookSendOutcome } from "../../app/ports.js";
 import { buildWebhookHeaders, type HttpDeliverer } from "../http/index.js";
 
 function hostOf(url: string): string {
@@ -28,20 +28,34 @@ export function createSigningWebhookSender(deliverer: HttpDeliverer): WebhookSen
         secrets: request.secrets,
         timestamp: request.timestamp,
       });
-      const parent = request.traceContext ? propagation.extract(ROOT_CONTEXT, request.traceContext) : context.active();
+      const parent = request.traceContext
+        ? propagation.extract(ROOT_CONTEXT, request.traceContext)
+        : context.active();
       const span = tracer.startSpan(
         `webhook POST ${request.event}`,
         {
           kind: SpanKind.CLIENT,
           // Only the host: a merchant's URL may carry tokens in its path or query.
-          attributes: { "http.request.method": "POST", "server.address": hostOf(request.url), "gateway.webhook.id": request.webhookId, "gateway.webhook.event": request.event },
+          attributes: {
+            "http.request.method": "POST",
+            "server.address": hostOf(request.url),
+            "gateway.webhook.id": request.webhookId,
+            "gateway.webhook.event": request.event,
+          },
         },
         parent,
       );
       try {
-        const outcome = await deliverer.deliver({ url: request.url, body: request.body, headers, timeoutMs: request.timeoutMs });
-        if (outcome.httpStatus !== undefined) span.setAttribute("http.response.status_code", outcome.httpStatus);
-        if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorMessage ?? "delivery failed" });
+        const outcome = await deliverer.deliver({
+          url: request.url,
+          body: request.body,
+          headers,
+          timeoutMs: request.timeoutMs,
+        });
+        if (outcome.httpStatus !== undefined)
+          span.setAttribute("http.response.status_code", outcome.httpStatus);
+        if (!outcome.ok)
+          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorMessage ?? "delivery failed" });
         return outcome;
       } finally {
         span.end();

@@ -1,6 +1,6 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { RefundEventSchema, RefundStatus, RefundType, type RefundEvent } from "@gateway/proto";
+import { type RefundEvent, RefundEventSchema, RefundStatus, RefundType } from "@gateway/proto";
 import { isRefundWebhookEventType } from "../../domain/event-types.js";
 import type { RefundEventFacts } from "../../domain/webhook-event.js";
 import type { DecodedEvent } from "./session-event-from-proto.js";
@@ -8,7 +8,10 @@ import type { DecodedEvent } from "./session-event-from-proto.js";
 const text = (value: string): string | undefined => (value === "" ? undefined : value);
 
 /** What each refund event says the refund's status is; anything else is a producer bug. */
-const STATUS_OF_EVENT = { "refund.succeeded": RefundStatus.SUCCEEDED, "refund.failed": RefundStatus.FAILED } as const;
+const STATUS_OF_EVENT = {
+  "refund.succeeded": RefundStatus.SUCCEEDED,
+  "refund.failed": RefundStatus.FAILED,
+} as const;
 
 /** Turns a `gateway.events.v1.RefundEvent` payload into the facts a webhook is built from. */
 export function decodeRefundEvent(data: Uint8Array): DecodedEvent<RefundEventFacts> {
@@ -19,15 +22,24 @@ export function decodeRefundEvent(data: Uint8Array): DecodedEvent<RefundEventFac
     return { kind: "malformed", problem: "the payload is not a gateway.events.v1.RefundEvent" };
   }
   if (event.eventId === "") return { kind: "malformed", problem: "the event has no event_id" };
-  if (!isRefundWebhookEventType(event.eventType)) return { kind: "no_webhook", eventType: event.eventType, eventId: event.eventId };
+  if (!isRefundWebhookEventType(event.eventType))
+    return { kind: "no_webhook", eventType: event.eventType, eventId: event.eventId };
   if (!event.occurredAt) return { kind: "malformed", problem: "the event has no occurred_at" };
   const r = event.refund;
   if (!r) return { kind: "malformed", problem: "the event has no refund" };
-  if (r.id === "" || r.sessionId === "") return { kind: "malformed", problem: "the refund has no id or session id" };
-  if (!r.scope || r.scope.merchantId === "") return { kind: "malformed", problem: "the refund has no account scope" };
-  if (r.status !== STATUS_OF_EVENT[event.eventType]) return { kind: "malformed", problem: `a ${event.eventType} event about a refund that is ${RefundStatus[r.status]}` };
-  if (r.refundType === RefundType.UNSPECIFIED) return { kind: "malformed", problem: "the refund has no type" };
-  if (r.amount === "" || r.currency === "") return { kind: "malformed", problem: "the refund has no amount or currency" };
+  if (r.id === "" || r.sessionId === "")
+    return { kind: "malformed", problem: "the refund has no id or session id" };
+  if (!r.scope || r.scope.merchantId === "")
+    return { kind: "malformed", problem: "the refund has no account scope" };
+  if (r.status !== STATUS_OF_EVENT[event.eventType])
+    return {
+      kind: "malformed",
+      problem: `a ${event.eventType} event about a refund that is ${RefundStatus[r.status]}`,
+    };
+  if (r.refundType === RefundType.UNSPECIFIED)
+    return { kind: "malformed", problem: "the refund has no type" };
+  if (r.amount === "" || r.currency === "")
+    return { kind: "malformed", problem: "the refund has no amount or currency" };
   if (!r.createdAt) return { kind: "malformed", problem: "the refund has no created_at" };
   return {
     kind: "event",

@@ -1,6 +1,6 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import { SessionEventSchema, SessionStatus, type SessionEvent } from "@gateway/proto";
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import { type SessionEvent, SessionEventSchema, SessionStatus } from "@gateway/proto";
 import { isSessionWebhookEventType } from "../../domain/event-types.js";
 import type { EventSession, SessionEventFacts } from "../../domain/webhook-event.js";
 
@@ -60,12 +60,19 @@ export function decodeSessionEvent(data: Uint8Array): DecodedSessionEvent {
     return { kind: "malformed", problem: "the payload is not a gateway.events.v1.SessionEvent" };
   }
   if (event.eventId === "") return { kind: "malformed", problem: "the event has no event_id" };
-  if (!isSessionWebhookEventType(event.eventType)) return { kind: "no_webhook", eventType: event.eventType, eventId: event.eventId };
+  if (!isSessionWebhookEventType(event.eventType))
+    return { kind: "no_webhook", eventType: event.eventType, eventId: event.eventId };
   const occurredAt = date(event.occurredAt);
   if (!occurredAt) return { kind: "malformed", problem: "the event has no occurred_at" };
   const session = sessionFrom(event);
   if (typeof session === "string") return { kind: "malformed", problem: session };
-  const facts: SessionEventFacts = { eventId: event.eventId, eventType: event.eventType, sequence: Number(event.sequence), occurredAt, session };
+  const facts: SessionEventFacts = {
+    eventId: event.eventId,
+    eventType: event.eventType,
+    sequence: Number(event.sequence),
+    occurredAt,
+    session,
+  };
 
   if (event.eventType === "session.succeeded") {
     const p = event.payment;
@@ -92,8 +99,10 @@ export function decodeSessionEvent(data: Uint8Array): DecodedSessionEvent {
   }
   if (event.eventType === "session.late_payment_returned") {
     const l = event.latePayment;
-    if (!l) return { kind: "malformed", problem: "a session.late_payment_returned event has no late_payment" };
-    if (l.attemptId === "" || l.amount === "") return { kind: "malformed", problem: "the late payment has no attempt id or amount" };
+    if (!l)
+      return { kind: "malformed", problem: "a session.late_payment_returned event has no late_payment" };
+    if (l.attemptId === "" || l.amount === "")
+      return { kind: "malformed", problem: "the late payment has no attempt id or amount" };
     facts.latePayment = {
       attemptId: l.attemptId,
       amount: l.amount,

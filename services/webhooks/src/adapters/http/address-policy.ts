@@ -1,4 +1,4 @@
-import { type Cidr, type IpBytes, formatIpv4, inCidr, parseCidr, parseIp } from "./ip-address.js";
+import { type Cidr, formatIpv4, type IpBytes, inCidr, parseCidr, parseIp } from "./ip-address.js";
 
 /**
  * Where webhooks may go. Outside test/development configuration `allowPrivate` is false and only

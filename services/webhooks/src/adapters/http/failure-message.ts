@@ -56,7 +56,11 @@ export const UNREACHABLE_MESSAGE = "Could not connect to the endpoint";
 
 /** The merchant's and the operator's views of a network error on the way to `hostname`. */
 export function describeNetworkError(err: unknown, hostname: string): FailureDescription {
-  const unreachable = (cause: FailureCause, detail: string): FailureDescription => ({ message: UNREACHABLE_MESSAGE, detail, cause });
+  const unreachable = (cause: FailureCause, detail: string): FailureDescription => ({
+    message: UNREACHABLE_MESSAGE,
+    detail,
+    cause,
+  });
   if (err instanceof ForbiddenAddressError) return unreachable("forbidden_address", err.message);
   if (err instanceof DeliveryTimeoutError) {
     return { message: err.message, detail: `${err.message} (${hostname})`, cause: "timeout" };
@@ -67,7 +71,11 @@ export function describeNetworkError(err: unknown, hostname: string): FailureDes
       return unreachable("refused", `Connection refused by ${hostname}`);
     case "ECONNRESET":
     case "EPIPE":
-      return { message: "Connection reset by the receiver", detail: `Connection reset by ${hostname} (${code})`, cause: "reset" };
+      return {
+        message: "Connection reset by the receiver",
+        detail: `Connection reset by ${hostname} (${code})`,
+        cause: "reset",
+      };
     case "ENOTFOUND":
       return unreachable("dns", `Could not resolve host ${hostname}`);
     case "EAI_AGAIN":
@@ -78,14 +86,26 @@ export function describeNetworkError(err: unknown, hostname: string): FailureDes
     case "ENETUNREACH":
       return unreachable("unreachable", `${hostname} unreachable (${code})`);
   }
-  if (typeof code === "string" && (TLS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_"))) {
+  if (
+    typeof code === "string" &&
+    (TLS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_"))
+  ) {
     // About the merchant's own certificate: worth telling them.
     return { message: `TLS error (${code})`, detail: `TLS error with ${hostname} (${code})`, cause: "tls" };
   }
   if (typeof code === "string" && code.startsWith("HPE_")) {
-    return { message: "Invalid HTTP response from the receiver", detail: `Invalid HTTP response from ${hostname} (${code})`, cause: "invalid_response" };
+    return {
+      message: "Invalid HTTP response from the receiver",
+      detail: `Invalid HTTP response from ${hostname} (${code})`,
+      cause: "invalid_response",
+    };
   }
-  return unreachable("other", typeof code === "string" ? `Connection error with ${hostname} (${code})` : `Connection error with ${hostname}`);
+  return unreachable(
+    "other",
+    typeof code === "string"
+      ? `Connection error with ${hostname} (${code})`
+      : `Connection error with ${hostname}`,
+  );
 }
 
 export function describeStatus(status: number): string {

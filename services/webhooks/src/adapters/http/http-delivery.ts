@@ -4,9 +4,15 @@ import https from "node:https";
 import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
 import { type AddressPolicy, assertAddressPolicy, isForbiddenAddress } from "./address-policy.js";
-import { DeliveryTimeoutError, UNREACHABLE_MESSAGE, describeNetworkError, describeStatus, type FailureCause } from "./failure-message.js";
+import {
+  DeliveryTimeoutError,
+  describeNetworkError,
+  describeStatus,
+  type FailureCause,
+  UNREACHABLE_MESSAGE,
+} from "./failure-message.js";
 import { parseRetryAfter } from "./retry-after.js";
-import { ForbiddenAddressError, type ResolveAll, guardedLookup } from "./ssrf-lookup.js";
+import { ForbiddenAddressError, guardedLookup, type ResolveAll } from "./ssrf-lookup.js";
 
 export interface DeliveryRequest {
   url: string;
@@ -65,20 +71,44 @@ function outgoingHeaders(request: DeliveryRequest): Record<string, string> {
   return headers;
 }
 
-function outcomeOfAnswer(status: number, headers: IncomingHttpHeaders, responseTimeMs: number): DeliveryOutcome {
+function outcomeOfAnswer(
+  status: number,
+  headers: IncomingHttpHeaders,
+  responseTimeMs: number,
+): DeliveryOutcome {
   const answered = { httpStatus: status, responseTimeMs };
   if (status >= 200 && status < 300) return { ok: true, ...answered, gone: false };
   if (status === 410) {
-    return { ok: false, ...answered, gone: true, errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed", failureCause: "http_status" };
+    return {
+      ok: false,
+      ...answered,
+      gone: true,
+      errorMessage: "Receiver answered HTTP 410 Gone: endpoint removed",
+      failureCause: "http_status",
+    };
   }
   const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now());
   const retry = retryAfterMs === undefined ? {} : { retryAfterMs };
   if (status >= 300 && status < 400) {
     const location = headers.location?.slice(0, MAX_LOCATION_CHARS);
     const where = location ? `to ${location}` : "without a Location";
-    return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Redirects are not followed (${status} ${where})`, failureCause: "redirect" };
+    return {
+      ok: false,
+      ...answered,
+      ...retry,
+      gone: false,
+      errorMessage: `Redirects are not followed (${status} ${where})`,
+      failureCause: "redirect",
+    };
   }
-  return { ok: false, ...answered, ...retry, gone: false, errorMessage: `Receiver answered HTTP ${describeStatus(status)}`, failureCause: "http_status" };
+  return {
+    ok: false,
+    ...answered,
+    ...retry,
+    gone: false,
+    errorMessage: `Receiver answered HTTP ${describeStatus(status)}`,
+    failureCause: "http_status",
+  };
 }
 
 /** Reads and throws away the answer so the socket can be reused, up to the cap. */
@@ -94,9 +124,12 @@ function discard(response: IncomingMessage, done: () => void): void {
 
 function checkRequest(request: DeliveryRequest): void {
   if (!Number.isSafeInteger(request.timeoutMs) || request.timeoutMs <= 0) {
-    throw new RangeError(`timeoutMs must be a positive whole number of milliseconds, got ${request.timeoutMs}`);
+    throw new RangeError(
+      `timeoutMs must be a positive whole number of milliseconds, got ${request.timeoutMs}`,
+    );
   }
-  if (!(request.body instanceof Uint8Array)) throw new TypeError("body must be the signed bytes (Uint8Array)");
+  if (!(request.body instanceof Uint8Array))
+    throw new TypeError("body must be the signed bytes (Uint8Array)");
 }
 
 /**
@@ -105,7 +138,10 @@ function checkRequest(request: DeliveryRequest): void {
  * ssrf-lookup.ts) and for IP literals, which never go through a lookup. Secrets and bodies are
  * never logged or put into an error message.
  */
-export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivererOptions = {}): HttpDeliverer {
+export function createHttpDeliverer(
+  policy: AddressPolicy,
+  options: HttpDelivererOptions = {},
+): HttpDeliverer {
   assertAddressPolicy(policy);
   const lookup = guardedLookup(policy, options.resolve);
   const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup };
@@ -117,7 +153,11 @@ export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivere
     if (closed) throw new Error("The HTTP deliverer is closed");
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const failed = (errorMessage: string, cause: FailureCause, errorDetail = errorMessage): DeliveryOutcome => ({
+    const failed = (
+      errorMessage: string,
+      cause: FailureCause,
+      errorDetail = errorMessage,
+    ): DeliveryOutcome => ({
       ok: false,
       responseTimeMs: elapsed(),
       errorMessage,
@@ -132,7 +172,8 @@ export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivere
     } catch {
       return failed("Invalid webhook URL", "invalid_request");
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`Unsupported URL scheme (${url.protocol})`, "invalid_request");
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return failed(`Unsupported URL scheme (${url.protocol})`, "invalid_request");
     const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
     if (!policy.allowPrivate && isIP(hostname) !== 0 && isForbiddenAddress(hostname, policy.allowCidrs)) {
       return failed(UNREACHABLE_MESSAGE, "forbidden_address", new ForbiddenAddressError(hostname).message);
@@ -147,15 +188,27 @@ export function createHttpDeliverer(policy: AddressPolicy, options: HttpDelivere
       let req: http.ClientRequest;
       try {
         const transport = url.protocol === "https:" ? https : http;
-        req = transport.request(url, { method: "POST", agent: agents[url.protocol as "http:" | "https:"], headers: outgoingHeaders(request) });
+        req = transport.request(url, {
+          method: "POST",
+          agent: agents[url.protocol as "http:" | "https:"],
+          headers: outgoingHeaders(request),
+        });
       } catch (err) {
         // Node validates header names and values before any I/O.
         const code = (err as { code?: unknown }).code;
-        return settle(failed(`Invalid request header (${typeof code === "string" ? code : "rejected"})`, "invalid_request"));
+        return settle(
+          failed(
+            `Invalid request header (${typeof code === "string" ? code : "rejected"})`,
+            "invalid_request",
+          ),
+        );
       }
       // One deadline for connecting, the answer and reading it: a receiver that stalls the body
       // after its status line still lets go of the socket.
-      const deadline = setTimeout(() => req.destroy(new DeliveryTimeoutError(request.timeoutMs)), request.timeoutMs);
+      const deadline = setTimeout(
+        () => req.destroy(new DeliveryTimeoutError(request.timeoutMs)),
+        request.timeoutMs,
+      );
       req.on("response", (response) => {
         settle(outcomeOfAnswer(response.statusCode ?? 0, response.headers, elapsed()));
         discard(response, () => clearTimeout(deadline));

@@ -1,6 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import type { LookupFunction } from "node:net";
-import { type AddressPolicy, assertAddressPolicy, displayAddress, isForbiddenAddress } from "./address-policy.js";
+import {
+  type AddressPolicy,
+  assertAddressPolicy,
+  displayAddress,
+  isForbiddenAddress,
+} from "./address-policy.js";
 
 /** Resolves a host name to every address (dns.lookup with `all: true`). */
 export type ResolveAll = (
@@ -33,7 +38,10 @@ export function guardedLookup(policy: AddressPolicy, resolve: ResolveAll = syste
       const empty = options.all ? [] : "";
       if (err) return callback(err, empty);
       if (addresses.length === 0) {
-        return callback(Object.assign(new Error(`No address found for ${hostname}`), { code: "ENOTFOUND" }), empty);
+        return callback(
+          Object.assign(new Error(`No address found for ${hostname}`), { code: "ENOTFOUND" }),
+          empty,
+        );
       }
       if (!policy.allowPrivate) {
         const forbidden = addresses.find((a) => isForbiddenAddress(a.address, policy.allowCidrs));

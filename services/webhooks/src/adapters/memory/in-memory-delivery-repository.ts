@@ -1,6 +1,12 @@
 import { isAfterPosition, newestFirst } from "@gateway/platform";
-import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
-import { sameScope, type AccountScope } from "../../domain/account-scope.js";
+import type {
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryRepository,
+  InsertOutcome,
+  ListPosition,
+} from "../../app/ports.js";
+import { type AccountScope, sameScope } from "../../domain/account-scope.js";
 import type { Delivery, DeliveryResult } from "../../domain/delivery.js";
 
 const copy = (d: Delivery): Delivery => structuredClone(d);
@@ -24,7 +30,8 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   async insert(delivery: Delivery): Promise<InsertOutcome> {
     if (this.byId.has(delivery.id)) return "already_exists";
     for (const d of this.byId.values()) {
-      if (d.eventId === delivery.eventId && d.attemptNumber === delivery.attemptNumber) return "already_exists";
+      if (d.eventId === delivery.eventId && d.attemptNumber === delivery.attemptNumber)
+        return "already_exists";
     }
     this.byId.set(delivery.id, copy(delivery));
     return "inserted";
@@ -62,8 +69,15 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
 
   async complete(id: string, token: string, result: DeliveryResult): Promise<boolean> {
     const d = this.byId.get(id);
-    if (!d || d.status !== "PENDING" || d.claim?.token !== token) return false;
-    const { claim: _released, httpStatusCode: _h, responseTimeMs: _r, errorMessage: _e, nextRetryAt: _n, ...kept } = d;
+    if (d?.status !== "PENDING" || d.claim?.token !== token) return false;
+    const {
+      claim: _released,
+      httpStatusCode: _h,
+      responseTimeMs: _r,
+      errorMessage: _e,
+      nextRetryAt: _n,
+      ...kept
+    } = d;
     this.byId.set(id, { ...kept, ...structuredClone(result) });
     return true;
   }
@@ -79,9 +93,16 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return dropped;
   }
 
-  async list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage> {
+  async list(
+    scope: AccountScope,
+    filter: DeliveryFilter,
+    page: { limit: number; after?: ListPosition },
+  ): Promise<DeliveryPage> {
     const rows = [...this.byId.values()]
-      .filter((d) => sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfterPosition(d, page.after)))
+      .filter(
+        (d) =>
+          sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfterPosition(d, page.after)),
+      )
       .sort(newestFirst);
     return { deliveries: rows.slice(0, page.limit).map(copy), hasMore: rows.length > page.limit };
   }

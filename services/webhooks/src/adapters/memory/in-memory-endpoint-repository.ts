@@ -16,7 +16,12 @@ export class InMemoryEndpointRepository implements EndpointRepository {
     return endpoint ? structuredClone(endpoint) : undefined;
   }
 
-  async setUrl(scope: AccountScope, url: string, newSecret: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }> {
+  async setUrl(
+    scope: AccountScope,
+    url: string,
+    newSecret: string,
+    now: Date,
+  ): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }> {
     const existing = this.byScope.get(key(scope));
     if (existing) {
       const { disabledAt: _d, disabledReason: _r, ...enabled } = existing;
@@ -24,15 +29,32 @@ export class InMemoryEndpointRepository implements EndpointRepository {
       this.byScope.set(key(scope), endpoint);
       return { endpoint: structuredClone(endpoint), secretCreated: false };
     }
-    const endpoint: WebhookEndpoint = { scope: { ...scope }, url, secret: newSecret, createdAt: now, updatedAt: now };
+    const endpoint: WebhookEndpoint = {
+      scope: { ...scope },
+      url,
+      secret: newSecret,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.byScope.set(key(scope), endpoint);
     return { endpoint: structuredClone(endpoint), secretCreated: true };
   }
 
-  async rotateSecret(scope: AccountScope, newSecret: string, previousExpiresAt: Date, now: Date): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }> {
+  async rotateSecret(
+    scope: AccountScope,
+    newSecret: string,
+    previousExpiresAt: Date,
+    now: Date,
+  ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }> {
     const existing = this.byScope.get(key(scope));
     const endpoint: WebhookEndpoint = existing
-      ? { ...existing, secret: newSecret, previousSecret: existing.secret, previousSecretExpiresAt: previousExpiresAt, updatedAt: now }
+      ? {
+          ...existing,
+          secret: newSecret,
+          previousSecret: existing.secret,
+          previousSecretExpiresAt: previousExpiresAt,
+          updatedAt: now,
+        }
       : { scope: { ...scope }, secret: newSecret, createdAt: now, updatedAt: now };
     this.byScope.set(key(scope), endpoint);
     return { endpoint: structuredClone(endpoint), rotated: existing !== undefined };

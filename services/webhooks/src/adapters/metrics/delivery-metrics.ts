@@ -31,7 +31,10 @@ export function recordAttemptMetrics(report: AttemptReport): void {
   const outcome = report.outcome === "failed" && report.retryAt ? "retry_scheduled" : report.outcome;
   attempts.inc({ event: report.event, outcome });
   if (report.outcome === "failed") failures.inc({ cause: report.failureCause ?? "other" });
-  if ((report.outcome === "succeeded" || report.outcome === "failed") && report.responseTimeMs !== undefined) {
+  if (
+    (report.outcome === "succeeded" || report.outcome === "failed") &&
+    report.responseTimeMs !== undefined
+  ) {
     responseTime.observe({ outcome: report.outcome }, report.responseTimeMs / 1000);
   }
 }

@@ -11,6 +11,9 @@ export interface IndexDeclaration {
  * a no-op (a batched createIndexes repeating existing indexes makes FerretDB 1.24 drop the
  * connection, so no batch).
  */
-export async function ensureIndexes<T extends Document>(collection: Collection<T>, indexes: readonly IndexDeclaration[]): Promise<void> {
+export async function ensureIndexes<T extends Document>(
+  collection: Collection<T>,
+  indexes: readonly IndexDeclaration[],
+): Promise<void> {
   for (const { key, options } of indexes) await runMongo(() => collection.createIndex(key, options));
 }

@@ -1,6 +1,17 @@
-import { isDuplicateKeyError, NEWEST_FIRST_SORT, newestFirstWindowFilter, pageOfWindow } from "@gateway/platform";
+import {
+  isDuplicateKeyError,
+  NEWEST_FIRST_SORT,
+  newestFirstWindowFilter,
+  pageOfWindow,
+} from "@gateway/platform";
 import type { Collection, Db, Filter } from "mongodb";
-import type { DeliveryFilter, DeliveryPage, DeliveryRepository, InsertOutcome, ListPosition } from "../../app/ports.js";
+import type {
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryRepository,
+  InsertOutcome,
+  ListPosition,
+} from "../../app/ports.js";
 import type { AccountScope } from "../../domain/account-scope.js";
 import type { Delivery, DeliveryResult, DeliveryStatus, DeliveryTrigger } from "../../domain/delivery.js";
 import { ensureIndexes, type IndexDeclaration } from "./ensure-indexes.js";
@@ -61,7 +72,10 @@ const INDEXES: readonly IndexDeclaration[] = [
   // The work queue: PENDING attempts by due time.
   { key: { status: 1, dueAt: 1 }, options: { name: "due_pending" } },
   { key: { merchantId: 1, livemode: 1, createdAt: -1, id: -1 }, options: { name: "list_newest_first" } },
-  { key: { merchantId: 1, livemode: 1, sessionId: 1, createdAt: -1, id: -1 }, options: { name: "list_by_session" } },
+  {
+    key: { merchantId: 1, livemode: 1, sessionId: 1, createdAt: -1, id: -1 },
+    options: { name: "list_by_session" },
+  },
 ];
 
 function toDocument(d: Delivery): DeliveryDocument {
@@ -108,7 +122,9 @@ function fromDocument(doc: DeliveryDocument): Delivery {
     createdAt: doc.createdAt,
     dueAt: doc.dueAt,
     ...(doc.completedAt != null ? { completedAt: doc.completedAt } : {}),
-    ...(doc.claimToken != null && doc.claimedUntil != null ? { claim: { token: doc.claimToken, until: doc.claimedUntil } } : {}),
+    ...(doc.claimToken != null && doc.claimedUntil != null
+      ? { claim: { token: doc.claimToken, until: doc.claimedUntil } }
+      : {}),
   };
 }
 
@@ -149,14 +165,20 @@ export class MongoDeliveryRepository implements DeliveryRepository {
   }
 
   async latestForEvent(eventId: string): Promise<Delivery | undefined> {
-    const doc = await runMongo(() => this.collection.find({ eventId }).sort({ attemptNumber: -1 }).limit(1).next());
+    const doc = await runMongo(() =>
+      this.collection.find({ eventId }).sort({ attemptNumber: -1 }).limit(1).next(),
+    );
     return doc ? fromDocument(doc) : undefined;
   }
 
   async claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
     const candidates = await runMongo(() =>
       this.collection
-        .find({ status: "PENDING", dueAt: { $lte: now }, $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }] })
+        .find({
+          status: "PENDING",
+          dueAt: { $lte: now },
+          $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }],
+        })
         .sort({ dueAt: 1 })
         .limit(CLAIM_CANDIDATES)
         .toArray(),
@@ -164,14 +186,21 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     for (const candidate of candidates) {
       const previousUntil = candidate.claimedUntil ?? null;
       const key = `${candidate.id}|${previousUntil ? previousUntil.getTime() : "free"}`;
-      if (!(await this.takeTicket({ key, deliveryId: candidate.id, token, until: leaseUntil, createdAt: now }, now))) continue;
+      if (
+        !(await this.takeTicket(
+          { key, deliveryId: candidate.id, token, until: leaseUntil, createdAt: now },
+          now,
+        ))
+      )
+        continue;
       const taken = await runMongo(() =>
         this.collection.updateOne(
           { id: candidate.id, status: "PENDING", claimedUntil: previousUntil },
           { $set: { claimToken: token, claimedUntil: leaseUntil } },
         ),
       );
-      if (taken.modifiedCount === 1) return fromDocument({ ...candidate, claimToken: token, claimedUntil: leaseUntil });
+      if (taken.modifiedCount === 1)
+        return fromDocument({ ...candidate, claimToken: token, claimedUntil: leaseUntil });
       // Completed between our read and our ticket: nothing to send.
     }
     return undefined;
@@ -222,7 +251,11 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     return true;
   }
 
-  async list(scope: AccountScope, filter: DeliveryFilter, page: { limit: number; after?: ListPosition }): Promise<DeliveryPage> {
+  async list(
+    scope: AccountScope,
+    filter: DeliveryFilter,
+    page: { limit: number; after?: ListPosition },
+  ): Promise<DeliveryPage> {
     const query: Filter<DeliveryDocument> = { ...scopeFilter(scope) };
     if (filter.status !== undefined) query.status = filter.status;
     if (filter.event !== undefined) query.event = filter.event;

@@ -1,7 +1,7 @@
 import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { EndpointRepository } from "../../app/ports.js";
-import { modeName, type AccountScope } from "../../domain/account-scope.js";
+import { type AccountScope, modeName } from "../../domain/account-scope.js";
 import type { SealedSecret, SecretBox } from "../../domain/secret-box.js";
 import type { WebhookEndpoint } from "../../domain/webhook-endpoint.js";
 import { ensureIndexes, type IndexDeclaration } from "./ensure-indexes.js";
@@ -37,20 +37,27 @@ interface VersionTicket {
   createdAt: Date;
 }
 
-const INDEXES: readonly IndexDeclaration[] = [{ key: { merchantId: 1, livemode: 1 }, options: { name: "scope_unique", unique: true } }];
+const INDEXES: readonly IndexDeclaration[] = [
+  { key: { merchantId: 1, livemode: 1 }, options: { name: "scope_unique", unique: true } },
+];
 const VERSION_INDEXES: readonly IndexDeclaration[] = [
-  { key: { merchantId: 1, livemode: 1, version: 1 }, options: { name: "scope_version_unique", unique: true } },
+  {
+    key: { merchantId: 1, livemode: 1, version: 1 },
+    options: { name: "scope_version_unique", unique: true },
+  },
 ];
 
 /** Rounds of read-and-try before a change gives up under contention. */
 const MAX_ROUNDS = 8;
 
 /** Authenticated with every sealed secret: it opens only on this merchant's endpoint for this mode. */
-const sealContext = (scope: AccountScope) => `webhook endpoint secret\n${scope.merchantId}\n${modeName(scope)}`;
+const sealContext = (scope: AccountScope) =>
+  `webhook endpoint secret\n${scope.merchantId}\n${modeName(scope)}`;
 
 const scopeFilter = (scope: AccountScope) => ({ merchantId: scope.merchantId, livemode: scope.livemode });
 
-const sameSealed = (a: SealedSecret, b: SealedSecret) => a.keyId === b.keyId && a.iv === b.iv && a.ciphertext === b.ciphertext;
+const sameSealed = (a: SealedSecret, b: SealedSecret) =>
+  a.keyId === b.keyId && a.iv === b.iv && a.ciphertext === b.ciphertext;
 
 /** What a change makes of the stored document (or of nothing); undefined leaves it as it is. */
 type Change = (current: EndpointDocument | null) => Omit<EndpointDocument, "version"> | undefined;
@@ -76,7 +83,9 @@ export class MongoEndpointRepository implements EndpointRepository {
       ...(doc.url != null ? { url: doc.url } : {}),
       secret: this.box.open(doc.secret, context),
       ...(doc.previousSecret != null ? { previousSecret: this.box.open(doc.previousSecret, context) } : {}),
-      ...(doc.previousSecretExpiresAt != null ? { previousSecretExpiresAt: doc.previousSecretExpiresAt } : {}),
+      ...(doc.previousSecretExpiresAt != null
+        ? { previousSecretExpiresAt: doc.previousSecretExpiresAt }
+        : {}),
       ...(doc.disabledAt != null ? { disabledAt: doc.disabledAt } : {}),
       ...(doc.disabledReason != null ? { disabledReason: doc.disabledReason } : {}),
       createdAt: doc.createdAt,
@@ -85,10 +94,15 @@ export class MongoEndpointRepository implements EndpointRepository {
   }
 
   /** Applies `change` as the one writer of the next version; returns the document before and after. */
-  private async mutate(scope: AccountScope, change: Change): Promise<{ before: EndpointDocument | null; after: EndpointDocument | null }> {
+  private async mutate(
+    scope: AccountScope,
+    change: Change,
+  ): Promise<{ before: EndpointDocument | null; after: EndpointDocument | null }> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (round > 0) await sleep(10 * round);
-      const current = await runMongo(() => this.collection.findOne(scopeFilter(scope), { projection: { _id: 0 } }));
+      const current = await runMongo(() =>
+        this.collection.findOne(scopeFilter(scope), { projection: { _id: 0 } }),
+      );
       const next = change(current);
       if (!next) return { before: current, after: current };
       if (!current) {
@@ -103,16 +117,23 @@ export class MongoEndpointRepository implements EndpointRepository {
       }
       const version = current.version + 1;
       try {
-        await runMongo(() => this.versions.insertOne({ ...scopeFilter(scope), version, createdAt: new Date() }));
+        await runMongo(() =>
+          this.versions.insertOne({ ...scopeFilter(scope), version, createdAt: new Date() }),
+        );
       } catch (err) {
         if (isDuplicateKeyError(err)) continue; // someone else writes this version: read it and retry
         throw err;
       }
       const updated: EndpointDocument = { ...next, ...scopeFilter(scope), version };
-      const written = await runMongo(() => this.collection.replaceOne({ ...scopeFilter(scope), version: current.version }, updated));
+      const written = await runMongo(() =>
+        this.collection.replaceOne({ ...scopeFilter(scope), version: current.version }, updated),
+      );
       if (written.matchedCount === 1) return { before: current, after: updated };
     }
-    throw new GatewayError("SERVICE_UNAVAILABLE", "The webhook endpoint is being changed by several calls at once; try again.");
+    throw new GatewayError(
+      "SERVICE_UNAVAILABLE",
+      "The webhook endpoint is being changed by several calls at once; try again.",
+    );
   }
 
   async find(scope: AccountScope): Promise<WebhookEndpoint | undefined> {
@@ -120,24 +141,60 @@ export class MongoEndpointRepository implements EndpointRepository {
     return doc ? this.fromDocument(doc) : undefined;
   }
 
-  async setUrl(scope: AccountScope, url: string, newSecret: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }> {
+  async setUrl(
+    scope: AccountScope,
+    url: string,
+    newSecret: string,
+    now: Date,
+  ): Promise<{ endpoint: WebhookEndpoint; secretCreated: boolean }> {
     const sealed = this.box.seal(newSecret, sealContext(scope));
     const { after } = await this.mutate(scope, (current) =>
       current
         ? { ...current, url, disabledAt: null, disabledReason: null, updatedAt: now }
-        : { ...scopeFilter(scope), url, secret: sealed, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, disabledReason: null, createdAt: now, updatedAt: now },
+        : {
+            ...scopeFilter(scope),
+            url,
+            secret: sealed,
+            previousSecret: null,
+            previousSecretExpiresAt: null,
+            disabledAt: null,
+            disabledReason: null,
+            createdAt: now,
+            updatedAt: now,
+          },
     );
     if (!after) throw new Error("setting the endpoint URL left no endpoint");
     return { endpoint: this.fromDocument(after), secretCreated: sameSealed(after.secret, sealed) };
   }
 
-  async rotateSecret(scope: AccountScope, newSecret: string, previousExpiresAt: Date, now: Date): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }> {
+  async rotateSecret(
+    scope: AccountScope,
+    newSecret: string,
+    previousExpiresAt: Date,
+    now: Date,
+  ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }> {
     const sealed = this.box.seal(newSecret, sealContext(scope));
     // The sealed current secret moves to `previousSecret` as is: same record, same context.
     const { before, after } = await this.mutate(scope, (current) =>
       current
-        ? { ...current, secret: sealed, previousSecret: current.secret, previousSecretExpiresAt: previousExpiresAt, updatedAt: now }
-        : { ...scopeFilter(scope), url: null, secret: sealed, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, disabledReason: null, createdAt: now, updatedAt: now },
+        ? {
+            ...current,
+            secret: sealed,
+            previousSecret: current.secret,
+            previousSecretExpiresAt: previousExpiresAt,
+            updatedAt: now,
+          }
+        : {
+            ...scopeFilter(scope),
+            url: null,
+            secret: sealed,
+            previousSecret: null,
+            previousSecretExpiresAt: null,
+            disabledAt: null,
+            disabledReason: null,
+            createdAt: now,
+            updatedAt: now,
+          },
     );
     if (!after) throw new Error("rotating the secret left no endpoint");
     return { endpoint: this.fromDocument(after), rotated: before !== null };
@@ -145,7 +202,9 @@ export class MongoEndpointRepository implements EndpointRepository {
 
   async disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean> {
     const { before, after } = await this.mutate(scope, (current) =>
-      current && current.url === url && current.disabledAt == null ? { ...current, disabledAt: at, disabledReason: reason, updatedAt: at } : undefined,
+      current && current.url === url && current.disabledAt == null
+        ? { ...current, disabledAt: at, disabledReason: reason, updatedAt: at }
+        : undefined,
     );
     return before !== after;
   }
@@ -155,7 +214,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export async function createMongoEndpointRepository(db: Db, box: SecretBox): Promise<MongoEndpointRepository> {
+export async function createMongoEndpointRepository(
+  db: Db,
+  box: SecretBox,
+): Promise<MongoEndpointRepository> {
   const collection = db.collection<EndpointDocument>(ENDPOINTS_COLLECTION);
   const versions = db.collection<VersionTicket>(ENDPOINT_VERSIONS_COLLECTION);
   await ensureIndexes(collection, INDEXES);

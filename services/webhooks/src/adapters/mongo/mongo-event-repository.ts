@@ -25,7 +25,9 @@ export interface WebhookEventDocument {
   receivedAt: Date;
 }
 
-const INDEXES: readonly IndexDeclaration[] = [{ key: { id: 1 }, options: { name: "id_unique", unique: true } }];
+const INDEXES: readonly IndexDeclaration[] = [
+  { key: { id: 1 }, options: { name: "id_unique", unique: true } },
+];
 
 function fromDocument(doc: WebhookEventDocument): WebhookEvent {
   return {
