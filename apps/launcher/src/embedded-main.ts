@@ -30,8 +30,8 @@ function storageBanner(storage: EmbeddedGateway["storage"], memoryRetentionMs: n
   switch (storage) {
     case "memory":
       return (
-        "Data is kept in memory only: everything is lost when this process stops, and records older than " +
-        `${formatHours(memoryRetentionMs)} leave it sooner (GATEWAY_MEMORY_RETENTION). Set MONGODB_URL to keep it.`
+        "Data is kept in memory only: everything is lost when this process stops. Records older than " +
+        `${formatHours(memoryRetentionMs)} leave it sooner (GATEWAY_MEMORY_RETENTION). Set MONGODB_URL to keep data.`
       );
     case "mongodb":
       return "Data is kept in MongoDB (MONGODB_URL); events pass in-process from the outboxes stored there.";
