@@ -1,4 +1,4 @@
-// Builds the publishable package into one folder (default dist/, or the folder given as the only
+// Builds the publishable package into one folder (default publish/, or the folder given as the only
 // argument): the JavaScript and .d.ts that tsc makes from src/, the README, and a package.json
 // whose `exports`/`types` point at those files. The workspace's own package.json keeps pointing at
 // src/index.ts, so the services and tests of this repository run the sources through tsx and never
@@ -10,14 +10,22 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = resolve(process.argv[2] ?? join(packageDir, "dist"));
+const outDir = resolve(process.argv[2] ?? join(packageDir, "publish"));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
-execFileSync(process.execPath, [tsc, "-p", join(packageDir, "tsconfig.build.json"), "--outDir", outDir], {
-  stdio: "inherit",
-});
+// The workspace build (`npm run build`, tsc -b) owns dist/ and its build info: this one writes
+// its build info beside its own output and removes it, so neither build trips over the other.
+const buildInfo = join(outDir, "tsconfig.tsbuildinfo");
+execFileSync(
+  process.execPath,
+  [tsc, "-p", join(packageDir, "tsconfig.build.json"), "--outDir", outDir, "--tsBuildInfoFile", buildInfo],
+  {
+    stdio: "inherit",
+  },
+);
+rmSync(buildInfo, { force: true });
 
 const source = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
 const manifest = {
