@@ -9,6 +9,9 @@
 #   - the alert rules (gateway/files/prometheus-rules.yaml): `promtool check rules`, and
 #     `promtool test rules` with monitoring/prometheus-rules.test.yaml (each alert fires and
 #     stays quiet); the chart's PrometheusRule must hold exactly that file,
+#   - the Grafana dashboard (gateway/files/dashboards/gateway.json): its ConfigMap holds valid
+#     JSON, carries the `grafana_dashboard: "1"` label, and every metric its panels query is
+#     registered somewhere in packages/ or services/ (check-dashboard.py),
 # Helm comes from scripts/install-helm.sh (built once, then reused from .cache/bin); promtool
 # from Debian's prometheus package (.ci/run installs it).
 # Ends with "N passed, M failed" and exits non-zero when anything failed.
@@ -204,7 +207,8 @@ expect_success "README.md matches values.yaml (deploy/k8s/chart-readme.py)" pyth
 
 
 render_and_check "monitoring on (ServiceMonitor, metrics Services, PrometheusRule)" "$all_components" \
-  --set monitoring.serviceMonitor.enabled=true --set monitoring.prometheusRule.enabled=true
+  --set monitoring.serviceMonitor.enabled=true --set monitoring.prometheusRule.enabled=true \
+  --set monitoring.grafanaDashboard.enabled=true
 render_and_check "monitoring on with the EPG simulator (no metrics Service for it)" "$all_components,epg-simulator" \
   --set monitoring.serviceMonitor.enabled=true --set components.epg-simulator.enabled=true
 
@@ -245,6 +249,14 @@ then
 else
   fail "PrometheusRule = files/prometheus-rules.yaml, every runbook_url names a runbook" "$work_dir/out"
 fi
+
+echo "== Grafana dashboard"
+"$helm" template gateway "$chart" --set monitoring.grafanaDashboard.enabled=true \
+  --set monitoring.grafanaDashboard.labels.team=payments >"$work_dir/dashboard.yaml" 2>"$work_dir/out"
+expect_success "dashboard ConfigMap: labelled, valid JSON, every queried metric exists in the code" \
+  python3 "$repo_root/deploy/k8s/check-dashboard.py" "$work_dir/dashboard.yaml" "$repo_root"
+expect_refusal "schema: grafanaDashboard takes only known keys" "/monitoring/grafanaDashboard': additional properties 'label' not allowed" \
+  "$helm" lint --strict "$chart" --set monitoring.grafanaDashboard.label=x
 
 echo "== refused values"
 expect_refusal "schema: unknown key in a component" "additional properties 'bogus' not allowed" \

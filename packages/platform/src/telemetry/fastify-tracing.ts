@@ -48,7 +48,12 @@ export function registerFastifyTracing(app: FastifyInstance, o: { tracerName?: s
       route ? `HTTP ${req.method} ${route}` : `HTTP ${req.method}`,
       {
         kind: SpanKind.SERVER,
-        attributes: { "http.request.method": req.method, ...(route ? { "http.route": route } : {}) },
+        // The Request-Id the edge answers with: support finds the trace from the id a merchant quotes.
+        attributes: {
+          "http.request.method": req.method,
+          "gateway.request_id": req.id,
+          ...(route ? { "http.route": route } : {}),
+        },
       },
       parent,
     );

@@ -68,3 +68,11 @@ export function initTelemetry(o: { serviceName: string; exporter?: SpanExporter 
   active = telemetry;
   return telemetry;
 }
+
+/**
+ * An OTLP/HTTP (JSON) trace exporter sending to `url` (a collector's `/v1/traces`), loaded the
+ * same lazy way as the one OTEL_EXPORTER_OTLP_ENDPOINT configures.
+ */
+export function otlpTraceExporter(url: string): SpanExporter {
+  return new (otlpTraceExporterClass())({ url });
+}
