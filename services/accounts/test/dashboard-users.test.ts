@@ -41,6 +41,11 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
   return (err as GatewayError).reason;
 }
 
+/** The owner's sign-in with the right password from the usual address. */
+function ownerSignsIn() {
+  return signIn(deps, { email: "owner@shop.example", password: PASSWORD, clientAddress: ADDRESS });
+}
+
 async function owner(email = "Owner@Shop.Example") {
   const { token } = await inviteDashboardUser(deps, {
     merchantId: MERCHANT,
@@ -197,19 +202,13 @@ describe("sign-in and sessions", () => {
         }),
       );
     }
-    const refused = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    }).catch((e: unknown) => e);
+    const refused = await ownerSignsIn().catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).reason).toBe("RATE_LIMIT_EXCEEDED");
     expect((refused as GatewayError).message).toMatch(/Too many failed sign-ins/);
     expect(Number((refused as GatewayError).metadata.retry_after_seconds)).toBeGreaterThan(0);
     clock.advance(SIGN_IN_THROTTLE.windowMs);
-    await expect(
-      signIn(deps, { email: "owner@shop.example", password: PASSWORD, clientAddress: ADDRESS }),
-    ).resolves.toBeDefined();
+    await expect(ownerSignsIn()).resolves.toBeDefined();
   });
 
   it("when one address sprays many emails, then it is throttled as an address", async () => {
@@ -219,11 +218,7 @@ describe("sign-in and sessions", () => {
       );
     }
     await owner();
-    expect(
-      await reasonOf(
-        signIn(deps, { email: "owner@shop.example", password: PASSWORD, clientAddress: ADDRESS }),
-      ),
-    ).toBe("RATE_LIMIT_EXCEEDED");
+    expect(await reasonOf(ownerSignsIn())).toBe("RATE_LIMIT_EXCEEDED");
     await expect(
       signIn(deps, { email: "owner@shop.example", password: PASSWORD, clientAddress: "192.0.2.1" }),
     ).resolves.toBeDefined();
@@ -231,16 +226,8 @@ describe("sign-in and sessions", () => {
 
   it("when the user signs out, then that session stops working and the others keep working", async () => {
     await owner();
-    const here = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
-    const there = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
+    const here = await ownerSignsIn();
+    const there = await ownerSignsIn();
     await signOut(deps, here.token);
     expect(await reasonOf(authenticateDashboardSession(deps, here.token))).toBe("UNAUTHORIZED");
     await expect(authenticateDashboardSession(deps, there.token)).resolves.toBeDefined();
@@ -248,16 +235,8 @@ describe("sign-in and sessions", () => {
 
   it("when the user signs out everywhere, then every session of that user stops working", async () => {
     await owner();
-    const here = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
-    const there = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
+    const here = await ownerSignsIn();
+    const there = await ownerSignsIn();
     await signOutEverywhere(deps, here.token);
     expect(await reasonOf(authenticateDashboardSession(deps, here.token))).toBe("UNAUTHORIZED");
     expect(await reasonOf(authenticateDashboardSession(deps, there.token))).toBe("UNAUTHORIZED");
@@ -265,16 +244,8 @@ describe("sign-in and sessions", () => {
 
   it("when the password changes, then every old session ends, the new password works and the old one does not", async () => {
     await owner();
-    const old = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
-    const other = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
+    const old = await ownerSignsIn();
+    const other = await ownerSignsIn();
     const fresh = await changePassword(deps, {
       token: old.token,
       currentPassword: PASSWORD,
@@ -284,11 +255,7 @@ describe("sign-in and sessions", () => {
     expect(await reasonOf(authenticateDashboardSession(deps, old.token))).toBe("UNAUTHORIZED");
     expect(await reasonOf(authenticateDashboardSession(deps, other.token))).toBe("UNAUTHORIZED");
     await expect(authenticateDashboardSession(deps, fresh.token)).resolves.toBeDefined();
-    expect(
-      await reasonOf(
-        signIn(deps, { email: "owner@shop.example", password: PASSWORD, clientAddress: ADDRESS }),
-      ),
-    ).toBe("UNAUTHORIZED");
+    expect(await reasonOf(ownerSignsIn())).toBe("UNAUTHORIZED");
     await expect(
       signIn(deps, {
         email: "owner@shop.example",
@@ -300,11 +267,7 @@ describe("sign-in and sessions", () => {
 
   it("when the current password given to a change is wrong, then nothing changes and the session keeps working", async () => {
     await owner();
-    const session = await signIn(deps, {
-      email: "owner@shop.example",
-      password: PASSWORD,
-      clientAddress: ADDRESS,
-    });
+    const session = await ownerSignsIn();
     expect(
       await reasonOf(
         changePassword(deps, {
