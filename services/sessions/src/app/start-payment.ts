@@ -65,6 +65,17 @@ export async function startPayment(
       { field: "language", code: "invalid", message: "language must be one of en, fr, ar." },
     ]);
   }
+  // A double click in this process joins the first Pay from its start: between storing the
+  // attempt and registering it there is a window in which the second Pay could read the stored
+  // INITIATED attempt before the first one is known to be registering it.
+  return paysOnLink.run(token, () => startPaymentOnLink(deps, token, language));
+}
+
+async function startPaymentOnLink(
+  deps: PaymentDeps,
+  token: string,
+  language: string,
+): Promise<StartPaymentResult> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const { session, link } = await checkoutOf(deps, token);
     assertPayable(session);
@@ -120,6 +131,9 @@ function resume(attempt: PaymentAttempt): StartPaymentResult {
     throw new Error(`attempt ${attempt.id} is PROCESSING without a card page`);
   return { redirectUrl: attempt.formUrl, attemptId: attempt.id };
 }
+
+/** Pays running in this process, by checkout link token. */
+const paysOnLink = new SingleFlight<StartPaymentResult>();
 
 /** Registrations running in this process, by attempt id: a concurrent Pay joins one instead of waiting on the store. */
 const registrations = new SingleFlight<StartPaymentResult>();

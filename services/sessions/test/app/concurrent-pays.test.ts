@@ -54,6 +54,30 @@ describe("concurrent Pays on one session", () => {
     expect((await h.repo.findById(session.scope, session.id))?.attempts).toHaveLength(1);
   });
 
+  it("a double click whose second Pay reads the stored attempt before the first registers it joins the first", async () => {
+    const session = await h.newSession();
+    const token = tokenOf(session);
+    // The first Pay's store answers late: the second Pay's read sees the INITIATED attempt
+    // while the first has not yet started registering it.
+    let delayed = false;
+    const repo = h.deps.repo;
+    const slowStore: typeof repo = Object.create(repo);
+    slowStore.updateIf = async (...args) => {
+      const result = await repo.updateIf(...args);
+      if (!delayed) {
+        delayed = true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return result;
+    };
+    const deps = { ...h.deps, repo: slowStore };
+    const first = startPayment(deps, token, "en");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await startPayment(deps, token, "en");
+    expect(second).toEqual(await first);
+    expect((await h.repo.findById(session.scope, session.id))?.attempts).toHaveLength(1);
+  });
+
   it("a Pay while another process registers the attempt answers at once: payment in progress, nothing stored", async () => {
     const session = await h.newSession();
     const token = tokenOf(session);
