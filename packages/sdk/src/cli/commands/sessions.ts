@@ -1,0 +1,44 @@
+import type { Session } from "../../types.js";
+import { type CliContext, gatewayFor, UsageError } from "../context.js";
+import { table } from "../output.js";
+
+export interface ListFlags {
+  limit?: string;
+  status?: string;
+  reference?: string;
+  startingAfter?: string;
+}
+
+const row = (s: Session) => [s.id, s.status, `${s.amount} ${s.currency}`, s.merchant_reference, s.created_at].map((c) => c ?? "-");
+
+/** `gateway sessions list [--limit N] [--status S] [--reference R] [--starting-after ID]` */
+export async function listSessions(ctx: CliContext, flags: ListFlags): Promise<void> {
+  const page = await gatewayFor(ctx).sessions.list({
+    ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+    ...(flags.status !== undefined ? { status: flags.status } : {}),
+    ...(flags.reference !== undefined ? { merchant_reference: flags.reference } : {}),
+    ...(flags.startingAfter !== undefined ? { starting_after: flags.startingAfter } : {}),
+  });
+  ctx.out.result(page, () => {
+    if (page.data.length === 0) return "No sessions.";
+    const lines = table([["ID", "STATUS", "AMOUNT", "REFERENCE", "CREATED"], ...page.data.map(row)]);
+    return page.has_more ? `${lines}\n… more: --starting-after ${page.next_cursor}` : lines;
+  });
+}
+
+/** `gateway sessions get <id>` */
+export async function getSession(ctx: CliContext, id: string | undefined): Promise<void> {
+  if (!id) throw new UsageError("Usage: gateway sessions get <session_id>");
+  const session = await gatewayFor(ctx).sessions.retrieve(id);
+  ctx.out.result(session, () =>
+    [
+      ctx.out.colour.bold(session.id),
+      `  status      ${session.status}`,
+      `  amount      ${session.amount} ${session.currency}`,
+      `  reference   ${session.merchant_reference}`,
+      `  checkout    ${session.checkout_url ?? "-"}`,
+      `  created     ${session.created_at}`,
+      `  expires     ${session.expires_at}`,
+    ].join("\n"),
+  );
+}
