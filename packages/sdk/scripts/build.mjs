@@ -13,6 +13,10 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = resolve(process.argv[2] ?? join(packageDir, "publish"));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
+// The verifier is a project reference: its declarations (dist/, the workspace build's) come first.
+execFileSync(process.execPath, [tsc, "-b", join(packageDir, "../webhook-signature/tsconfig.build.json")], {
+  stdio: "inherit",
+});
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 // The workspace build (`npm run build`, tsc -b) owns dist/ and its build info: this one writes

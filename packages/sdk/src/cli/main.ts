@@ -70,7 +70,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         session: values.session,
         startingAfter: values["starting-after"],
       });
-    else throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
+    else throw new UsageError(`Unknown command: ${positionals.join(" ")}\n\n${USAGE}`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
