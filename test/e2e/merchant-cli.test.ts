@@ -22,6 +22,8 @@ let shortLived: GatewayTarget;
 let home: string;
 let gateway: Gateway;
 const env = () => ({ GATEWAY_CONFIG: join(home, "gateway", "config.json"), GATEWAY_URL: target.url });
+/** For the tests that do not depend on `login` having run first. */
+const keyed = () => ({ ...env(), GATEWAY_API_KEY: KEY });
 
 beforeAll(async () => {
   [target, shortLived] = await Promise.all([
@@ -89,7 +91,7 @@ describe("gateway sessions and deliveries", () => {
 describe("gateway trigger", () => {
   for (const event of ["session.succeeded", "session.failed", "refund.succeeded"] as const) {
     it(`produces ${event} on a real test session paid through the simulator's card page`, async () => {
-      const run = await runGatewayCli(["trigger", event, "--json"], env());
+      const run = await runGatewayCli(["trigger", event, "--json"], keyed());
       expect(run.code, run.stderr).toBe(0);
       const result = JSON.parse(run.stdout);
       expect(result.event).toBe(event);
@@ -101,7 +103,7 @@ describe("gateway trigger", () => {
   }
 
   it("produces session.expired once the session's lifetime ends", async () => {
-    const run = await runGatewayCli(["trigger", "session.expired", "--json", "--base-url", shortLived.url], env());
+    const run = await runGatewayCli(["trigger", "session.expired", "--json", "--base-url", shortLived.url], keyed());
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     const onShort = new Gateway({ apiKey: KEY, baseUrl: shortLived.url });
@@ -110,8 +112,21 @@ describe("gateway trigger", () => {
     expect(deliveries.data.map((d) => d.event_id)).toContain(result.event_id);
   });
 
+  it("lists the deliveries of a triggered session with deliveries list, as JSON and as a table", async () => {
+    const triggered = JSON.parse((await runGatewayCli(["trigger", "session.succeeded", "--json"], keyed())).stdout);
+    const run = await runGatewayCli(["deliveries", "list", "--session", triggered.session_id, "--json"], keyed());
+    expect(run.code, run.stderr).toBe(0);
+    const listed = JSON.parse(run.stdout).data;
+    expect(listed.map((d: { event_id: string }) => d.event_id)).toContain(triggered.event_id);
+    const filtered = await runGatewayCli(["deliveries", "list", "--event", "session.failed", "--session", triggered.session_id, "--json"], keyed());
+    expect(JSON.parse(filtered.stdout).data).toEqual([]);
+    const table = await runGatewayCli(["deliveries", "list", "--session", triggered.session_id], keyed());
+    expect(table.stdout).toMatch(/^ID\s+EVENT\s+STATUS\s+SESSION\s+CREATED/);
+    expect(table.stdout).toContain(triggered.delivery_id);
+  });
+
   it("refuses an event it cannot make", async () => {
-    const run = await runGatewayCli(["trigger", "session.paid"], env());
+    const run = await runGatewayCli(["trigger", "session.paid"], keyed());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("session.succeeded|session.failed|session.expired|refund.succeeded");
   });
@@ -158,7 +173,7 @@ describe("gateway listen", () => {
 
   it("forwards a real session.succeeded to the local URL, signed with the secret it printed", async () => {
     const stream = await startContractStream(KEY);
-    const listen = watchGatewayCli(["listen", "--forward-to", receiver.url, "--json", "--base-url", stream.url], env());
+    const listen = watchGatewayCli(["listen", "--forward-to", receiver.url, "--json", "--base-url", stream.url], keyed());
     try {
       const ready = JSON.parse(await listen.waitForLine((l) => l.includes('"ready"')));
       expect(ready.secret).toMatch(/^whsec_/);
@@ -166,7 +181,7 @@ describe("gateway listen", () => {
       receiver.setSecrets(ready.secret);
 
       // A real payment on the gateway; its session, as the event carries it.
-      const trigger = await runGatewayCli(["trigger", "session.succeeded", "--json"], env());
+      const trigger = await runGatewayCli(["trigger", "session.succeeded", "--json"], keyed());
       expect(trigger.code, trigger.stderr).toBe(0);
       const { session_id, event_id } = JSON.parse(trigger.stdout);
       const session = await gateway.sessions.retrieve(session_id);
@@ -198,7 +213,7 @@ describe("gateway listen", () => {
   it("stops with the stream's problem when the key is refused", async () => {
     const stream = await startContractStream("sk_test_someone_else");
     try {
-      const run = await runGatewayCli(["listen", "--forward-to", receiver.url, "--base-url", stream.url], env());
+      const run = await runGatewayCli(["listen", "--forward-to", receiver.url, "--base-url", stream.url], keyed());
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("401");
     } finally {

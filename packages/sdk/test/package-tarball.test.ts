@@ -74,15 +74,25 @@ describe("the packed @gateway/sdk", () => {
     await writeFile(
       join(consumer, "use.mjs"),
       `import { Gateway, GatewayProblemError, webhooks, WebhookVerificationError } from "@gateway/sdk";
+import { Webhook, generateWebhookSecret } from "@gateway/webhook-signature";
 const gw = new Gateway({ apiKey: "sk_test_x", baseUrl: "http://127.0.0.1:9", maxRetries: 0 });
+const secret = generateWebhookSecret();
+const body = JSON.stringify({ id: "evt_1", event: "session.succeeded", data: { id: "ps_1" } });
+const t = Math.floor(Date.now() / 1000);
+const headers = { "webhook-id": "evt_1", "webhook-timestamp": String(t), "webhook-signature": new Webhook(secret).sign("evt_1", t, body) };
 let refused = "";
-try { webhooks.constructEvent("{}", { "webhook-id": "a", "webhook-timestamp": "1", "webhook-signature": "v1,AAAA" }, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"); }
+try { webhooks.constructEvent(body, headers, generateWebhookSecret()); }
 catch (e) { refused = e instanceof WebhookVerificationError ? e.reason : String(e); }
-console.log(JSON.stringify({ sessions: typeof gw.sessions.listAll, problem: typeof GatewayProblemError, refused }));
+console.log(JSON.stringify({ sessions: typeof gw.sessions.listAll, problem: typeof GatewayProblemError, event: webhooks.constructEvent(body, headers, secret).data, refused }));
 `,
     );
     const { stdout } = await run(process.execPath, ["use.mjs"], { cwd: consumer });
-    expect(JSON.parse(stdout)).toEqual({ sessions: "function", problem: "function", refused: "timestamp_out_of_tolerance" });
+    expect(JSON.parse(stdout)).toEqual({
+      sessions: "function",
+      problem: "function",
+      event: { id: "ps_1" },
+      refused: "no_matching_signature",
+    });
   });
 
   it("installs the gateway command", async () => {
