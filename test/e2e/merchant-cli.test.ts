@@ -63,8 +63,14 @@ describe("gateway login", () => {
 
 describe("gateway sessions and deliveries", () => {
   it("lists and gets sessions with the stored key, as JSON for scripts and as plain text off a TTY", async () => {
-    const session = await gateway.sessions.create({ merchant_reference: `cli-list-${Date.now()}`, amount: "7.250" });
-    const list = await runGatewayCli(["sessions", "list", "--json", "--reference", session.merchant_reference], env());
+    const session = await gateway.sessions.create({
+      merchant_reference: `cli-list-${Date.now()}`,
+      amount: "7.250",
+    });
+    const list = await runGatewayCli(
+      ["sessions", "list", "--json", "--reference", session.merchant_reference],
+      env(),
+    );
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).data.map((s: { id: string }) => s.id)).toEqual([session.id]);
 
@@ -103,22 +109,36 @@ describe("gateway trigger", () => {
   }
 
   it("produces session.expired once the session's lifetime ends", async () => {
-    const run = await runGatewayCli(["trigger", "session.expired", "--json", "--base-url", shortLived.url], keyed());
+    const run = await runGatewayCli(
+      ["trigger", "session.expired", "--json", "--base-url", shortLived.url],
+      keyed(),
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     const onShort = new Gateway({ apiKey: KEY, baseUrl: shortLived.url });
     expect((await onShort.sessions.retrieve(result.session_id)).status).toBe("EXPIRED");
-    const deliveries = await onShort.deliveries.list({ session_id: result.session_id, event: "session.expired" });
+    const deliveries = await onShort.deliveries.list({
+      session_id: result.session_id,
+      event: "session.expired",
+    });
     expect(deliveries.data.map((d) => d.event_id)).toContain(result.event_id);
   });
 
   it("lists the deliveries of a triggered session with deliveries list, as JSON and as a table", async () => {
-    const triggered = JSON.parse((await runGatewayCli(["trigger", "session.succeeded", "--json"], keyed())).stdout);
-    const run = await runGatewayCli(["deliveries", "list", "--session", triggered.session_id, "--json"], keyed());
+    const triggered = JSON.parse(
+      (await runGatewayCli(["trigger", "session.succeeded", "--json"], keyed())).stdout,
+    );
+    const run = await runGatewayCli(
+      ["deliveries", "list", "--session", triggered.session_id, "--json"],
+      keyed(),
+    );
     expect(run.code, run.stderr).toBe(0);
     const listed = JSON.parse(run.stdout).data;
     expect(listed.map((d: { event_id: string }) => d.event_id)).toContain(triggered.event_id);
-    const filtered = await runGatewayCli(["deliveries", "list", "--event", "session.failed", "--session", triggered.session_id, "--json"], keyed());
+    const filtered = await runGatewayCli(
+      ["deliveries", "list", "--event", "session.failed", "--session", triggered.session_id, "--json"],
+      keyed(),
+    );
     expect(JSON.parse(filtered.stdout).data).toEqual([]);
     const table = await runGatewayCli(["deliveries", "list", "--session", triggered.session_id], keyed());
     expect(table.stdout).toMatch(/^ID\s+EVENT\s+STATUS\s+SESSION\s+CREATED/);
@@ -143,7 +163,9 @@ async function startContractStream(key: string) {
     if (req.url !== "/api/v1/gateway/events/stream/") return void res.writeHead(404).end();
     if (req.headers.authorization !== `Bearer ${key}`) {
       res.writeHead(401, { "content-type": "application/problem+json" });
-      return void res.end(JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, detail: "Bad key" }));
+      return void res.end(
+        JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401, detail: "Bad key" }),
+      );
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
     res.write(": connected\n\n");
@@ -173,7 +195,10 @@ describe("gateway listen", () => {
 
   it("forwards a real session.succeeded to the local URL, signed with the secret it printed", async () => {
     const stream = await startContractStream(KEY);
-    const listen = watchGatewayCli(["listen", "--forward-to", receiver.url, "--json", "--base-url", stream.url], keyed());
+    const listen = watchGatewayCli(
+      ["listen", "--forward-to", receiver.url, "--json", "--base-url", stream.url],
+      keyed(),
+    );
     try {
       const ready = JSON.parse(await listen.waitForLine((l) => l.includes('"ready"')));
       expect(ready.secret).toMatch(/^whsec_/);
@@ -200,8 +225,14 @@ describe("gateway listen", () => {
       expect(delivered!.signature).toMatchObject({ ok: true });
       expect(delivered!.headers["webhook-id"]).toBe(event_id);
       const verified = gateway.webhooks.constructEvent(delivered!.rawBody, delivered!.headers, ready.secret);
-      expect(verified).toMatchObject({ id: event_id, event: "session.succeeded", data: { id: session_id, status: "SUCCEEDED" } });
-      expect(verifyStandardWebhook(delivered!.rawBody, delivered!.headers, generateWebhookSecret()).ok).toBe(false);
+      expect(verified).toMatchObject({
+        id: event_id,
+        event: "session.succeeded",
+        data: { id: session_id, status: "SUCCEEDED" },
+      });
+      expect(verifyStandardWebhook(delivered!.rawBody, delivered!.headers, generateWebhookSecret()).ok).toBe(
+        false,
+      );
       const forwarded = JSON.parse(await listen.waitForLine((l) => l.includes('"forwarded"')));
       expect(forwarded).toEqual({ type: "forwarded", event: "session.succeeded", id: event_id, status: 200 });
     } finally {
@@ -213,7 +244,10 @@ describe("gateway listen", () => {
   it("stops with the stream's problem when the key is refused", async () => {
     const stream = await startContractStream("sk_test_someone_else");
     try {
-      const run = await runGatewayCli(["listen", "--forward-to", receiver.url, "--base-url", stream.url], keyed());
+      const run = await runGatewayCli(
+        ["listen", "--forward-to", receiver.url, "--base-url", stream.url],
+        keyed(),
+      );
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("401");
     } finally {

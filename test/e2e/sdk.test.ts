@@ -38,7 +38,11 @@ describe("@gateway/sdk against the embedded gateway", () => {
   it("creates, repeats a create idempotently, retrieves, lists, links and cancels a session", async () => {
     const params = { merchant_reference: `sdk-ops-${run}`, amount: "12.500", description: "Two books" };
     const created = await gateway.sessions.create(params);
-    expect(created).toMatchObject({ merchant_reference: params.merchant_reference, amount: "12.500", status: "CREATED" });
+    expect(created).toMatchObject({
+      merchant_reference: params.merchant_reference,
+      amount: "12.500",
+      status: "CREATED",
+    });
     expect(created.livemode).toBe(false);
     expect((await gateway.sessions.create(params)).id).toBe(created.id);
     expect(await gateway.sessions.retrieve(created.id)).toMatchObject({ id: created.id, amount: "12.500" });
@@ -71,7 +75,8 @@ describe("@gateway/sdk against the embedded gateway", () => {
       expect.arrayContaining(forSession.data.map((d) => d.id).sort()),
     );
     const walked = [];
-    for await (const delivery of gateway.deliveries.listAll({ session_id: session.id, limit: "1" })) walked.push(delivery.id);
+    for await (const delivery of gateway.deliveries.listAll({ session_id: session.id, limit: "1" }))
+      walked.push(delivery.id);
     expect(new Set(walked).size).toBe(walked.length);
     expect(walked.length).toBeGreaterThanOrEqual(forSession.data.length);
   });
@@ -92,7 +97,10 @@ describe("@gateway/sdk against the embedded gateway", () => {
     const missing = await gateway.sessions.retrieve("ps_000000000000000000000000").catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, code: "not-found" });
 
-    const stranger = new Gateway({ apiKey: "sk_test_NotAKey000000000000000000000000000000000000", baseUrl: target.url });
+    const stranger = new Gateway({
+      apiKey: "sk_test_NotAKey000000000000000000000000000000000000",
+      baseUrl: target.url,
+    });
     expect(await stranger.sessions.list().catch((e: unknown) => e)).toMatchObject({ status: 401 });
   });
 
@@ -102,14 +110,19 @@ describe("@gateway/sdk against the embedded gateway", () => {
       apiKey: DEMO_KEY,
       baseUrl: proxy.url,
       baseDelayMs: 50,
-      onRetry: (r) => retries.push(`${r.request.method} ${new URL(r.request.url).pathname} ${r.reason} ${r.delayMs}`),
+      onRetry: (r) =>
+        retries.push(`${r.request.method} ${new URL(r.request.url).pathname} ${r.reason} ${r.delayMs}`),
     });
     const reference = `sdk-retry-${run}`;
     proxy.injectOnce("POST", /\/sessions\/$/, { kind: "status", status: 503, retryAfter: "1" });
     const created = await viaProxy.sessions.create({ merchant_reference: reference, amount: "10.000" });
     expect(retries).toEqual(["POST /api/v1/gateway/sessions/ HTTP 503 1000"]);
-    expect(proxy.seen.filter((r) => r.path === "/api/v1/gateway/sessions/").map((r) => r.answered)).toEqual([503, 200]);
-    expect((await gateway.sessions.list({ merchant_reference: reference })).data.map((s) => s.id)).toEqual([created.id]);
+    expect(proxy.seen.filter((r) => r.path === "/api/v1/gateway/sessions/").map((r) => r.answered)).toEqual([
+      503, 200,
+    ]);
+    expect((await gateway.sessions.list({ merchant_reference: reference })).data.map((s) => s.id)).toEqual([
+      created.id,
+    ]);
 
     const paid = await payWithCard(created.checkout_url!, { number: "4242424242424242" });
     expect(paid.returnStatus).toBe(303);
@@ -123,10 +136,13 @@ describe("@gateway/sdk against the embedded gateway", () => {
     expect(sent[1]!.headers["idempotency-key"]).toBe(sent[0]!.headers["idempotency-key"]);
     expect(refund.refunded_amount).toBe("4.000");
     // Exactly one 4.000 refund was made: the remaining 6.000 is refundable, and not a millime more.
-    expect((await gateway.sessions.refund(created.id, { refund_type: "PARTIAL", amount: "6.000" })).refunded_amount).toBe(
-      "6.000",
-    );
-    const over = await gateway.sessions.refund(created.id, { refund_type: "PARTIAL", amount: "0.001" }).catch((e: unknown) => e);
+    expect(
+      (await gateway.sessions.refund(created.id, { refund_type: "PARTIAL", amount: "6.000" }))
+        .refunded_amount,
+    ).toBe("6.000");
+    const over = await gateway.sessions
+      .refund(created.id, { refund_type: "PARTIAL", amount: "0.001" })
+      .catch((e: unknown) => e);
     expect(over).toBeInstanceOf(GatewayProblemError);
   });
 
@@ -135,7 +151,9 @@ describe("@gateway/sdk against the embedded gateway", () => {
     const reference = `sdk-drop-${run}`;
     proxy.injectOnce("POST", /\/sessions\/$/, { kind: "drop" });
     const created = await viaProxy.sessions.create({ merchant_reference: reference, amount: "1.000" });
-    expect((await gateway.sessions.list({ merchant_reference: reference })).data.map((s) => s.id)).toEqual([created.id]);
+    expect((await gateway.sessions.list({ merchant_reference: reference })).data.map((s) => s.id)).toEqual([
+      created.id,
+    ]);
   });
 
   it("does not resend a refund without an Idempotency-Key whose connection dropped: it reports the failure", async () => {

@@ -66,7 +66,8 @@ export class Gateway {
   readonly webhooks = webhooks;
 
   constructor(options: GatewayOptions) {
-    if (typeof options.apiKey !== "string" || options.apiKey === "") throw new TypeError("apiKey is required");
+    if (typeof options.apiKey !== "string" || options.apiKey === "")
+      throw new TypeError("apiKey is required");
     if (typeof options.baseUrl !== "string" || options.baseUrl === "")
       throw new TypeError("baseUrl is required (for example http://127.0.0.1:8080)");
     this.raw = createClient<paths>({
@@ -85,7 +86,11 @@ export class Gateway {
       unwrap(this.raw.POST("/api/v1/gateway/sessions/", { body: params })),
 
     retrieve: (sessionId: string): Promise<Session> =>
-      unwrap(this.raw.GET("/api/v1/gateway/sessions/{session_id}/", { params: { path: { session_id: sessionId } } })),
+      unwrap(
+        this.raw.GET("/api/v1/gateway/sessions/{session_id}/", {
+          params: { path: { session_id: sessionId } },
+        }),
+      ),
 
     /** One page, most recent first. */
     list: (query: SessionListQuery = {}): Promise<SessionList> =>
@@ -111,11 +116,18 @@ export class Gateway {
       ),
 
     /** Refunds a paid session, FULL or PARTIAL; sends an Idempotency-Key unless told not to. */
-    refund: (sessionId: string, params: CreateRefundParams, options: RefundOptions = {}): Promise<RefundResult> => {
+    refund: (
+      sessionId: string,
+      params: CreateRefundParams,
+      options: RefundOptions = {},
+    ): Promise<RefundResult> => {
       const key = options.idempotencyKey === undefined ? `sdk_${randomUUID()}` : options.idempotencyKey;
       return unwrap(
         this.raw.POST("/api/v1/gateway/sessions/{session_id}/refund/", {
-          params: { path: { session_id: sessionId }, header: key === false ? {} : { "Idempotency-Key": key } },
+          params: {
+            path: { session_id: sessionId },
+            header: key === false ? {} : { "Idempotency-Key": key },
+          },
           body: params,
         }),
       );

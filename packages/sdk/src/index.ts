@@ -1,4 +1,6 @@
 // Public surface of @gateway/sdk: the typed client, its errors, the webhook verifier, the types.
+
+export { type GatewayWebhookEvent, WebhookVerificationError } from "@gateway/webhook-signature";
 export { Gateway, type GatewayOptions, type RefundOptions, SDK_VERSION } from "./client.js";
 export type { components, operations, paths } from "./generated/openapi.js";
 export { eachItem, type Page } from "./pages.js";
@@ -11,4 +13,3 @@ export {
 export { RETRYABLE_STATUSES, type RetryListener, type RetryOptions, retryAfterMs } from "./retrying-fetch.js";
 export type * from "./types.js";
 export { webhooks } from "./webhooks.js";
-export { type GatewayWebhookEvent, WebhookVerificationError } from "@gateway/webhook-signature";

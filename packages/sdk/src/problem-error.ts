@@ -65,7 +65,8 @@ export function errorFor(response: Response, body: unknown): GatewayProblemError
       type: "about:blank",
       title: response.statusText || "HTTP error",
       status: response.status,
-      detail: typeof body === "string" ? body.slice(0, 500) : `HTTP ${response.status} without a problem document`,
+      detail:
+        typeof body === "string" ? body.slice(0, 500) : `HTTP ${response.status} without a problem document`,
     },
     requestId,
   );

@@ -41,7 +41,12 @@ function backoffMs(attempt: number, base: number, max: number): number {
 }
 
 /** Called before each retry: for logs, metrics and the tests that watch retries happen. */
-export type RetryListener = (event: { attempt: number; delayMs: number; reason: string; request: Request }) => void;
+export type RetryListener = (event: {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+  request: Request;
+}) => void;
 
 /**
  * A fetch that sends a request again on 429, 502, 503 and network errors, waiting `Retry-After` when

@@ -29,7 +29,7 @@ async function npm(args: string[], cwd: string): Promise<string> {
   return stdout;
 }
 
-async function packed(dir: string, buildScript: string, name: string): Promise<string> {
+async function packed(buildScript: string, name: string): Promise<string> {
   const built = join(work, name);
   await run(process.execPath, [buildScript, built]);
   await npm(["pack", built, "--pack-destination", join(work, `${name}-tgz`)], work);
@@ -42,14 +42,13 @@ beforeAll(async () => {
   consumer = join(work, "shop");
   await mkdir(join(work, "sdk-tgz"));
   await mkdir(join(work, "verifier-tgz"));
-  const verifier = await packed(
-    join(repoRoot, "packages/webhook-signature"),
-    join(repoRoot, "packages/webhook-signature/scripts/build.mjs"),
-    "verifier",
-  );
-  tarball = await packed(packageDir, join(packageDir, "scripts/build.mjs"), "sdk");
+  const verifier = await packed(join(repoRoot, "packages/webhook-signature/scripts/build.mjs"), "verifier");
+  tarball = await packed(join(packageDir, "scripts/build.mjs"), "sdk");
   await mkdir(consumer);
-  await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "shop", private: true, version: "1.0.0" }));
+  await writeFile(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "shop", private: true, version: "1.0.0" }),
+  );
   await npm(["install", "--prefer-offline", verifier, tarball], consumer);
 }, 240_000);
 
@@ -61,13 +60,25 @@ describe("the packed @gateway/sdk", () => {
   it("ships JavaScript, declarations, the generated types, the CLI and the README; no TypeScript sources or tests", async () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");
-    for (const f of ["index.js", "index.d.ts", "client.js", "generated/openapi.d.ts", "cli/bin.js", "README.md"])
+    for (const f of [
+      "index.js",
+      "index.d.ts",
+      "client.js",
+      "generated/openapi.d.ts",
+      "cli/bin.js",
+      "README.md",
+    ])
       expect(files).toContain(`package/${f}`);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     expect(files.some((f) => f.includes("test"))).toBe(false);
-    const manifest = JSON.parse(await readFile(join(consumer, "node_modules/@gateway/sdk/package.json"), "utf8"));
+    const manifest = JSON.parse(
+      await readFile(join(consumer, "node_modules/@gateway/sdk/package.json"), "utf8"),
+    );
     expect(manifest.bin).toEqual({ gateway: "./cli/bin.js" });
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@gateway/webhook-signature", "openapi-fetch"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      "@gateway/webhook-signature",
+      "openapi-fetch",
+    ]);
   });
 
   it("imports from a plain Node ES module: a client, its errors and the webhook verifier", async () => {
@@ -118,7 +129,20 @@ export async function total(): Promise<string[]> {
       join(consumer, "bad.mts"),
       `import { Gateway } from "@gateway/sdk";\nawait new Gateway({ apiKey: "k", baseUrl: "u" }).sessions.create({ amount: 12 });\n`,
     );
-    const flags = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022", "--lib", "es2023,dom", "--types", "node", "--typeRoots", join(repoRoot, "node_modules/@types")];
+    const flags = [
+      "--noEmit",
+      "--strict",
+      "--module",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--lib",
+      "es2023,dom",
+      "--types",
+      "node",
+      "--typeRoots",
+      join(repoRoot, "node_modules/@types"),
+    ];
     await run(process.execPath, [tsc, ...flags, "good.mts"], { cwd: consumer });
     const bad = await run(process.execPath, [tsc, ...flags, "bad.mts"], { cwd: consumer }).then(
       () => "",

@@ -12,40 +12,64 @@ describe("eachItem", () => {
       { data: [], has_more: false, next_cursor: null },
     ];
     const seen: number[] = [];
-    for await (const n of eachItem({ status: "SUCCEEDED" } as { status: string; starting_after?: string }, async (q) => {
-      asked.push(q);
-      return pages[asked.length - 1]!;
-    }))
+    for await (const n of eachItem(
+      { status: "SUCCEEDED" } as { status: string; starting_after?: string },
+      async (q) => {
+        asked.push(q);
+        return pages[asked.length - 1]!;
+      },
+    ))
       seen.push(n);
     expect(seen).toEqual([1, 2, 3]);
-    expect(asked).toEqual([{ status: "SUCCEEDED" }, { status: "SUCCEEDED", starting_after: "c2" }, { status: "SUCCEEDED", starting_after: "c3" }]);
+    expect(asked).toEqual([
+      { status: "SUCCEEDED" },
+      { status: "SUCCEEDED", starting_after: "c2" },
+      { status: "SUCCEEDED", starting_after: "c3" },
+    ]);
   });
 });
 
 describe("webhooks.constructEvent", () => {
   const secret = generateWebhookSecret();
-  const body = JSON.stringify({ id: "evt_1", event: "session.succeeded", created_at: "2026-01-01T00:00:00Z", data: { id: "ps_1" } });
+  const body = JSON.stringify({
+    id: "evt_1",
+    event: "session.succeeded",
+    created_at: "2026-01-01T00:00:00Z",
+    data: { id: "ps_1" },
+  });
   const headers = (s: string, b = body) => {
     const t = Math.floor(Date.now() / 1000);
-    return { "webhook-id": "evt_1", "webhook-timestamp": String(t), "webhook-signature": new Webhook(s).sign("evt_1", t, b) };
+    return {
+      "webhook-id": "evt_1",
+      "webhook-timestamp": String(t),
+      "webhook-signature": new Webhook(s).sign("evt_1", t, b),
+    };
   };
 
   it("returns the parsed event when the signature matches, also during a rotation", () => {
-    expect(webhooks.constructEvent(body, headers(secret), secret)).toMatchObject({ id: "evt_1", data: { id: "ps_1" } });
-    expect(webhooks.constructEvent(Buffer.from(body), headers(secret), [generateWebhookSecret(), secret]).event).toBe(
-      "session.succeeded",
-    );
+    expect(webhooks.constructEvent(body, headers(secret), secret)).toMatchObject({
+      id: "evt_1",
+      data: { id: "ps_1" },
+    });
+    expect(
+      webhooks.constructEvent(Buffer.from(body), headers(secret), [generateWebhookSecret(), secret]).event,
+    ).toBe("session.succeeded");
   });
 
   it("throws WebhookVerificationError for another secret or a changed body", () => {
-    expect(() => webhooks.constructEvent(body, headers(generateWebhookSecret()), secret)).toThrow(WebhookVerificationError);
-    expect(() => webhooks.constructEvent(`${body} `, headers(secret), secret)).toThrow(/No matching signature/);
+    expect(() => webhooks.constructEvent(body, headers(generateWebhookSecret()), secret)).toThrow(
+      WebhookVerificationError,
+    );
+    expect(() => webhooks.constructEvent(`${body} `, headers(secret), secret)).toThrow(
+      /No matching signature/,
+    );
   });
 });
 
 describe("readEventStream", () => {
   it("splits messages at blank lines across chunk boundaries, joins data lines and skips comments", async () => {
-    const text = ": connected\n\nid: evt_1\nevent: session.succeeded\ndata: {\"a\":\ndata: 1}\n\n: ping\r\n\r\ndata: x\n\n";
+    const text =
+      ': connected\n\nid: evt_1\nevent: session.succeeded\ndata: {"a":\ndata: 1}\n\n: ping\r\n\r\ndata: x\n\n';
     const bytes = new TextEncoder().encode(text);
     const body = new ReadableStream<Uint8Array>({
       start(c) {

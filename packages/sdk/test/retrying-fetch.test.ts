@@ -11,7 +11,10 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function serve(handlers: Handler[]): Promise<{ url: string; seen: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[] }> {
+async function serve(handlers: Handler[]): Promise<{
+  url: string;
+  seen: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
+}> {
   const seen: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[] = [];
   const server = createServer(async (req, res) => {
     let body = "";
@@ -28,12 +31,22 @@ async function serve(handlers: Handler[]): Promise<{ url: string; seen: { method
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_q, res) => {
-  res.writeHead(status, { "content-type": status < 300 ? "application/json" : "application/problem+json", ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_q, res) => {
+    res.writeHead(status, {
+      "content-type": status < 300 ? "application/json" : "application/problem+json",
+      ...headers,
+    });
+    res.end(JSON.stringify(body));
+  };
 const drop: Handler = (req) => req.socket.destroy();
-const problem = (status: number) => ({ type: "https://pay.example/errors/x", title: "X", status, detail: "d" });
+const problem = (status: number) => ({
+  type: "https://pay.example/errors/x",
+  title: "X",
+  status,
+  detail: "d",
+});
 const SESSION = { id: "ps_1", status: "CREATED" };
 const KEY = "sk_test_x";
 
@@ -51,7 +64,9 @@ describe("retries", () => {
     const { url, seen } = await serve([json(503, problem(503)), json(502, problem(502)), json(201, SESSION)]);
     const gw = new Gateway({ apiKey: KEY, baseUrl: url, baseDelayMs: 10 });
     await gw.sessions.create({ merchant_reference: "r1", amount: "1.000" });
-    expect(seen.map((s) => s.body)).toEqual(Array(3).fill(JSON.stringify({ merchant_reference: "r1", amount: "1.000" })));
+    expect(seen.map((s) => s.body)).toEqual(
+      Array(3).fill(JSON.stringify({ merchant_reference: "r1", amount: "1.000" })),
+    );
   });
 
   it("gives up after maxRetries and throws the last problem", async () => {
@@ -71,7 +86,10 @@ describe("retries", () => {
   });
 
   it("resends a refund after a dropped connection with the same Idempotency-Key", async () => {
-    const { url, seen } = await serve([drop, json(201, { refund_id: "r", refunded_amount: "1.000", automated_refund: true })]);
+    const { url, seen } = await serve([
+      drop,
+      json(201, { refund_id: "r", refunded_amount: "1.000", automated_refund: true }),
+    ]);
     const gw = new Gateway({ apiKey: KEY, baseUrl: url, baseDelayMs: 1 });
     await gw.sessions.refund("ps_1", { refund_type: "FULL" });
     expect(seen).toHaveLength(2);
@@ -82,13 +100,17 @@ describe("retries", () => {
   it("never resends a refund without an Idempotency-Key after a dropped connection or a 502", async () => {
     const dropped = await serve([drop]);
     const gw = new Gateway({ apiKey: KEY, baseUrl: dropped.url, baseDelayMs: 1 });
-    const error = await gw.sessions.refund("ps_1", { refund_type: "FULL" }, { idempotencyKey: false }).catch((e: unknown) => e);
+    const error = await gw.sessions
+      .refund("ps_1", { refund_type: "FULL" }, { idempotencyKey: false })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayConnectionError);
     expect(dropped.seen).toHaveLength(1);
     await close?.();
     const bad = await serve([json(502, problem(502))]);
     const gw2 = new Gateway({ apiKey: KEY, baseUrl: bad.url, baseDelayMs: 1 });
-    const e2 = await gw2.sessions.refund("ps_1", { refund_type: "FULL" }, { idempotencyKey: false }).catch((e: unknown) => e);
+    const e2 = await gw2.sessions
+      .refund("ps_1", { refund_type: "FULL" }, { idempotencyKey: false })
+      .catch((e: unknown) => e);
     expect((e2 as GatewayProblemError).status).toBe(502);
     expect(bad.seen).toHaveLength(1);
     expect(bad.seen[0]!.headers["idempotency-key"]).toBeUndefined();
@@ -96,9 +118,13 @@ describe("retries", () => {
 
   it("does not retry other errors, and carries the validation errors[] of a 422", async () => {
     const violations = [{ field: "amount", code: "invalid_precision", message: "At most 3 decimals." }];
-    const { url, seen } = await serve([json(422, { ...problem(422), errors: violations, errors_omitted: 2 }, { "x-request-id": "req_9" })]);
+    const { url, seen } = await serve([
+      json(422, { ...problem(422), errors: violations, errors_omitted: 2 }, { "x-request-id": "req_9" }),
+    ]);
     const gw = new Gateway({ apiKey: KEY, baseUrl: url });
-    const error = (await gw.sessions.create({ merchant_reference: "r", amount: "1.0001" }).catch((e: unknown) => e)) as GatewayProblemError;
+    const error = (await gw.sessions
+      .create({ merchant_reference: "r", amount: "1.0001" })
+      .catch((e: unknown) => e)) as GatewayProblemError;
     expect(error.errors).toEqual(violations);
     expect(error.errorsOmitted).toBe(2);
     expect(error.requestId).toBe("req_9");

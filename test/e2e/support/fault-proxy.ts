@@ -64,13 +64,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         "content-type": "application/problem+json",
         ...(fault.retryAfter !== undefined ? { "retry-after": fault.retryAfter } : {}),
       });
-      res.end(JSON.stringify({ type: "about:blank", title: "Injected", status: fault.status, detail: "injected" }));
+      res.end(
+        JSON.stringify({ type: "about:blank", title: "Injected", status: fault.status, detail: "injected" }),
+      );
       return;
     }
     seen.push({ ...record, answered: upstream.status });
     const out: Record<string, string> = {};
     upstream.headers.forEach((value, name) => {
-      if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(name)) out[name] = value;
+      if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(name))
+        out[name] = value;
     });
     res.writeHead(upstream.status, out);
     res.end(upstreamBody);

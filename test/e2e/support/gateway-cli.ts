@@ -48,7 +48,11 @@ export function watchGatewayCli(args: string[], env: Record<string, string>) {
     lines,
     stderr: () => stderr,
     waitForLine: (match: (line: string) => boolean, timeoutMs = 30_000) =>
-      waitFor(() => lines.find(match), { timeoutMs, intervalMs: 50, message: `a CLI line; stderr: ${stderr}` }),
+      waitFor(() => lines.find(match), {
+        timeoutMs,
+        intervalMs: 50,
+        message: `a CLI line; stderr: ${stderr}`,
+      }),
     async stop(): Promise<number> {
       child.kill("SIGINT");
       return exited;

@@ -1,4 +1,9 @@
-import { type CreateRefundParams, type CreateSessionParams, Gateway, GatewayProblemError } from "@gateway/sdk";
+import {
+  type CreateRefundParams,
+  type CreateSessionParams,
+  Gateway,
+  GatewayProblemError,
+} from "@gateway/sdk";
 
 /** A small fetch wrapper for black-box tests: JSON in, status + headers + parsed body out. */
 export interface HttpResult<T = any> {

@@ -12,7 +12,10 @@ interface HtmlForm {
 }
 
 const attr = (tag: string, name: string) =>
-  new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&amp;/g, "&").replace(/&quot;/g, '"');
+  new RegExp(`\\s${name}="([^"]*)"`)
+    .exec(tag)?.[1]
+    ?.replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"');
 
 function formsIn(html: string, pageUrl: string): HtmlForm[] {
   return [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].map((m) => {
@@ -49,7 +52,9 @@ export async function payWithTestCard(checkoutUrl: string, cardNumber: string): 
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
-  const pay = formsIn(await checkout.text(), checkoutUrl).find((f) => /\/pay$/.test(new URL(f.action).pathname));
+  const pay = formsIn(await checkout.text(), checkoutUrl).find((f) =>
+    /\/pay$/.test(new URL(f.action).pathname),
+  );
   if (checkout.status !== 200 || pay === undefined)
     throw new Error(`the checkout page cannot be paid (HTTP ${checkout.status})`);
   const paid = await postForm(pay, cookie);

@@ -52,7 +52,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, sub, arg] = positionals;
   try {
     if (command === "login") await login(ctx);
-    else if (command === "listen") await listen(ctx, { forwardTo: values["forward-to"], events: values.events });
+    else if (command === "listen")
+      await listen(ctx, { forwardTo: values["forward-to"], events: values.events });
     else if (command === "trigger") await trigger(ctx, sub, { timeout: values.timeout });
     else if (command === "sessions" && sub === "list")
       await listSessions(ctx, {

@@ -11,7 +11,12 @@ export interface Output {
   /** One JSON line per streamed item with --json. */
   line(value: unknown): void;
   error(text: string): void;
-  colour: { green(s: string): string; red(s: string): string; dim(s: string): string; bold(s: string): string };
+  colour: {
+    green(s: string): string;
+    red(s: string): string;
+    dim(s: string): string;
+    bold(s: string): string;
+  };
 }
 
 export interface Streams {
@@ -46,5 +51,12 @@ export function createOutput(json: boolean, streams: Streams, env: NodeJS.Proces
 /** Fixed-width columns for lists. */
 export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

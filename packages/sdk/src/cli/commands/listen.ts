@@ -20,11 +20,13 @@ export interface ListenFlags {
  * listen and printed at start. Reconnects with backoff when the stream drops; stops on Ctrl-C.
  */
 export async function listen(ctx: CliContext, flags: ListenFlags): Promise<void> {
-  if (!flags.forwardTo) throw new UsageError("Usage: gateway listen --forward-to http://127.0.0.1:3000/hooks");
+  if (!flags.forwardTo)
+    throw new UsageError("Usage: gateway listen --forward-to http://127.0.0.1:3000/hooks");
   const forwardTo = new URL(flags.forwardTo).toString();
   const only = flags.events ? new Set(flags.events.split(",").map((e) => e.trim())) : undefined;
   const { apiKey, baseUrl } = credentials(ctx);
-  if (!apiKey.startsWith("sk_test_")) throw new UsageError("gateway listen streams test-mode events: use a test key.");
+  if (!apiKey.startsWith("sk_test_"))
+    throw new UsageError("gateway listen streams test-mode events: use a test key.");
   const secret = generateWebhookSecret();
   const signer = new Webhook(secret);
   const out = ctx.out;
@@ -34,7 +36,11 @@ export async function listen(ctx: CliContext, flags: ListenFlags): Promise<void>
     let response: Response;
     try {
       response = await fetch(new URL(EVENT_STREAM_PATH, baseUrl), {
-        headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream", "user-agent": `gateway-cli/${SDK_VERSION}` },
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          accept: "text/event-stream",
+          "user-agent": `gateway-cli/${SDK_VERSION}`,
+        },
         signal: ctx.signal,
       });
     } catch (error) {

@@ -20,6 +20,9 @@ export async function login(ctx: CliContext): Promise<void> {
   writeConfig(ctx.configPath, { ...stored, api_key: apiKey, base_url: baseUrl });
   const shown = `${apiKey.slice(0, 12)}…${apiKey.slice(-4)}`;
   ctx.out.result({ base_url: baseUrl, api_key: shown, config: ctx.configPath }, () =>
-    [`${ctx.out.colour.green("✔")} Logged in to ${baseUrl} with ${shown}`, `  saved in ${ctx.configPath}`].join("\n"),
+    [
+      `${ctx.out.colour.green("✔")} Logged in to ${baseUrl} with ${shown}`,
+      `  saved in ${ctx.configPath}`,
+    ].join("\n"),
   );
 }

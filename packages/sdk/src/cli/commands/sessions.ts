@@ -9,7 +9,8 @@ export interface ListFlags {
   startingAfter?: string;
 }
 
-const row = (s: Session) => [s.id, s.status, `${s.amount} ${s.currency}`, s.merchant_reference, s.created_at].map((c) => c ?? "-");
+const row = (s: Session) =>
+  [s.id, s.status, `${s.amount} ${s.currency}`, s.merchant_reference, s.created_at].map((c) => c ?? "-");
 
 /** `gateway sessions list [--limit N] [--status S] [--reference R] [--starting-after ID]` */
 export async function listSessions(ctx: CliContext, flags: ListFlags): Promise<void> {

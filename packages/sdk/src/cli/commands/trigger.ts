@@ -9,7 +9,12 @@ import { type CliContext, gatewayFor, UsageError } from "../context.js";
 const APPROVED_CARD = "4242424242424242";
 const DECLINED_CARD = "4000000000000002";
 
-export const TRIGGERS = ["session.succeeded", "session.failed", "session.expired", "refund.succeeded"] as const;
+export const TRIGGERS = [
+  "session.succeeded",
+  "session.failed",
+  "session.expired",
+  "refund.succeeded",
+] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 export interface TriggerFlags {
@@ -17,7 +22,12 @@ export interface TriggerFlags {
   timeout?: string;
 }
 
-async function until<T>(what: string, deadline: number, signal: AbortSignal, read: () => Promise<T | undefined>): Promise<T> {
+async function until<T>(
+  what: string,
+  deadline: number,
+  signal: AbortSignal,
+  read: () => Promise<T | undefined>,
+): Promise<T> {
   for (;;) {
     const value = await read();
     if (value !== undefined) return value;
@@ -38,12 +48,14 @@ const inStatus = (gateway: Gateway, id: string, status: string) => async (): Pro
  * on a local gateway).
  */
 export async function trigger(ctx: CliContext, name: string | undefined, flags: TriggerFlags): Promise<void> {
-  if (!TRIGGERS.includes(name as Trigger)) throw new UsageError(`Usage: gateway trigger ${TRIGGERS.join("|")}`);
+  if (!TRIGGERS.includes(name as Trigger))
+    throw new UsageError(`Usage: gateway trigger ${TRIGGERS.join("|")}`);
   const event = name as Trigger;
   const gateway = gatewayFor(ctx);
   const out = ctx.out;
   const timeoutMs = Number(flags.timeout ?? "60") * 1000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError("--timeout takes a number of seconds");
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new UsageError("--timeout takes a number of seconds");
   const reference = `trigger-${event.replace(".", "-")}-${randomBytes(6).toString("hex")}`;
 
   out.progress(`Creating a test session (${reference})…`);
@@ -53,7 +65,8 @@ export async function trigger(ctx: CliContext, name: string | undefined, flags: 
     description: `gateway trigger ${event}`,
     ...(event === "session.failed" ? { max_attempts: 1 } : {}),
   });
-  if (!session.id.startsWith("ps_") || session.livemode) throw new UsageError("gateway trigger needs a test key.");
+  if (!session.id.startsWith("ps_") || session.livemode)
+    throw new UsageError("gateway trigger needs a test key.");
   let deadline = Date.now() + timeoutMs;
   let refundId: string | undefined;
 
@@ -70,7 +83,9 @@ export async function trigger(ctx: CliContext, name: string | undefined, flags: 
     await until(`the session to be ${outcome}`, deadline, ctx.signal, inStatus(gateway, session.id, outcome));
     if (event === "refund.succeeded") {
       out.progress("Refunding it in full…");
-      refundId = (await gateway.sessions.refund(session.id, { refund_type: "FULL", reason: "gateway trigger" })).refund_id;
+      refundId = (
+        await gateway.sessions.refund(session.id, { refund_type: "FULL", reason: "gateway trigger" })
+      ).refund_id;
     }
   }
 
@@ -86,7 +101,9 @@ export async function trigger(ctx: CliContext, name: string | undefined, flags: 
     event_id: delivery.event_id,
     delivery_id: delivery.id,
   };
-  out.result(result, () =>
-    `${out.colour.green("✔")} Triggered ${event}: session ${session.id}${refundId ? `, refund ${refundId}` : ""} (event ${delivery.event_id})`,
+  out.result(
+    result,
+    () =>
+      `${out.colour.green("✔")} Triggered ${event}: session ${session.id}${refundId ? `, refund ${refundId}` : ""} (event ${delivery.event_id})`,
   );
 }
