@@ -2,7 +2,7 @@ import { Gateway, GatewayConnectionError, GatewayProblemError, type Session } fr
 import { waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultProxy, startFaultProxy } from "./support/fault-proxy.js";
-import { type GatewayTarget, startEmbeddedTarget } from "./support/gateway-targets.js";
+import { type GatewayTarget, startDistributedTarget, startEmbeddedTarget } from "./support/gateway-targets.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
 // @gateway/sdk against a running gateway (embedded mode, one process): every operation of
@@ -186,4 +186,31 @@ describe("@gateway/sdk against the embedded gateway", () => {
     expect(walked.length).toBe(250);
     expect(new Set(walked)).toEqual(created);
   }, 240_000);
+});
+
+describe("@gateway/sdk against the distributed gateway (a process per service, MongoDB, NATS)", () => {
+  let distributed: GatewayTarget;
+  beforeAll(async () => {
+    distributed = await startDistributedTarget(`e2e_sdk_${run}`);
+  });
+  afterAll(async () => {
+    await distributed?.stop();
+  });
+
+  it("creates, retrieves, walks, pays, refunds and cancels through the edge, with the same typed errors", async () => {
+    const sdk = new Gateway({ apiKey: distributed.demoKey, baseUrl: distributed.url });
+    const created = await sdk.sessions.create({ merchant_reference: `sdk-dist-${run}`, amount: "8.000" });
+    expect((await sdk.sessions.retrieve(created.id)).merchant_reference).toBe(`sdk-dist-${run}`);
+    const walked: string[] = [];
+    for await (const s of sdk.sessions.listAll({ merchant_reference: `sdk-dist-${run}` })) walked.push(s.id);
+    expect(walked).toEqual([created.id]);
+    const paid = await payWithCard(created.checkout_url!, { number: "4242424242424242" });
+    expect(paid.returnStatus).toBe(303);
+    await waitFor(async () => (await sdk.sessions.retrieve(created.id)).status === "SUCCEEDED" || undefined);
+    expect((await sdk.sessions.refund(created.id, { refund_type: "FULL" })).refunded_amount).toBe("8.000");
+    const open = await sdk.sessions.create({ merchant_reference: `sdk-dist-open-${run}`, amount: "1.000" });
+    expect((await sdk.sessions.cancel(open.id)).status).toBe("CANCELED");
+    const refused = await sdk.sessions.refund(open.id, { refund_type: "FULL" }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422, code: "invalid-state" });
+  });
 });
