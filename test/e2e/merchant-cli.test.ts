@@ -143,6 +143,21 @@ describe("gateway trigger", () => {
     const table = await runGatewayCli(["deliveries", "list", "--session", triggered.session_id], keyed());
     expect(table.stdout).toMatch(/^ID\s+EVENT\s+STATUS\s+SESSION\s+CREATED/);
     expect(table.stdout).toContain(triggered.delivery_id);
+
+    const resent = await runGatewayCli(["deliveries", "resend", triggered.delivery_id, "--json"], keyed());
+    expect(resent.code, resent.stderr).toBe(0);
+    const attempt = JSON.parse(resent.stdout);
+    expect(attempt).toMatchObject({
+      event: "session.succeeded",
+      event_id: triggered.event_id,
+      status: "PENDING",
+    });
+    expect(attempt.id).not.toBe(triggered.delivery_id);
+    const after = await gateway.deliveries.list({ event_id: triggered.event_id });
+    expect(after.data.map((d) => d.id)).toContain(attempt.id);
+    const unknown = await runGatewayCli(["deliveries", "resend", "whd_unknown", "--json"], keyed());
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout).error).toMatchObject({ status: 404 });
   });
 
   it("refuses an event it cannot make", async () => {

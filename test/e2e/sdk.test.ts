@@ -2,7 +2,11 @@ import { Gateway, GatewayConnectionError, GatewayProblemError, type Session } fr
 import { waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultProxy, startFaultProxy } from "./support/fault-proxy.js";
-import { type GatewayTarget, startDistributedTarget, startEmbeddedTarget } from "./support/gateway-targets.js";
+import {
+  type GatewayTarget,
+  startDistributedTarget,
+  startEmbeddedTarget,
+} from "./support/gateway-targets.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
 // @gateway/sdk against a running gateway (embedded mode, one process): every operation of
@@ -79,6 +83,14 @@ describe("@gateway/sdk against the embedded gateway", () => {
       walked.push(delivery.id);
     expect(new Set(walked).size).toBe(walked.length);
     expect(walked.length).toBeGreaterThanOrEqual(forSession.data.length);
+
+    const original = forSession.data.find((d) => d.event === "session.succeeded")!;
+    const resent = await gateway.deliveries.resend(original.id);
+    expect(resent).toMatchObject({ event_id: original.event_id, status: "PENDING" });
+    expect(resent.attempt_number).toBeGreaterThan(original.attempt_number);
+    expect(await gateway.deliveries.resend("whd_unknown").catch((e: unknown) => e)).toMatchObject({
+      status: 404,
+    });
   });
 
   it("throws a typed problem carrying the validation errors[], and the problem of a 404 and a 401", async () => {

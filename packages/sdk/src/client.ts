@@ -149,5 +149,17 @@ export class Gateway {
 
     listAll: (query: DeliveryListQuery = {}): AsyncGenerator<Delivery, void, undefined> =>
       eachItem(query, (q) => this.deliveries.list(q)),
+
+    /**
+     * Sends a delivery's event again now (202, the new PENDING attempt). Not resent by the SDK
+     * after a dropped connection: the event would go out twice (receivers dedupe on its id, but
+     * the caller should decide).
+     */
+    resend: (deliveryId: string): Promise<Delivery> =>
+      unwrap(
+        this.raw.POST("/api/v1/gateway/webhooks/{delivery_id}/resend/", {
+          params: { path: { delivery_id: deliveryId } },
+        }),
+      ),
   };
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { GatewayConnectionError, GatewayProblemError } from "../problem-error.js";
-import { listDeliveries } from "./commands/deliveries.js";
+import { listDeliveries, resendDelivery } from "./commands/deliveries.js";
 import { listen } from "./commands/listen.js";
 import { login } from "./commands/login.js";
 import { getSession, listSessions } from "./commands/sessions.js";
@@ -16,6 +16,7 @@ export const USAGE = `Usage: gateway <command> [options]
   sessions list [--limit N] [--status S] [--reference R] [--starting-after ID]
   sessions get <session_id>
   deliveries list [--session ID] [--status S] [--event E] [--limit N] [--starting-after ID]
+  deliveries resend <delivery_id>
 
 Options for every command: --json (machine-readable output), --api-key, --base-url.
 Environment: GATEWAY_API_KEY, GATEWAY_URL, GATEWAY_CONFIG (config file path), NO_COLOR.`;
@@ -71,6 +72,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         session: values.session,
         startingAfter: values["starting-after"],
       });
+    else if (command === "deliveries" && sub === "resend") await resendDelivery(ctx, arg);
     else throw new UsageError(`Unknown command: ${positionals.join(" ")}\n\n${USAGE}`);
     return 0;
   } catch (error) {

@@ -161,6 +161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateway/webhooks/{delivery_id}/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a webhook
+         * @description Sends the delivery's event again now, as a new attempt (same body and webhook-id, signed when sent, to the URL that applies now); it is not retried automatically. Test and live deliveries follow the key's mode.
+         */
+        post: operations["resendDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1389,6 +1409,117 @@ export interface operations {
             };
             /** @description `unauthorized`: The API key is missing, malformed, expired or revoked. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation-error`: One or more fields failed validation. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limit-exceeded`: Too many requests; retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error`: An unexpected error occurred. Retry with backoff; if it persists, contact support quoting the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service-unavailable`: A gateway dependency is temporarily unavailable; retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A delivery's id (`whd_…`), from the delivery history. */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The new attempt, PENDING. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *       "session_id": "ps_8f2c1a9b4d7e6f30a1b2c3d4",
+                     *       "event": "session.succeeded",
+                     *       "event_id": "evt_2b4d6f8a0c2e4a6c8e0b2d4f",
+                     *       "url": "https://shop.example/hooks/gateway",
+                     *       "attempt_number": 2,
+                     *       "status": "PENDING",
+                     *       "http_status_code": null,
+                     *       "response_time_ms": null,
+                     *       "error_message": null,
+                     *       "next_retry_at": null,
+                     *       "created_at": "2026-11-23T11:02:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description `bad-request`: The request could not be read (not JSON, not UTF-8, not a JSON object). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized`: The API key is missing, malformed, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found`: No session with this id exists for this account and mode. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
