@@ -1,8 +1,7 @@
 import { DeliveryStatus } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bearer } from "../fakes/edge-test-harness.js";
 import { expectProblem } from "../problem-assertions.js";
-import { createWebhooksTestEdge, type WebhooksTestEdge } from "./webhooks-test-edge.js";
+import { type WebhooksTestEdge, webhooksTestEdgeWithKey } from "./webhooks-test-edge.js";
 
 // POST /api/v1/gateway/webhooks/{delivery_id}/resend/ (docs/api/webhooks.md#resend): a merchant's
 // own resend, scoped by its key.
@@ -12,10 +11,7 @@ describe("a merchant's webhook resend", () => {
   let merchantId: string;
 
   beforeEach(async () => {
-    t = createWebhooksTestEdge();
-    const key = await t.accounts.issueKey();
-    headers = bearer(key.secret);
-    merchantId = key.merchantId;
+    ({ t, headers, merchantId } = await webhooksTestEdgeWithKey());
   });
 
   const resend = (id: string, extra: { payload?: string; headers?: Record<string, string> } = {}) =>
