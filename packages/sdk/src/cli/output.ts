@@ -60,3 +60,20 @@ export function table(rows: string[][]): string {
     )
     .join("\n");
 }
+
+/** A list page as a table, with the flag that shows the next page when there is one. */
+export function pageText<T>(
+  page: { data: T[]; has_more: boolean; next_cursor: string | null },
+  header: string[],
+  row: (item: T) => string[],
+  empty: string,
+): string {
+  if (page.data.length === 0) return empty;
+  const lines = table([header, ...page.data.map(row)]);
+  return page.has_more ? `${lines}\n… more: --starting-after ${page.next_cursor}` : lines;
+}
+
+/** The query members the user gave (flags left out are not sent as empty parameters). */
+export function givenOnly(query: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
+}

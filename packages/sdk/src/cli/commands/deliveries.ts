@@ -1,6 +1,6 @@
 import type { Delivery } from "../../types.js";
 import { type CliContext, gatewayFor, UsageError } from "../context.js";
-import { table } from "../output.js";
+import { givenOnly, pageText } from "../output.js";
 
 export interface DeliveryFlags {
   limit?: string;
@@ -25,16 +25,16 @@ export async function resendDelivery(ctx: CliContext, id: string | undefined): P
 
 /** `gateway deliveries list [--session ID] [--status S] [--event E] [--limit N]` */
 export async function listDeliveries(ctx: CliContext, flags: DeliveryFlags): Promise<void> {
-  const page = await gatewayFor(ctx).deliveries.list({
-    ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
-    ...(flags.status !== undefined ? { status: flags.status } : {}),
-    ...(flags.event !== undefined ? { event: flags.event } : {}),
-    ...(flags.session !== undefined ? { session_id: flags.session } : {}),
-    ...(flags.startingAfter !== undefined ? { starting_after: flags.startingAfter } : {}),
-  });
-  ctx.out.result(page, () => {
-    if (page.data.length === 0) return "No deliveries.";
-    const lines = table([["ID", "EVENT", "STATUS", "SESSION", "CREATED"], ...page.data.map(row)]);
-    return page.has_more ? `${lines}\n… more: --starting-after ${page.next_cursor}` : lines;
-  });
+  const page = await gatewayFor(ctx).deliveries.list(
+    givenOnly({
+      limit: flags.limit,
+      status: flags.status,
+      event: flags.event,
+      session_id: flags.session,
+      starting_after: flags.startingAfter,
+    }),
+  );
+  ctx.out.result(page, () =>
+    pageText(page, ["ID", "EVENT", "STATUS", "SESSION", "CREATED"], row, "No deliveries."),
+  );
 }

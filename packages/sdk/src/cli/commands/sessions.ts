@@ -1,6 +1,6 @@
 import type { Session } from "../../types.js";
 import { type CliContext, gatewayFor, UsageError } from "../context.js";
-import { table } from "../output.js";
+import { givenOnly, pageText } from "../output.js";
 
 export interface ListFlags {
   limit?: string;
@@ -14,17 +14,17 @@ const row = (s: Session) =>
 
 /** `gateway sessions list [--limit N] [--status S] [--reference R] [--starting-after ID]` */
 export async function listSessions(ctx: CliContext, flags: ListFlags): Promise<void> {
-  const page = await gatewayFor(ctx).sessions.list({
-    ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
-    ...(flags.status !== undefined ? { status: flags.status } : {}),
-    ...(flags.reference !== undefined ? { merchant_reference: flags.reference } : {}),
-    ...(flags.startingAfter !== undefined ? { starting_after: flags.startingAfter } : {}),
-  });
-  ctx.out.result(page, () => {
-    if (page.data.length === 0) return "No sessions.";
-    const lines = table([["ID", "STATUS", "AMOUNT", "REFERENCE", "CREATED"], ...page.data.map(row)]);
-    return page.has_more ? `${lines}\n… more: --starting-after ${page.next_cursor}` : lines;
-  });
+  const page = await gatewayFor(ctx).sessions.list(
+    givenOnly({
+      limit: flags.limit,
+      status: flags.status,
+      merchant_reference: flags.reference,
+      starting_after: flags.startingAfter,
+    }),
+  );
+  ctx.out.result(page, () =>
+    pageText(page, ["ID", "STATUS", "AMOUNT", "REFERENCE", "CREATED"], row, "No sessions."),
+  );
 }
 
 /** `gateway sessions get <id>` */
