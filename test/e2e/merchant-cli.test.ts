@@ -160,6 +160,20 @@ describe("gateway trigger", () => {
     expect(JSON.parse(unknown.stdout).error).toMatchObject({ status: 404 });
   });
 
+  it("refuses a live key before it creates anything", async () => {
+    const live = KEY.replace("sk_test_", "sk_live_");
+    const run = await runGatewayCli(["trigger", "session.succeeded"], { ...env(), GATEWAY_API_KEY: live });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("test key");
+  });
+
+  it("refuses a live key before it creates anything", async () => {
+    const live = KEY.replace("sk_test_", "sk_live_");
+    const run = await runGatewayCli(["trigger", "session.succeeded"], { ...env(), GATEWAY_API_KEY: live });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("test key");
+  });
+
   it("refuses an event it cannot make", async () => {
     const run = await runGatewayCli(["trigger", "session.paid"], keyed());
     expect(run.code).toBe(2);

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Gateway } from "../../client.js";
 import type { Session } from "../../types.js";
 import { payWithTestCard } from "../checkout-driver.js";
-import { type CliContext, gatewayFor, UsageError } from "../context.js";
+import { type CliContext, credentials, gatewayFor, UsageError } from "../context.js";
 
 /** The simulator's test cards (docs/api/checkout.md#test-cards). */
 const APPROVED_CARD = "4242424242424242";
@@ -51,6 +51,9 @@ export async function trigger(ctx: CliContext, name: string | undefined, flags: 
   if (!TRIGGERS.includes(name as Trigger))
     throw new UsageError(`Usage: gateway trigger ${TRIGGERS.join("|")}`);
   const event = name as Trigger;
+  // Test cards and test money only: a live key never gets as far as creating a session.
+  if (!credentials(ctx).apiKey.startsWith("sk_test_"))
+    throw new UsageError("gateway trigger needs a test key.");
   const gateway = gatewayFor(ctx);
   const out = ctx.out;
   const timeoutMs = Number(flags.timeout ?? "60") * 1000;
@@ -65,8 +68,6 @@ export async function trigger(ctx: CliContext, name: string | undefined, flags: 
     description: `gateway trigger ${event}`,
     ...(event === "session.failed" ? { max_attempts: 1 } : {}),
   });
-  if (!session.id.startsWith("ps_") || session.livemode)
-    throw new UsageError("gateway trigger needs a test key.");
   let deadline = Date.now() + timeoutMs;
   let refundId: string | undefined;
 
