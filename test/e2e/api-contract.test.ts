@@ -68,18 +68,12 @@ describe.each([
     expect(
       conforms(operations.listSessions.responses[200].schema, (await api.listSessions({ limit: "5" })).body),
     ).toEqual([]);
-    const auth = { authorization: `Bearer ${target.demoKey}` };
-    const link = await request(`${target.url}/api/v1/gateway/sessions/${id}/checkout/`, {
-      method: "POST",
-      headers: auth,
-    });
+    const link = await api.createCheckoutLink(id);
     expect(link.status, link.text).toBe(201);
     expect(conforms(operations.createCheckoutLink.responses[201].schema, link.body)).toEqual([]);
-    const deliveries = await request(`${target.url}/api/v1/gateway/sessions/${id}/webhooks/`, {
-      headers: auth,
-    });
+    const deliveries = await api.sessionDeliveries(id);
     expect(conforms(operations.listSessionDeliveries.responses[200].schema, deliveries.body)).toEqual([]);
-    const all = await request(`${target.url}/api/v1/gateway/webhooks/`, { headers: auth });
+    const all = await api.listDeliveries();
     expect(conforms(operations.listDeliveries.responses[200].schema, all.body)).toEqual([]);
     const canceled = await api.cancelSession(id);
     expect(canceled.status, canceled.text).toBe(200);

@@ -68,11 +68,7 @@ describe("hosted checkout flows against the distributed stack", () => {
     it("mints a working link, refuses the 6th unexpired one (the session's first link counts), and refuses a SUCCEEDED session", async () => {
       const created = await api.createSession({ merchant_reference: reference(), amount: "12.500" });
       expect(created.status, created.text).toBe(201);
-      const checkout = (id: string) =>
-        request(`${gw.edgeUrl}/api/v1/gateway/sessions/${id}/checkout/`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${gw.demoTestKey}` },
-        });
+      const checkout = (id: string) => api.createCheckoutLink(id);
 
       const minted = await checkout(created.body.id);
       expect(minted.status, minted.text).toBe(201);
@@ -98,13 +94,7 @@ describe("hosted checkout flows against the distributed stack", () => {
     });
 
     it("answers 404 for a session of another account or an unknown id", async () => {
-      const res = await request(
-        `${gw.edgeUrl}/api/v1/gateway/sessions/ses_doesnotexist000000000000/checkout/`,
-        {
-          method: "POST",
-          headers: { authorization: `Bearer ${gw.demoTestKey}` },
-        },
-      );
+      const res = await api.createCheckoutLink("ses_doesnotexist000000000000");
       expectProblem(res, 404, "not-found", errorsUrl());
     });
   });

@@ -165,11 +165,7 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     expect(repeat.body.checkout_url ?? null).toBeNull();
 
     // Nothing was paid: an expired session cannot be refunded.
-    const refund = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessions[0]!.id}/refund/`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${gw.demoTestKey}` },
-      body: { refund_type: "FULL" },
-    });
+    const refund = await api.refund(sessions[0]!.id, { refund_type: "FULL" });
     expectProblem(refund, 422, "invalid-state", `${gw.edgeUrl}/errors`);
   });
 
@@ -244,10 +240,7 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     // Start paying shortly before the session's end, so that the acquirer approves well after
     // the sweeper has expired it (LATE_APPROVAL_DELAY_MS - 2.5 s later).
     await sleep(Math.max(0, Date.parse(s.expires_at) - 2_500 - Date.now()));
-    const link = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/${s.id}/checkout/`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${gw.demoTestKey}` },
-    });
+    const link = await api.createCheckoutLink(s.id);
     expect(link.status, link.text).toBe(201);
     const run = await payWithCard(link.body.checkout_url, { number: LATE_APPROVAL });
     expect(Date.now()).toBeLessThan(Date.parse(s.expires_at));

@@ -217,11 +217,7 @@ describe("rate limits across edge replicas, distributed mode", () => {
     const session = await create(0, shop.testKey);
     expect(session.status).toBe(201);
     const refund = (edge: number) =>
-      request(`${gw.edgeUrls[edge]}/api/v1/gateway/sessions/${session.body.id}/refund/`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${shop.testKey}` },
-        body: { refund_type: "FULL" },
-      });
+      merchantApi(gw.edgeUrls[edge]!, shop.testKey).refund(session.body.id, { refund_type: "FULL" });
     const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => refund(i % 2)));
     // Admitted refunds reach the refunds service (an unpaid session: 422 invalid-state); the rest
     // are refused by the refund budget before any work is done.

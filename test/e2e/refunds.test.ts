@@ -51,14 +51,7 @@ describe("refunds, distributed mode", () => {
   const errorsUrl = () => `${gw.edgeUrl}/errors`;
   const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const refund = (key: string, sessionId: string, body: unknown, idempotencyKey?: string) =>
-    request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/refund/`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(idempotencyKey !== undefined ? { "idempotency-key": idempotencyKey } : {}),
-      },
-      body,
-    });
+    merchantApi(gw.edgeUrl, key).refund(sessionId, body, idempotencyKey);
   const setTerminalUrl = (baseUrl: string) =>
     request(`${gw.edgeUrl}/admin/v1/merchants/${shop.id}/terminals/test`, {
       method: "PUT",
@@ -278,9 +271,7 @@ describe("refunds, distributed mode", () => {
     // A moment more: a second delivery of the same event would show up now.
     await sleep(500);
     expect(hooksOf(res.body.refund_id)).toHaveLength(1);
-    const deliveries = await request(`${gw.edgeUrl}/api/v1/gateway/sessions/${paid.id}/webhooks/`, {
-      headers: { authorization: `Bearer ${shop.testKey}` },
-    });
+    const deliveries = await merchantApi(gw.edgeUrl, shop.testKey).sessionDeliveries(paid.id);
     expect(deliveries.status, deliveries.text).toBe(200);
     const refundDelivery = deliveries.body.data.find(
       (d: { event: string }) => d.event === "refund.succeeded",

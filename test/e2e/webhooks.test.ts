@@ -72,14 +72,11 @@ function webhookAdmin(gw: DistributedGateway) {
 }
 
 function deliveriesApi(gw: DistributedGateway, key: string) {
-  const auth = { authorization: `Bearer ${key}` };
+  const api = merchantApi(gw.edgeUrl, key);
   return {
     ofSession: (sessionId: string, query: Record<string, string> = {}) =>
-      request(`${gw.edgeUrl}/api/v1/gateway/sessions/${sessionId}/webhooks/?${new URLSearchParams(query)}`, {
-        headers: auth,
-      }),
-    ofAccount: (query: Record<string, string> = {}) =>
-      request(`${gw.edgeUrl}/api/v1/gateway/webhooks/?${new URLSearchParams(query)}`, { headers: auth }),
+      api.sessionDeliveries(sessionId, query),
+    ofAccount: (query: Record<string, string> = {}) => api.listDeliveries(query),
   };
 }
 

@@ -1,6 +1,7 @@
 // Test infrastructure shared by every package and service, and the local servers `npm run stack` uses.
 
 export { type CardEntry, type CardPageResult, futureExpiry, payOnCardPage } from "./card-page-driver.js";
+export { typecheckConsumerFile } from "./consumer-typecheck.js";
 export { ensureServerBinaries, type ServerBinaries, serverBinDir } from "./local-servers/binaries.js";
 export {
   type FerretDbBackend,

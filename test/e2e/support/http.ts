@@ -1,3 +1,10 @@
+import {
+  type CreateRefundParams,
+  type CreateSessionParams,
+  Gateway,
+  GatewayProblemError,
+} from "@gateway/sdk";
+
 /** A small fetch wrapper for black-box tests: JSON in, status + headers + parsed body out. */
 export interface HttpResult<T = any> {
   status: number;
@@ -21,6 +28,10 @@ export async function request<T = any>(
     headers,
     body,
   });
+  return resultOf<T>(res);
+}
+
+async function resultOf<T>(res: Response): Promise<HttpResult<T>> {
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -31,22 +42,52 @@ export async function request<T = any>(
   return { status: res.status, headers: res.headers, text, body: parsed as T };
 }
 
-/** Client for the merchant REST API with one API key. */
+/**
+ * Client for the merchant REST API with one API key: every call goes through @gateway/sdk (so the
+ * SDK is exercised by every suite), without its retries (a suite sees each answer the gateway gives,
+ * 429s included), and answers the raw HTTP result the assertions read. Bodies are `unknown` on
+ * purpose: suites send invalid ones. Requests that must be malformed HTTP use `request` instead.
+ */
 export function merchantApi(baseUrl: string, apiKey: string) {
-  const auth = { authorization: `Bearer ${apiKey}` };
-  const url = (path: string) => `${baseUrl}/api/v1/gateway${path}`;
+  async function call(operation: (gateway: Gateway) => Promise<unknown>): Promise<HttpResult> {
+    let answered: Response | undefined;
+    const gateway = new Gateway({
+      apiKey,
+      baseUrl,
+      maxRetries: 0,
+      fetch: async (req) => {
+        const res = await fetch(req);
+        answered = res.clone();
+        return res;
+      },
+    });
+    try {
+      await operation(gateway);
+    } catch (error) {
+      if (!(error instanceof GatewayProblemError) || answered === undefined) throw error;
+    }
+    return resultOf(answered!);
+  }
   return {
-    createSession: (body: unknown) => request(url("/sessions/"), { method: "POST", headers: auth, body }),
+    createSession: (body: unknown) => call((g) => g.sessions.create(body as CreateSessionParams)),
     createSessionRaw: (rawBody: string) =>
-      request(url("/sessions/"), {
+      request(`${baseUrl}/api/v1/gateway/sessions/`, {
         method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
         rawBody,
       }),
-    getSession: (id: string) => request(url(`/sessions/${id}/`), { headers: auth }),
-    listSessions: (query: Record<string, string> = {}) =>
-      request(url(`/sessions/list/?${new URLSearchParams(query)}`), { headers: auth }),
-    cancelSession: (id: string) => request(url(`/sessions/${id}/cancel/`), { method: "POST", headers: auth }),
+    getSession: (id: string) => call((g) => g.sessions.retrieve(id)),
+    listSessions: (query: Record<string, string> = {}) => call((g) => g.sessions.list(query)),
+    cancelSession: (id: string) => call((g) => g.sessions.cancel(id)),
+    createCheckoutLink: (id: string) => call((g) => g.sessions.createCheckoutLink(id)),
+    /** Without `idempotencyKey` no Idempotency-Key is sent (the SDK's default key is turned off). */
+    refund: (sessionId: string, body: unknown, idempotencyKey?: string) =>
+      call((g) =>
+        g.sessions.refund(sessionId, body as CreateRefundParams, { idempotencyKey: idempotencyKey ?? false }),
+      ),
+    sessionDeliveries: (sessionId: string, query: Record<string, string> = {}) =>
+      call((g) => g.sessions.deliveries(sessionId, query)),
+    listDeliveries: (query: Record<string, string> = {}) => call((g) => g.deliveries.list(query)),
   };
 }
 

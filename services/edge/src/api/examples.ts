@@ -67,6 +67,22 @@ export const refundResultExample = {
   automated_refund: true,
 };
 
+/** A resend: a new attempt of the same event, due now. */
+export const resentDeliveryExample = {
+  id: "whd_7c9e1b3d5f7a9c1e3b5d7f9a",
+  session_id: "ps_8f2c1a9b4d7e6f30a1b2c3d4",
+  event: "session.succeeded",
+  event_id: "evt_2b4d6f8a0c2e4a6c8e0b2d4f",
+  url: "https://shop.example/hooks/gateway",
+  attempt_number: 2,
+  status: "PENDING",
+  http_status_code: null,
+  response_time_ms: null,
+  error_message: null,
+  next_retry_at: null,
+  created_at: "2026-11-23T11:02:40.000Z",
+};
+
 export const deliveryListExample = {
   data: [
     {

@@ -10,7 +10,13 @@ import {
   Session,
   SessionList,
 } from "./schemas/sessions.js";
-import { AccountDeliveriesQuery, DeliveryList, SessionDeliveriesQuery } from "./schemas/webhooks.js";
+import {
+  AccountDeliveriesQuery,
+  Delivery,
+  DeliveryIdParams,
+  DeliveryList,
+  SessionDeliveriesQuery,
+} from "./schemas/webhooks.js";
 
 export interface OperationResponse {
   description: string;
@@ -220,6 +226,20 @@ export const operations = {
       200: { description: "A page of deliveries.", schema: DeliveryList, example: ex.deliveryListExample },
     },
     problems: ["VALIDATION_ERROR"],
+  },
+  resendDelivery: {
+    operationId: "resendDelivery",
+    method: "POST",
+    url: "/gateway/webhooks/:delivery_id/resend/",
+    summary: "Resend a webhook",
+    description:
+      "Sends the delivery's event again now, as a new attempt (same body and webhook-id, signed when sent, to the URL that applies now); it is not retried automatically. Test and live deliveries follow the key's mode.",
+    tags: ["Webhooks"],
+    request: { params: DeliveryIdParams, body: NoBody, bodyExample: {} },
+    responses: {
+      202: { description: "The new attempt, PENDING.", schema: Delivery, example: ex.resentDeliveryExample },
+    },
+    problems: ["BAD_REQUEST", "VALIDATION_ERROR", "NOT_FOUND"],
   },
 } satisfies Record<string, Operation>;
 

@@ -178,4 +178,16 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     );
     return sendJson(reply, 200, await listPage(deps.webhooks, listRequest));
   });
+
+  // docs/api/webhooks.md#resend: the merchant's own resend, scoped to the key's account and mode
+  // (another account's delivery id is a 404, as an unknown one). No body, an empty body or `{}`.
+  api.post(
+    "/gateway/webhooks/:delivery_id/resend/",
+    { schema: routeSchema("resendDelivery") },
+    async (request, reply) => {
+      const { scope } = requireCaller(request);
+      const response = await deps.webhooks.resendDelivery({ deliveryId: request.params.delivery_id, scope });
+      return sendJson(reply, 202, deliveryToJson(response.delivery));
+    },
+  );
 }

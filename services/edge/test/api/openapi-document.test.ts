@@ -74,6 +74,7 @@ describe("the OpenAPI 3.1 document", () => {
       "/api/v1/gateway/sessions/{session_id}/refund/",
       "/api/v1/gateway/sessions/{session_id}/webhooks/",
       "/api/v1/gateway/webhooks/",
+      "/api/v1/gateway/webhooks/{delivery_id}/resend/",
     ]);
   });
 });

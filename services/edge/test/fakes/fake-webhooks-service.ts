@@ -98,7 +98,9 @@ export class FakeWebhooksService implements ServiceImpl<typeof WebhookService> {
 
   resendDelivery = async (req: ResendDeliveryRequest) => {
     const original = this.deliveries.find((d) => d.delivery.id === req.deliveryId);
-    if (!original) throw GatewayError.notFound("webhook delivery", req.deliveryId);
+    // A scoped (merchant) resend sees only its own account and mode's deliveries.
+    if (!original || (req.scope && !sameScope(original.scope, req.scope)))
+      throw GatewayError.notFound("webhook delivery", req.deliveryId);
     const attempts = this.deliveries.filter((d) => d.delivery.eventId === original.delivery.eventId).length;
     const delivery = this.addDelivery(original.scope, {
       sessionId: original.delivery.sessionId,

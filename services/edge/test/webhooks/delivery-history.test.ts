@@ -3,7 +3,11 @@ import { DeliveryStatus } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bearer } from "../fakes/edge-test-harness.js";
 import { expectProblem } from "../problem-assertions.js";
-import { createWebhooksTestEdge, type WebhooksTestEdge } from "./webhooks-test-edge.js";
+import {
+  createWebhooksTestEdge,
+  type WebhooksTestEdge,
+  webhooksTestEdgeWithKey,
+} from "./webhooks-test-edge.js";
 
 describe("webhook delivery history (spec 4.7, 4.8)", () => {
   let t: WebhooksTestEdge;
@@ -11,10 +15,7 @@ describe("webhook delivery history (spec 4.7, 4.8)", () => {
   let merchantId: string;
 
   beforeEach(async () => {
-    t = createWebhooksTestEdge();
-    const key = await t.accounts.issueKey();
-    headers = bearer(key.secret);
-    merchantId = key.merchantId;
+    ({ t, headers, merchantId } = await webhooksTestEdgeWithKey());
   });
 
   const scope = () => ({ merchantId, livemode: false });

@@ -3,7 +3,7 @@ import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/plat
 import { AccountsService, SessionService, WebhookService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { createEdgeApp } from "../../src/index.js";
-import { ADMIN_TOKEN, ERRORS_URL } from "../fakes/edge-test-harness.js";
+import { ADMIN_TOKEN, bearer, ERRORS_URL } from "../fakes/edge-test-harness.js";
 import { FakeAccountsService } from "../fakes/fake-accounts-service.js";
 import { FakeSessionsService } from "../fakes/fake-sessions-service.js";
 import { FakeWebhooksService } from "../fakes/fake-webhooks-service.js";
@@ -54,4 +54,15 @@ export function createWebhooksTestEdge(options: { withWebhooks?: boolean } = {})
     config: { errorsUrl: ERRORS_URL, adminToken: ADMIN_TOKEN, maxBodyBytes: 4096, authCacheTtlMs: 5000 },
   });
   return { app, clock, accounts, sessions, webhooks, outage };
+}
+
+/** The edge above with one merchant's test key: its Authorization header and merchant id. */
+export async function webhooksTestEdgeWithKey(): Promise<{
+  t: WebhooksTestEdge;
+  headers: Record<string, string>;
+  merchantId: string;
+}> {
+  const t = createWebhooksTestEdge();
+  const key = await t.accounts.issueKey();
+  return { t, headers: bearer(key.secret), merchantId: key.merchantId };
 }

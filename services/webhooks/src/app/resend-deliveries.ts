@@ -1,5 +1,5 @@
 import { type Clock, GatewayError, newId } from "@gateway/platform";
-import type { AccountScope } from "../domain/account-scope.js";
+import { type AccountScope, sameScope } from "../domain/account-scope.js";
 import type { Delivery, DeliveryStatus } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
 import { insertNextAttempt } from "./insert-next-attempt.js";
@@ -46,13 +46,19 @@ async function queueResend(deps: ResendDeps, of: Delivery): Promise<Delivery> {
  * sent to the URL that applies now. Its attempt number continues the event's. A resend is one
  * attempt: it is not retried automatically.
  */
-export async function resendDelivery(deps: ResendDeps, deliveryId: string): Promise<Delivery> {
+export async function resendDelivery(
+  deps: ResendDeps,
+  deliveryId: string,
+  /** The caller's account (merchant API): another account's delivery is answered as unknown. */
+  scope?: AccountScope,
+): Promise<Delivery> {
   if (deliveryId === "")
     throw GatewayError.validation([
       { field: "delivery_id", code: "required", message: "A delivery id is required." },
     ]);
   const original = await deps.stores.deliveries.findById(deliveryId);
-  if (!original) throw GatewayError.notFound("webhook delivery", deliveryId);
+  if (!original || (scope !== undefined && !sameScope(original.scope, scope)))
+    throw GatewayError.notFound("webhook delivery", deliveryId);
   const resend = await queueResend(deps, original);
   deps.wake?.();
   return resend;

@@ -35,7 +35,8 @@ export function createWebhookServiceHandlers(deps: WebhookServiceDeps): ServiceI
       };
     },
     async resendDelivery(req) {
-      return { delivery: deliveryToProto(await resendDelivery(resendDeps, req.deliveryId)) };
+      const scope = req.scope ? scopeFromProto(req.scope) : undefined;
+      return { delivery: deliveryToProto(await resendDelivery(resendDeps, req.deliveryId, scope)) };
     },
     async setEndpoint(req) {
       const result = await setEndpoint(endpointDeps, scopeFromProto(req.scope), req.url);

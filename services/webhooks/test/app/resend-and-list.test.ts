@@ -81,6 +81,23 @@ describe("resend and history", () => {
     });
   });
 
+  it("when a merchant resends with its scope, then only its own account and mode's deliveries are found", async () => {
+    const scope = newScope();
+    await h.setEndpoint(scope);
+    const event = eventFacts("session.succeeded", { scope });
+    await h.record(event);
+    const deps = { stores: h.stores, clock: h.clock };
+    const id = firstAttemptId(event.eventId);
+    for (const stranger of [newScope(), { ...scope, livemode: !scope.livemode }])
+      expect(await violationsOf(resendDelivery(deps, id, stranger))).toEqual({
+        reason: "NOT_FOUND",
+        fields: [],
+      });
+    expect(await h.history(event.eventId)).toHaveLength(1);
+    const resent = await resendDelivery(deps, id, scope);
+    expect(resent).toMatchObject({ eventId: event.eventId, attemptNumber: 2, status: "PENDING" });
+  });
+
   it("when an unknown delivery is resent, then it is not found", async () => {
     expect(await violationsOf(resendDelivery({ stores: h.stores, clock: h.clock }, "whd_nope"))).toEqual({
       reason: "NOT_FOUND",

@@ -21,6 +21,16 @@ export const Delivery = Type.Object(
 
 export const DeliveryList = pageOf(Delivery);
 
+export const DeliveryIdParams = Type.Object(
+  {
+    delivery_id: Type.String({
+      description: "A delivery's id (`whd_…`), from the delivery history.",
+      examples: ["whd_5a7c9e1b3d5f7a9c1e3b5d7f"],
+    }),
+  },
+  { additionalProperties: false },
+);
+
 const common = {
   limit: QueryString("1 to 100; 20 when absent."),
   starting_after: QueryString("The `next_cursor` of the previous page."),
