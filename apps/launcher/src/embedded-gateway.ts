@@ -13,6 +13,7 @@ import {
   type ConfigOf,
   createInProcessTransport,
   defaultPublicUrl,
+  InProcessLiveEventFeed,
   initTelemetry,
   type Logger,
   newId,
@@ -137,6 +138,8 @@ export async function startEmbeddedGateway(
   const webhookStores = stores.webhooks;
   const webhookSettings = webhooksSettingsFromConfig(config);
   const deliverer = createHttpDeliverer(addressPolicyFromConfig(config));
+  // One process: the webhooks runtime hands test-mode events straight to the edge's `listen` streams.
+  const liveEvents = new InProcessLiveEventFeed();
   const webhooksRuntime = createWebhooksRuntime({
     stores: webhookStores,
     bus: eventBus,
@@ -144,6 +147,7 @@ export async function startEmbeddedGateway(
     clock,
     logger: webhooksLogger,
     settings: webhookSettings,
+    liveFeed: liveEvents,
   });
   const webhooks = createClient(
     WebhookService,
@@ -213,6 +217,7 @@ export async function startEmbeddedGateway(
   // In-memory budgets: one process is one replica.
   const rateLimiting = await createEdgeRateLimiting({ policy: config.rateLimits, clock, logger: edgeLogger });
   const app = createEdgeApp({
+    liveEvents,
     accounts,
     dashboardUsers,
     sessions,

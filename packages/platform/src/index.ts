@@ -9,6 +9,8 @@ export * from "./errors/gateway-error.js";
 export * from "./events/event-bus.js";
 export * from "./events/in-memory-event-bus.js";
 export * from "./events/jetstream-event-bus.js";
+export * from "./events/live-event-feed.js";
+export * from "./events/nats-live-event-feed.js";
 export * from "./events/outbox-metrics.js";
 export * from "./events/outbox-relay.js";
 export * from "./events/outbox-relay-contract.js";

@@ -2,7 +2,7 @@ import type { components } from "./generated/openapi.js";
 
 /** A problem document (RFC 9457) as the gateway answers it; docs/api/errors.md. */
 export type Problem = components["schemas"]["Problem"];
-/** One member of a validation-error's `errors[]`: `field`, a spec 7.2 `code`, a `message`. */
+/** One member of a validation-error's `errors[]`: `field`, a `code` of docs/api/errors.md#validation-errors, a `message`. */
 export type FieldViolation = components["schemas"]["FieldViolation"];
 
 /**

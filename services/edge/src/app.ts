@@ -25,6 +25,7 @@ import { registerAdminWebhookRoutes } from "./routes/admin-webhook-routes.js";
 import { registerApiDocsRoutes } from "./routes/api-docs-routes.js";
 import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
 import { registerErrorPagesRoutes } from "./routes/error-pages-routes.js";
+import { registerEventStreamRoutes } from "./routes/event-stream-routes.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
 import { registerRefundRoutes } from "./routes/refund-routes.js";
 import { registerSessionsRoutes } from "./routes/sessions-routes.js";
@@ -120,6 +121,10 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
       registerCheckoutApiRoutes(api, deps.sessions);
       if (deps.webhooks) registerWebhookRoutes(api, { sessions: deps.sessions, webhooks: deps.webhooks });
       if (deps.refunds) registerRefundRoutes(api, deps.refunds);
+      registerEventStreamRoutes(api, {
+        ...(deps.liveEvents ? { feed: deps.liveEvents } : {}),
+        ...config.eventStream,
+      });
     },
     { prefix: "/api/v1" },
   );

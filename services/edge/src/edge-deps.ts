@@ -1,5 +1,5 @@
 import type { Client } from "@connectrpc/connect";
-import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
+import type { Clock, LiveEventFeed, Logger, ReadinessCheck } from "@gateway/platform";
 import type {
   AccountsService,
   DashboardUsersService,
@@ -25,6 +25,8 @@ export interface EdgeAppConfig {
   authCacheTtlMs: number;
   /** Hosted checkout pages (public URL, CSRF secret, form-action origins); defaults in checkout/README.md. */
   checkout?: CheckoutPagesConfig;
+  /** Bounds of the `listen` event stream (tests shorten the heartbeat); defaults in routes/event-stream-routes.ts. */
+  eventStream?: { heartbeatMs?: number; maxStreamsPerAccount?: number; maxBufferedBytes?: number };
 }
 
 export interface EdgeDeps {
@@ -46,4 +48,6 @@ export interface EdgeDeps {
   dashboardUsers?: Client<typeof DashboardUsersService>;
   /** Refunds (4.5) and the admin manual-refund routes; absent = those routes are not served. */
   refunds?: Client<typeof RefundService>;
+  /** Test-mode events for `listen` (in-process in embedded mode, core NATS when distributed); absent = 503. */
+  liveEvents?: LiveEventFeed;
 }

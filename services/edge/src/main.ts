@@ -3,6 +3,7 @@ import { createEdgeApp } from "./app.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { NatsKeyRevocations } from "./auth/nats-key-revocations.js";
 import { readEdgeConfig } from "./config.js";
+import { openLiveEventFeed } from "./live-events.js";
 import { createEdgeRateLimiting } from "./rate-limit/create-edge-rate-limiting.js";
 import { createServiceClients } from "./service-clients.js";
 
@@ -28,8 +29,11 @@ runService({
     await natsRevocations?.open();
     const keyRevocations = natsRevocations ?? new InProcessKeyRevocations();
     onStop("key revocations", () => keyRevocations.close());
+    const liveEvents = await openLiveEventFeed(config.natsUrl, logger);
+    onStop("live events", () => liveEvents?.close() ?? Promise.resolve());
     const app = createEdgeApp({
       keyRevocations,
+      ...(liveEvents ? { liveEvents } : {}),
       accounts: clients.accounts,
       dashboardUsers: clients.dashboardUsers,
       sessions: clients.sessions,

@@ -1,4 +1,5 @@
 import {
+  NatsLiveEventFeed,
   pingMongo,
   pingNats,
   readConfigOrExit,
@@ -43,6 +44,7 @@ runService({
       clock: systemClock,
       logger,
       settings,
+      liveFeed: new NatsLiveEventFeed(nc, logger),
     });
 
     // startServiceServer logs the URL it listens on.

@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import type { Clock, EventBus, EventSubscription, Logger } from "@gateway/platform";
+import type { Clock, EventBus, EventSubscription, LiveEventFeed, Logger } from "@gateway/platform";
 import { WebhookService } from "@gateway/proto";
 import { subscribeToGatewayEvents } from "./adapters/events/gateway-event-consumer.js";
 import { recordAttemptMetrics } from "./adapters/metrics/delivery-metrics.js";
@@ -53,6 +53,8 @@ export interface WebhooksRuntimeDeps {
   subjectPrefix?: string;
   /** Durable consumer name; default "webhooks" (replicas share it). */
   durable?: string;
+  /** Offers each new test-mode event to developers' `listen` streams. */
+  liveFeed?: LiveEventFeed;
 }
 
 export interface WebhooksRuntime {
@@ -86,7 +88,11 @@ export function createWebhooksRuntime(deps: WebhooksRuntimeDeps): WebhooksRuntim
     dispatcher,
     async start() {
       if (subscription) return;
-      const recordDeps = { stores: deps.stores, clock: deps.clock };
+      const recordDeps = {
+        stores: deps.stores,
+        clock: deps.clock,
+        ...(deps.liveFeed ? { liveFeed: deps.liveFeed } : {}),
+      };
       subscription = await subscribeToGatewayEvents({
         bus: deps.bus,
         logger: deps.logger,

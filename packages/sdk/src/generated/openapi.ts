@@ -181,6 +181,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateway/events/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listen to test-mode events
+         * @description The account's test-mode events as they happen, as server-sent events (`id`, `event`, and `data` holding the webhook body), for `gateway listen`. The stream starts with a `: connected` comment once it is listening and sends a `: ping` comment every 15 s. Best effort: events are not replayed; webhooks stay the authoritative channel. Test keys only; at most 5 streams per account.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -335,7 +355,7 @@ export interface components {
         FieldViolation: {
             /** @description The member's path, such as `items[0].unit_price`. */
             field: string;
-            /** @description A code of spec 7.2: required, invalid, invalid_type, invalid_format, invalid_precision, invalid_value, amount_too_large, currency_unsupported. */
+            /** @description A code of docs/api/errors.md#validation-errors: required, invalid, invalid_type, invalid_format, invalid_precision, invalid_value, amount_too_large, currency_unsupported. */
             code: string;
             message: string;
         };
@@ -1529,6 +1549,91 @@ export interface operations {
             };
             /** @description `validation-error`: One or more fields failed validation. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate-limit-exceeded`: Too many requests; retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal-error`: An unexpected error occurred. Retry with backoff; if it persists, contact support quoting the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service-unavailable`: A gateway dependency is temporarily unavailable; retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of server-sent events that stays open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example : connected
+                     *
+                     *     id: evt_5c1d2e3f4a5b6c7d8e9f0a1b
+                     *     event: session.succeeded
+                     *     data: {"id":"evt_5c1d2e3f4a5b6c7d8e9f0a1b","event":"session.succeeded","created_at":"2026-11-23T10:15:00Z","data":{"id":"ps_8f2c1a9b4d7e6f30a1b2c3d4","status":"SUCCEEDED"}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `unauthorized`: The API key is missing, malformed, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden`: Authenticated but not allowed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: The merchant_reference (or Idempotency-Key) already names another request. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -103,3 +103,6 @@ export const deliveryListExample = {
   has_more: false,
   next_cursor: null,
 };
+
+export const eventStreamExample =
+  ': connected\n\nid: evt_5c1d2e3f4a5b6c7d8e9f0a1b\nevent: session.succeeded\ndata: {"id":"evt_5c1d2e3f4a5b6c7d8e9f0a1b","event":"session.succeeded","created_at":"2026-11-23T10:15:00Z","data":{"id":"ps_8f2c1a9b4d7e6f30a1b2c3d4","status":"SUCCEEDED"}}\n\n';

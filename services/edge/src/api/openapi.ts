@@ -119,7 +119,10 @@ function responses(op: Operation, path: string): Record<string, unknown> {
     out[status] = {
       description: response.description,
       content: {
-        "application/json": { schema: jsonSchema(response.schema, false), example: response.example },
+        [response.contentType ?? "application/json"]: {
+          schema: jsonSchema(response.schema, false),
+          example: response.example,
+        },
       },
       ...(response.links
         ? {

@@ -15,6 +15,7 @@ import {
   Delivery,
   DeliveryIdParams,
   DeliveryList,
+  EventStream,
   SessionDeliveriesQuery,
 } from "./schemas/webhooks.js";
 
@@ -22,6 +23,8 @@ export interface OperationResponse {
   description: string;
   schema: TSchema;
   example: unknown;
+  /** The answer's media type; default application/json. */
+  contentType?: string;
   /** OpenAPI links: operations that take this answer's session id (create → retrieve → cancel → refund). */
   links?: string[];
 }
@@ -240,6 +243,25 @@ export const operations = {
       202: { description: "The new attempt, PENDING.", schema: Delivery, example: ex.resentDeliveryExample },
     },
     problems: ["BAD_REQUEST", "VALIDATION_ERROR", "NOT_FOUND"],
+  },
+  streamEvents: {
+    operationId: "streamEvents",
+    method: "GET",
+    url: "/gateway/events/stream/",
+    summary: "Listen to test-mode events",
+    description:
+      "The account's test-mode events as they happen, as server-sent events (`id`, `event`, and `data` holding the webhook body), for `gateway listen`. The stream starts with a `: connected` comment once it is listening and sends a `: ping` comment every 15 s. Best effort: events are not replayed; webhooks stay the authoritative channel. Test keys only; at most 5 streams per account.",
+    tags: ["Webhooks"],
+    request: {},
+    responses: {
+      200: {
+        description: "A stream of server-sent events that stays open.",
+        contentType: "text/event-stream",
+        schema: EventStream,
+        example: ex.eventStreamExample,
+      },
+    },
+    problems: ["FORBIDDEN", "CONFLICT"],
   },
 } satisfies Record<string, Operation>;
 

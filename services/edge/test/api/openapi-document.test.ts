@@ -66,6 +66,7 @@ describe("the OpenAPI 3.1 document", () => {
       expect.arrayContaining(["validation-error", "no-terminal-configured", "terminal-inactive"]),
     );
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/api/v1/gateway/events/stream/",
       "/api/v1/gateway/sessions/",
       "/api/v1/gateway/sessions/list/",
       "/api/v1/gateway/sessions/{session_id}/",

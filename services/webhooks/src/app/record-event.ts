@@ -1,4 +1,4 @@
-import type { Clock } from "@gateway/platform";
+import type { Clock, LiveEventFeed } from "@gateway/platform";
 import type { Delivery } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
 import { derivedId } from "../domain/derived-id.js";
@@ -12,6 +12,13 @@ export interface RecordedEvent {
   metadataUnreadable: boolean;
 }
 
+export interface RecordEventDeps {
+  stores: WebhooksStores;
+  clock: Clock;
+  /** Where test-mode events are offered to developers' `listen` streams; none: nobody listens. */
+  liveFeed?: LiveEventFeed;
+}
+
 /** The id of an event's first attempt, the same however often the event arrives. */
 export function firstAttemptId(eventId: string): string {
   return derivedId("whd", `first attempt of ${eventId}`);
@@ -23,7 +30,7 @@ export function firstAttemptId(eventId: string): string {
  * event (or a crash between the writes) never starts a second chain.
  */
 export async function recordWebhookEvent(
-  deps: { stores: WebhooksStores; clock: Clock },
+  deps: RecordEventDeps,
   received: Omit<WebhookEvent, "receivedAt" | "traceContext">,
   traceContext?: Record<string, string>,
 ): Promise<{ firstTime: boolean }> {
@@ -51,5 +58,8 @@ export async function recordWebhookEvent(
     dueAt: now,
   };
   const queued = await stores.deliveries.insert(first);
+  // Once per event, after it is stored: a listener never sees an event the gateway could lose.
+  if (stored === "inserted" && !event.scope.livemode)
+    deps.liveFeed?.publish(event.scope.merchantId, { id: event.id, type: event.type, body: event.body });
   return { firstTime: stored === "inserted" || queued === "inserted" };
 }

@@ -1,8 +1,6 @@
-import type { Clock } from "@gateway/platform";
 import { buildRefundEnvelope } from "../domain/refund-envelope.js";
 import type { RefundEventFacts } from "../domain/webhook-event.js";
-import type { WebhooksStores } from "./ports.js";
-import { type RecordedEvent, recordWebhookEvent } from "./record-event.js";
+import { type RecordEventDeps, type RecordedEvent, recordWebhookEvent } from "./record-event.js";
 
 /**
  * Takes in a refund event exactly as a session event: envelope bytes built once, stored with
@@ -10,7 +8,7 @@ import { type RecordedEvent, recordWebhookEvent } from "./record-event.js";
  * go (its webhook_url, else the account's endpoint) and is listed with the session's deliveries.
  */
 export async function recordRefundEvent(
-  deps: { stores: WebhooksStores; clock: Clock },
+  deps: RecordEventDeps,
   facts: RefundEventFacts,
   traceContext?: Record<string, string>,
 ): Promise<RecordedEvent> {

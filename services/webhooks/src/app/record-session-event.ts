@@ -1,8 +1,6 @@
-import type { Clock } from "@gateway/platform";
 import { buildEnvelope } from "../domain/envelope.js";
 import type { SessionEventFacts } from "../domain/webhook-event.js";
-import type { WebhooksStores } from "./ports.js";
-import { type RecordedEvent, recordWebhookEvent } from "./record-event.js";
+import { type RecordEventDeps, type RecordedEvent, recordWebhookEvent } from "./record-event.js";
 
 export { firstAttemptId, type RecordedEvent } from "./record-event.js";
 
@@ -11,7 +9,7 @@ export { firstAttemptId, type RecordedEvent } from "./record-event.js";
  * first attempt, idempotently on the event id (see recordWebhookEvent).
  */
 export async function recordSessionEvent(
-  deps: { stores: WebhooksStores; clock: Clock },
+  deps: RecordEventDeps,
   facts: SessionEventFacts,
   traceContext?: Record<string, string>,
 ): Promise<RecordedEvent> {

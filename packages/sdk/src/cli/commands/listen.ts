@@ -5,7 +5,7 @@ import { errorFor } from "../../problem-error.js";
 import { type CliContext, credentials, UsageError } from "../context.js";
 import { readEventStream, type ServerSentEvent } from "../event-stream.js";
 
-/** The edge's stream of the key's test-mode events (contract: LISTEN-CONTRACT.md, docs/api/listen). */
+/** The edge's stream of the key's test-mode events (docs/api/webhooks.md#listening-on-a-laptop). */
 export const EVENT_STREAM_PATH = "/api/v1/gateway/events/stream/";
 
 export interface ListenFlags {

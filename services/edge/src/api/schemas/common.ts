@@ -22,7 +22,7 @@ export const FieldViolation = Type.Object(
     field: Type.String({ description: "The member's path, such as `items[0].unit_price`." }),
     code: Type.String({
       description:
-        "A code of spec 7.2: required, invalid, invalid_type, invalid_format, invalid_precision, invalid_value, amount_too_large, currency_unsupported.",
+        "A code of docs/api/errors.md#validation-errors: required, invalid, invalid_type, invalid_format, invalid_precision, invalid_value, amount_too_large, currency_unsupported.",
     }),
     message: Type.String(),
   },

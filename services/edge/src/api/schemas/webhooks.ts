@@ -46,3 +46,9 @@ export const AccountDeliveriesQuery = Type.Object(
   { ...common, session_id: QueryString("Only this session's deliveries.") },
   options,
 );
+
+/** The text/event-stream of docs/api/webhooks.md#listening-on-a-laptop. */
+export const EventStream = Type.String({
+  description:
+    "Server-sent events: `id: <event id>`, `event: <event type>`, then the webhook body on `data:` lines, each event ended by a blank line; `: connected` and `: ping` comments.",
+});
