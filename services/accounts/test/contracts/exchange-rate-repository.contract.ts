@@ -108,7 +108,11 @@ export function describeExchangeRateRepositoryContract(
       await rates.upsert(aRate({ currency: "EUR", updatedAt: at(5) }));
 
       expect(await rates.listHistory(merchantId, { limit: 10 })).toEqual([set[3], set[2], set[1], set[0]]);
-      expect(await rates.listHistory(merchantId, { currency: "EUR", limit: 10 })).toEqual([set[3], set[2], set[0]]);
+      expect(await rates.listHistory(merchantId, { currency: "EUR", limit: 10 })).toEqual([
+        set[3],
+        set[2],
+        set[0],
+      ]);
       expect(await rates.listHistory(merchantId, { currency: "EUR", limit: 2 })).toEqual([set[3], set[2]]);
       expect(await rates.listHistory(merchantId, { currency: "GBP", limit: 10 })).toEqual([]);
     });

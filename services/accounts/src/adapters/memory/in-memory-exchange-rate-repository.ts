@@ -24,10 +24,16 @@ export class InMemoryExchangeRateRepository implements ExchangeRateRepository {
       .map((rate) => structuredClone(rate));
   }
 
-  async listHistory(merchantId: string, options: { currency?: string; limit: number }): Promise<ExchangeRate[]> {
+  async listHistory(
+    merchantId: string,
+    options: { currency?: string; limit: number },
+  ): Promise<ExchangeRate[]> {
     return this.history
       .map((rate, order) => ({ rate, order }))
-      .filter(({ rate }) => rate.merchantId === merchantId && (!options.currency || rate.currency === options.currency))
+      .filter(
+        ({ rate }) =>
+          rate.merchantId === merchantId && (!options.currency || rate.currency === options.currency),
+      )
       .sort((a, b) => b.rate.updatedAt.getTime() - a.rate.updatedAt.getTime() || b.order - a.order)
       .slice(0, options.limit)
       .map(({ rate }) => structuredClone(rate));

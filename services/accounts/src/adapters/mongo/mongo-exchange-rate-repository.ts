@@ -29,7 +29,9 @@ export class MongoExchangeRateRepository implements ExchangeRateRepository {
         ? { $set: { rate: rate.rate, updatedAt: rate.updatedAt, setBy: rate.setBy } }
         : { $set: { rate: rate.rate, updatedAt: rate.updatedAt }, $unset: { setBy: "" as const } };
       const write = () =>
-        this.rates.updateOne({ merchantId: rate.merchantId, currency: rate.currency }, update, { upsert: true });
+        this.rates.updateOne({ merchantId: rate.merchantId, currency: rate.currency }, update, {
+          upsert: true,
+        });
       try {
         await write();
       } catch (err) {
@@ -64,7 +66,11 @@ export class MongoExchangeRateRepository implements ExchangeRateRepository {
   listHistory(merchantId: string, options: { currency?: string; limit: number }): Promise<ExchangeRate[]> {
     return runMongo(async () => {
       const filter = options.currency ? { merchantId, currency: options.currency } : { merchantId };
-      const docs = await this.history.find(filter).sort({ updatedAt: -1, _id: -1 }).limit(options.limit).toArray();
+      const docs = await this.history
+        .find(filter)
+        .sort({ updatedAt: -1, _id: -1 })
+        .limit(options.limit)
+        .toArray();
       return docs.map(fromDocument);
     });
   }
