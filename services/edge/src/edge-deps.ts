@@ -3,7 +3,9 @@ import type { Clock, Logger, ReadinessCheck } from "@gateway/platform";
 import type {
   AccountsService,
   DashboardUsersService,
+  ExchangeRatesService,
   RefundService,
+  SessionRefundsService,
   SessionService,
   WebhookService,
 } from "@gateway/proto";
@@ -46,4 +48,8 @@ export interface EdgeDeps {
   dashboardUsers?: Client<typeof DashboardUsersService>;
   /** Refunds (4.5) and the admin manual-refund routes; absent = those routes are not served. */
   refunds?: Client<typeof RefundService>;
+  /** The merchant's own exchange rates (dashboard currency settings); absent = not served. */
+  exchangeRates?: Client<typeof ExchangeRatesService>;
+  /** One session's refunds (dashboard session detail); absent = not served. */
+  sessionRefunds?: Client<typeof SessionRefundsService>;
 }
