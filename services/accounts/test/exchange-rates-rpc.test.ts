@@ -1,20 +1,12 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import { type Client, Code, createClient } from "@connectrpc/connect";
 import { createInProcessTransport, fromConnectError, ManualClock } from "@gateway/platform";
 import { AccountsService, DashboardUsersService, ExchangeRatesService } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
-
-async function connectErrorOf(promise: Promise<unknown>): Promise<ConnectError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ConnectError);
-  return err as ConnectError;
-}
+import { connectErrorOf } from "./support/connect-error-of.js";
 
 describe("ExchangeRatesService over Connect (the dashboard's currency settings)", () => {
   let clock: ManualClock;

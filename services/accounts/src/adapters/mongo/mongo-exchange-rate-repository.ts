@@ -41,14 +41,14 @@ export class MongoExchangeRateRepository implements ExchangeRateRepository {
         await write();
       }
       // After the current rate: a history entry is only ever written for a rate that took effect.
-      await this.history.insertOne(toDocument(rate));
+      await this.history.insertOne(rateFields(rate));
     });
   }
 
   find(merchantId: string, currency: string): Promise<ExchangeRate | undefined> {
     return runMongo(async () => {
       const doc = await this.rates.findOne({ merchantId, currency });
-      return doc ? fromDocument(doc) : undefined;
+      return doc ? rateFields(doc) : undefined;
     });
   }
 
@@ -59,7 +59,7 @@ export class MongoExchangeRateRepository implements ExchangeRateRepository {
         .sort({ merchantId: 1, currency: 1 })
         .limit(MAX_CURRENT_RATES)
         .toArray();
-      return docs.map(fromDocument);
+      return docs.map(rateFields);
     });
   }
 
@@ -71,29 +71,16 @@ export class MongoExchangeRateRepository implements ExchangeRateRepository {
         .sort({ updatedAt: -1, _id: -1 })
         .limit(options.limit)
         .toArray();
-      return docs.map(fromDocument);
+      return docs.map(rateFields);
     });
   }
 }
 
-function toDocument(rate: ExchangeRate): ExchangeRateDocument {
-  const doc: ExchangeRateDocument = {
-    merchantId: rate.merchantId,
-    currency: rate.currency,
-    rate: rate.rate,
-    updatedAt: rate.updatedAt,
-  };
-  if (rate.setBy) doc.setBy = rate.setBy;
-  return doc;
-}
-
-function fromDocument(doc: ExchangeRateDocument): ExchangeRate {
-  const rate: ExchangeRate = {
-    merchantId: doc.merchantId,
-    currency: doc.currency,
-    rate: doc.rate,
-    updatedAt: doc.updatedAt,
-  };
-  if (doc.setBy) rate.setBy = doc.setBy;
-  return rate;
+/**
+ * The rate's own fields, without the driver's `_id` or an absent author: stored and read-back
+ * shapes are the same, so one copy serves both directions.
+ */
+function rateFields(rate: ExchangeRate | ExchangeRateDocument): ExchangeRate {
+  const { merchantId, currency, rate: value, updatedAt, setBy } = rate;
+  return { merchantId, currency, rate: value, updatedAt, ...(setBy ? { setBy } : {}) };
 }

@@ -6,8 +6,8 @@ import {
   type ListSessionsRequest,
   ListSessionsRequestSchema,
   PageRequestSchema,
-  SessionStatus,
 } from "@gateway/proto";
+import { STATUS_BY_NAME } from "../../mapping/list-sessions-query.js";
 
 /** Rows per page of the dashboard's payments list. */
 export const PAYMENTS_PAGE_SIZE = 25;
@@ -32,16 +32,6 @@ export interface FilterProblem {
 export type PaymentsFilter =
   | { ok: true; form: PaymentsFilterForm; request: ListSessionsRequest }
   | { ok: false; form: PaymentsFilterForm; problems: FilterProblem[] };
-
-export const FILTER_STATUSES = [
-  "CREATED",
-  "PENDING",
-  "PROCESSING",
-  "SUCCEEDED",
-  "FAILED",
-  "EXPIRED",
-  "CANCELED",
-] as const;
 
 /** An HTML date input's value: a calendar day, read as a UTC day. */
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -84,9 +74,7 @@ export function readPaymentsFilter(query: Record<string, unknown>, scope: Accoun
     orderNumber: form.order,
   });
   if (form.status !== "") {
-    const status = (FILTER_STATUSES as readonly string[]).includes(form.status)
-      ? SessionStatus[form.status as (typeof FILTER_STATUSES)[number]]
-      : undefined;
+    const status = STATUS_BY_NAME.get(form.status);
     if (status === undefined) problems.push({ field: "status", code: "unknown_status" });
     else request.status = status;
   }
