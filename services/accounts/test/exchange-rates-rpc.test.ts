@@ -1,12 +1,10 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, createClient } from "@connectrpc/connect";
-import { createInProcessTransport, fromConnectError, ManualClock } from "@gateway/platform";
+import { fromConnectError, ManualClock } from "@gateway/platform";
 import { AccountsService, DashboardUsersService, ExchangeRatesService } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
-import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
-import { createCaptureLogger } from "./support/capture-logger.js";
 import { connectErrorOf } from "./support/connect-error-of.js";
+import { inProcessAccounts } from "./support/in-process-accounts.js";
 
 describe("ExchangeRatesService over Connect (the dashboard's currency settings)", () => {
   let clock: ManualClock;
@@ -16,17 +14,7 @@ describe("ExchangeRatesService over Connect (the dashboard's currency settings)"
 
   beforeEach(() => {
     clock = new ManualClock(Date.UTC(2026, 10, 23, 10));
-    const capture = createCaptureLogger();
-    const transport = createInProcessTransport({
-      name: "accounts",
-      routes: createAccountsRoutes({
-        repos: createMemoryAccountsRepositories(),
-        clock,
-        logger: capture.logger,
-      }),
-      logger: capture.logger,
-      interceptors: createAccountsInterceptors(capture.logger),
-    });
+    const { transport } = inProcessAccounts(clock);
     accounts = createClient(AccountsService, transport);
     users = createClient(DashboardUsersService, transport);
     rates = createClient(ExchangeRatesService, transport);
