@@ -25,7 +25,9 @@ import {
 import {
   AccountsService,
   DashboardUsersService,
+  ExchangeRatesService,
   RefundService,
+  SessionRefundsService,
   SessionService,
   WebhookService,
 } from "@gateway/proto";
@@ -98,6 +100,7 @@ export async function startEmbeddedGateway(
   });
   const accounts = createClient(AccountsService, accountsTransport);
   const dashboardUsers = createClient(DashboardUsersService, accountsTransport);
+  const exchangeRates = createClient(ExchangeRatesService, accountsTransport);
   // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
   const terminals = createAccountsTerminalProvider(accounts);
   // One event bus: the sessions outbox relay publishes, the webhooks service consumes.
@@ -176,26 +179,25 @@ export async function startEmbeddedGateway(
     clock,
     logger: refundsLogger,
   });
-  const refunds = createClient(
-    RefundService,
-    createInProcessTransport({
-      name: "refunds",
-      routes: createRefundsRoutes({
-        sessions: createSessionsPaidSessionLookup(sessions),
-        paidSessions,
-        terminals,
-        ledger: stores.ledger,
-        refunds: refundStore,
-        acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
-        outbox: refundsRuntime,
-        clock,
-        newId,
-        logger: refundsLogger,
-      }),
+  const refundsTransport = createInProcessTransport({
+    name: "refunds",
+    routes: createRefundsRoutes({
+      sessions: createSessionsPaidSessionLookup(sessions),
+      paidSessions,
+      terminals,
+      ledger: stores.ledger,
+      refunds: refundStore,
+      acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
+      outbox: refundsRuntime,
+      clock,
+      newId,
       logger: refundsLogger,
-      clientInterceptors,
     }),
-  );
+    logger: refundsLogger,
+    clientInterceptors,
+  });
+  const refunds = createClient(RefundService, refundsTransport);
+  const sessionRefunds = createClient(SessionRefundsService, refundsTransport);
 
   // The test-mode acquirer, mounted by the edge under /epg/: test terminals point at it.
   const simulator = createEpgSimulator({
@@ -223,6 +225,8 @@ export async function startEmbeddedGateway(
     sessions,
     webhooks,
     refunds,
+    exchangeRates,
+    sessionRefunds,
     rateLimiter: rateLimiting.limiter,
     epgSimulator: simulator,
     logger: edgeLogger,

@@ -1,9 +1,10 @@
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { type Clock, GatewayError, type Logger } from "@gateway/platform";
-import { AccountsService, DashboardUsersService } from "@gateway/proto";
+import { AccountsService, DashboardUsersService, ExchangeRatesService } from "@gateway/proto";
 import type { AccountsRepositories } from "./app/ports.js";
 import { AccountsRpc } from "./rpc/accounts-service.js";
 import { DashboardUsersRpc } from "./rpc/dashboard-users-service.js";
+import { ExchangeRatesRpc } from "./rpc/exchange-rates-service.js";
 
 /** The `domain` every accounts error detail carries. */
 export const ACCOUNTS_ERROR_DOMAIN = "accounts.gateway";
@@ -15,7 +16,7 @@ export interface AccountsRoutesDeps {
 }
 
 /**
- * Registers AccountsService and DashboardUsersService on a Connect router: the same routes serve the distributed process
+ * Registers AccountsService, DashboardUsersService and ExchangeRatesService on a Connect router: the same routes serve the distributed process
  * (main.ts) and the embedded in-memory transport.
  */
 export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: ConnectRouter) => void {
@@ -24,6 +25,7 @@ export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: Connect
   return (router) => {
     router.service(AccountsService, new AccountsRpc(deps));
     router.service(DashboardUsersService, new DashboardUsersRpc(deps));
+    router.service(ExchangeRatesService, new ExchangeRatesRpc(deps));
   };
 }
 

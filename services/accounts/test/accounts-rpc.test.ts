@@ -1,6 +1,6 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import { type Client, Code, createClient } from "@connectrpc/connect";
 import { createInProcessTransport, fromConnectError, ManualClock, readErrorDetail } from "@gateway/platform";
 import { AccountsService, SetTerminalResponseSchema } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -8,15 +8,7 @@ import { createAccountsInterceptors, createAccountsRoutes } from "../src/account
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import type { AccountsRepositories } from "../src/app/ports.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
-
-async function connectErrorOf(promise: Promise<unknown>): Promise<ConnectError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ConnectError);
-  return err as ConnectError;
-}
+import { connectErrorOf } from "./support/connect-error-of.js";
 
 describe("AccountsService over Connect", () => {
   let clock: ManualClock;

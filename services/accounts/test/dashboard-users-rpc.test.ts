@@ -1,12 +1,10 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createInProcessTransport, fromConnectError, ManualClock } from "@gateway/platform";
+import { fromConnectError, ManualClock } from "@gateway/platform";
 import { AccountsService, DashboardUsersService } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
-import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { SIGN_IN_THROTTLE } from "../src/domain/dashboard/dashboard-credentials.js";
-import { createCaptureLogger } from "./support/capture-logger.js";
+import { inProcessAccounts } from "./support/in-process-accounts.js";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -27,18 +25,9 @@ describe("DashboardUsersService over Connect", () => {
 
   beforeEach(() => {
     clock = new ManualClock(Date.UTC(2026, 10, 23, 10));
-    const capture = createCaptureLogger();
-    logs = capture.text;
-    const transport = createInProcessTransport({
-      name: "accounts",
-      routes: createAccountsRoutes({
-        repos: createMemoryAccountsRepositories(),
-        clock,
-        logger: capture.logger,
-      }),
-      logger: capture.logger,
-      interceptors: createAccountsInterceptors(capture.logger),
-    });
+    const inProcess = inProcessAccounts(clock);
+    logs = inProcess.logs;
+    const { transport } = inProcess;
     accounts = createClient(AccountsService, transport);
     dashboard = createClient(DashboardUsersService, transport);
   });

@@ -3,7 +3,9 @@ import type { Clock, LiveEventFeed, Logger, ReadinessCheck } from "@gateway/plat
 import type {
   AccountsService,
   DashboardUsersService,
+  ExchangeRatesService,
   RefundService,
+  SessionRefundsService,
   SessionService,
   WebhookService,
 } from "@gateway/proto";
@@ -50,4 +52,8 @@ export interface EdgeDeps {
   refunds?: Client<typeof RefundService>;
   /** Test-mode events for `listen` (in-process in embedded mode, core NATS when distributed); absent = 503. */
   liveEvents?: LiveEventFeed;
+  /** The merchant's own exchange rates (dashboard currency settings); absent = not served. */
+  exchangeRates?: Client<typeof ExchangeRatesService>;
+  /** One session's refunds (dashboard session detail); absent = not served. */
+  sessionRefunds?: Client<typeof SessionRefundsService>;
 }

@@ -39,6 +39,8 @@ runService({
       sessions: clients.sessions,
       webhooks: clients.webhooks,
       refunds: clients.refunds,
+      exchangeRates: clients.exchangeRates,
+      sessionRefunds: clients.sessionRefunds,
       logger,
       readiness: clients.readiness,
       rateLimiter: rateLimiting.limiter,

@@ -10,9 +10,11 @@ import {
 import {
   AccountsService,
   DashboardUsersService,
+  ExchangeRatesService,
   Health,
   HealthCheckResponse_ServingStatus,
   RefundService,
+  SessionRefundsService,
   SessionService,
   WebhookService,
 } from "@gateway/proto";
@@ -27,6 +29,8 @@ export interface ServiceClients {
   accounts: Client<typeof AccountsService>;
   /** Accounts' dashboard users, over the same connection as `accounts`. */
   dashboardUsers: Client<typeof DashboardUsersService>;
+  /** Accounts' merchant-set exchange rates (dashboard currency settings), same connection. */
+  exchangeRates: Client<typeof ExchangeRatesService>;
   sessions: Client<typeof SessionService>;
   /**
    * Present when a webhooks address is given. Not a readiness check: without it only the
@@ -35,6 +39,8 @@ export interface ServiceClients {
   webhooks?: Client<typeof WebhookService>;
   /** Present when a refunds address is given; like webhooks, not a readiness check. */
   refunds?: Client<typeof RefundService>;
+  /** One session's refunds (dashboard session detail), over the refunds connection. */
+  sessionRefunds?: Client<typeof SessionRefundsService>;
   /** The standard gRPC health Check of each dependency, for /readyz. */
   readiness: ReadinessCheck[];
 }
@@ -68,14 +74,20 @@ export function createServiceClients(config: {
   return {
     accounts: createClient(AccountsService, accountsTransport),
     dashboardUsers: createClient(DashboardUsersService, accountsTransport),
+    exchangeRates: createClient(ExchangeRatesService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
     ...(config.webhooksUrl
       ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) }
       : {}),
-    ...(config.refundsUrl
-      ? { refunds: createClient(RefundService, transport(config.refundsUrl, "refunds")) }
-      : {}),
+    ...(config.refundsUrl ? refundsClients(transport(config.refundsUrl, "refunds")) : {}),
     readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
+  };
+}
+
+function refundsClients(refundsTransport: Transport): Pick<ServiceClients, "refunds" | "sessionRefunds"> {
+  return {
+    refunds: createClient(RefundService, refundsTransport),
+    sessionRefunds: createClient(SessionRefundsService, refundsTransport),
   };
 }
 

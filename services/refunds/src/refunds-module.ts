@@ -6,7 +6,7 @@ import {
   type Logger,
   outboxBacklogReporter,
 } from "@gateway/platform";
-import { RefundService } from "@gateway/proto";
+import { RefundService, SessionRefundsService } from "@gateway/proto";
 import { subscribeToPaidSessions } from "./adapters/events/session-succeeded-consumer.js";
 import { prometheusRefundObserver, watchManualRefunds } from "./adapters/metrics/refund-metrics.js";
 import { learnPaidSession } from "./app/learn-paid-session.js";
@@ -15,6 +15,7 @@ import type { OutboxSignal, PaidSessionStore, RefundOutboxStore } from "./app/po
 import type { RefundDeps } from "./app/refund-deps.js";
 import { protoRefundEventEncoder } from "./rpc/refund-event-encoder.js";
 import { createRefundServiceHandlers } from "./rpc/refund-service.js";
+import { createSessionRefundsHandlers } from "./rpc/session-refunds-service.js";
 
 /** The error domain in every ErrorDetail this service raises. */
 export const REFUNDS_ERROR_DOMAIN = "refunds.gateway";
@@ -23,7 +24,7 @@ export const REFUNDS_ERROR_DOMAIN = "refunds.gateway";
 export type RefundsModuleDeps = Omit<RefundDeps, "events">;
 
 /**
- * RefundService on a Connect router, for the distributed server (main.ts) and embedded mode
+ * RefundService and SessionRefundsService on a Connect router, for the distributed server (main.ts) and embedded mode
  * (createInProcessTransport) alike. Pass the runtime as `outbox` so a settled refund's event
  * is published at once.
  */
@@ -36,6 +37,7 @@ export function createRefundsRoutes(deps: RefundsModuleDeps): (router: ConnectRo
   });
   return (router) => {
     router.service(RefundService, handlers);
+    router.service(SessionRefundsService, createSessionRefundsHandlers(deps));
   };
 }
 

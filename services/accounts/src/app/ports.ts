@@ -31,9 +31,19 @@ export interface ApiKeyRepository {
 }
 
 export interface ExchangeRateRepository {
-  /** Creates or replaces the rate of (merchantId, currency). */
+  /**
+   * Creates or replaces the rate of (merchantId, currency) and appends it to the pair's history,
+   * so every rate a session may have been priced with stays on record.
+   */
   upsert(rate: ExchangeRate): Promise<void>;
   find(merchantId: string, currency: string): Promise<ExchangeRate | undefined>;
+  /** The merchant's current rates, one per currency, in currency order. */
+  listByMerchant(merchantId: string): Promise<ExchangeRate[]>;
+  /**
+   * Every rate ever set for the merchant (only `currency`'s when given), newest first, at most
+   * `limit` of them.
+   */
+  listHistory(merchantId: string, options: { currency?: string; limit: number }): Promise<ExchangeRate[]>;
 }
 
 /**

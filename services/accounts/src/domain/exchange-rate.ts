@@ -8,6 +8,11 @@ export interface ExchangeRate {
   /** Decimal string with exactly 6 decimal places. */
   rate: string;
   updatedAt: Date;
+  /**
+   * The dashboard user who set it (`usr_…`); absent when the operator set it through the admin
+   * API, which has no user of its own to name.
+   */
+  setBy?: string;
 }
 
 function currencyViolation(): FieldViolation {

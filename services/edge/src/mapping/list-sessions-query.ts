@@ -22,7 +22,7 @@ const KNOWN_PARAMS = new Set([
 export const DEFAULT_LIST_LIMIT = 20;
 
 /** Status filter values: the API's enum names ("CREATED", ...), never UNSPECIFIED. */
-const STATUS_BY_NAME = new Map(
+export const STATUS_BY_NAME: ReadonlyMap<string, SessionStatus> = new Map(
   Object.values(SessionStatus)
     .filter(
       (value): value is SessionStatus => typeof value === "number" && value !== SessionStatus.UNSPECIFIED,

@@ -18,6 +18,7 @@ import {
   RefundType,
   type ResolveManualRefundRequest,
   type Session,
+  type SessionRefundsService,
   SessionStatus,
 } from "@gateway/proto";
 
@@ -113,6 +114,22 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
     this.refunds.push(refund);
     return { refund };
   };
+
+  /** SessionRefundsService over the same refunds: one session's, in the scope, oldest first. */
+  sessionRefundsHandlers(): ServiceImpl<typeof SessionRefundsService> {
+    return {
+      listSessionRefunds: async (req) => {
+        const scope = requireScope(req.scope);
+        const refunds = this.refunds.filter(
+          (r) =>
+            r.sessionId === req.sessionId &&
+            r.scope?.merchantId === scope.merchantId &&
+            r.scope.livemode === scope.livemode,
+        );
+        return { refunds };
+      },
+    };
+  }
 
   getRefund = async (req: GetRefundRequest) => {
     const scope = requireScope(req.scope);

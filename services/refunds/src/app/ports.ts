@@ -96,6 +96,8 @@ export interface RefundRepository extends RefundOutboxStore {
   settle(id: string, settlement: Settlement): Promise<SettleResult | undefined>;
   /** Refunds waiting for operations, oldest first, across every account. */
   listPendingManual(limit: number): Promise<Refund[]>;
+  /** One session's refunds in the scope, oldest first (id breaks ties), at most `limit`. */
+  listBySession(scope: AccountScope, sessionId: string, limit: number): Promise<Refund[]>;
 }
 
 /** Turns a refund's event into the bytes the outbox stores and the relay publishes. */

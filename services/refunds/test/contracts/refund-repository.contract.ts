@@ -197,5 +197,22 @@ export function refundRepositoryContract(name: string, open: () => Promise<Refun
       expect((await repo.listPendingManual(1)).map((r) => r.id)).toEqual([newer.id]);
       expect((await repo.findByIdAnyScope(older.id))?.resolutionNote).toBe("no");
     });
+    it("when a session has refunds, then they are listed oldest first, only that session's in that scope, bounded", async () => {
+      const repo = await open();
+      const scope = { merchantId: newId("mer"), livemode: false };
+      const sessionId = newId("ps");
+      const at = (day: number) => new Date(Date.UTC(2026, 0, day));
+      const second = refundFixture({ scope, sessionId, createdAt: at(2), status: "SUCCEEDED" });
+      const first = refundFixture({ scope, sessionId, createdAt: at(1) });
+      const third = refundFixture({ scope, sessionId, createdAt: at(3) });
+      const otherSession = refundFixture({ scope, createdAt: at(1) });
+      const otherMode = refundFixture({ scope: { ...scope, livemode: true }, sessionId, createdAt: at(1) });
+      const otherMerchant = refundFixture({ sessionId, createdAt: at(1) });
+      for (const r of [second, third, first, otherSession, otherMode, otherMerchant]) await repo.insert(r);
+
+      expect(await repo.listBySession(scope, sessionId, 10)).toEqual([first, second, third]);
+      expect((await repo.listBySession(scope, sessionId, 2)).map((r) => r.id)).toEqual([first.id, second.id]);
+      expect(await repo.listBySession(scope, newId("ps"), 10)).toEqual([]);
+    });
   });
 }

@@ -25,6 +25,9 @@ export interface SessionListFilter {
   createdGte?: Date;
   createdLte?: Date;
   merchantReference?: string;
+  orderNumber?: string;
+  /** Settlement amount (TND), in minor units: equality only. */
+  amountMinor?: bigint;
 }
 
 import type { ListPosition } from "@gateway/platform";

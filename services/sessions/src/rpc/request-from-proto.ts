@@ -1,5 +1,6 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { scopeFromProto } from "@gateway/platform";
+import { parseAmount, SETTLEMENT_CURRENCY, toMinorUnits } from "@gateway/money";
+import { GatewayError, scopeFromProto } from "@gateway/platform";
 import type { CreateSessionRequest, ListSessionsRequest } from "@gateway/proto";
 import type { ListSessionsQuery } from "../app/list-sessions.js";
 import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
@@ -40,8 +41,21 @@ export function listQueryFromProto(req: ListSessionsRequest): ListSessionsQuery 
       ...(req.createdGte ? { createdGte: timestampDate(req.createdGte) } : {}),
       ...(req.createdLte ? { createdLte: timestampDate(req.createdLte) } : {}),
       ...(req.merchantReference !== "" ? { merchantReference: req.merchantReference } : {}),
+      ...(req.orderNumber !== "" ? { orderNumber: req.orderNumber } : {}),
+      ...(req.amount !== "" ? { amountMinor: parseAmountFilter(req.amount) } : {}),
     },
     limit: req.page?.limit ?? 0,
     ...(req.page && req.page.startingAfter !== "" ? { startingAfter: req.page.startingAfter } : {}),
   };
+}
+
+/**
+ * The amount filter, read like a create's amount (exact decimal string, the settlement
+ * currency's 3 decimals): a list that silently ignored "12.5" would look like "no such payment".
+ */
+function parseAmountFilter(text: string): bigint {
+  const parsed = parseAmount(text, SETTLEMENT_CURRENCY);
+  if (!parsed.ok)
+    throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
+  return toMinorUnits(parsed.value, SETTLEMENT_CURRENCY);
 }

@@ -325,6 +325,34 @@ export function sessionRepositoryContract(
         expect(await ids({ createdLte: new Date(Date.UTC(2026, 0, 1)) })).toEqual(["ref-0"]);
       });
 
+      it("when filtering by order number or exact amount, then only those sessions of the scope are listed", async () => {
+        const scope = newScope();
+        const at = (i: number) => new Date(Date.UTC(2026, 0, 1 + i));
+        const amounts = ["12.500", "99.000", "12.500"];
+        const sessions = amounts.map((amount, i) =>
+          sessionFixture(scope, { merchantReference: `amt-${i}`, amount, currency: "TND" }, at(i)),
+        );
+        for (const s of sessions) await repo.insert(s);
+        const elsewhere = sessionFixture(newScope(), {
+          merchantReference: "amt-x",
+          amount: "12.500",
+          currency: "TND",
+        });
+        await repo.insert(elsewhere);
+
+        const refs = async (filter: Parameters<SessionRepository["list"]>[1]) =>
+          (await repo.list(scope, filter, { limit: 100 })).sessions.map((s) => s.merchantReference);
+        expect(await refs({ orderNumber: sessions[1]!.orderNumber })).toEqual(["amt-1"]);
+        expect(await refs({ orderNumber: elsewhere.orderNumber })).toEqual([]);
+        expect(await refs({ amountMinor: 12_500n })).toEqual(["amt-2", "amt-0"]);
+        expect(await refs({ amountMinor: 12_500n, status: "CREATED" as SessionStatus })).toEqual([
+          "amt-2",
+          "amt-0",
+        ]);
+        expect(await refs({ amountMinor: 12_500n, createdLte: at(0) })).toEqual(["amt-0"]);
+        expect(await refs({ amountMinor: 12_501n })).toEqual([]);
+      });
+
       it("when 250 sessions share timestamps in groups, then paging through them yields each exactly once, in order", async () => {
         const scope = newScope();
         const clock = new ManualClock(Date.UTC(2026, 2, 1));

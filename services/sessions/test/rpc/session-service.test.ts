@@ -196,6 +196,29 @@ describe("SessionService over Connect", () => {
     expect(window.sessions.map((s) => s.id)).toEqual([ids[2], ids[1]]);
   });
 
+  it("when sessions are listed by order number or exact amount, then only the matching ones come back", async () => {
+    const { client } = setup();
+    const scope = newScope();
+    const small = (await client.createSession({ scope, merchantReference: "o-1", amount: "12.500" }))
+      .session!;
+    const large = (await client.createSession({ scope, merchantReference: "o-2", amount: "99.000" }))
+      .session!;
+    const byOrder = await client.listSessions({ scope, orderNumber: large.orderNumber });
+    expect(byOrder.sessions.map((s) => s.id)).toEqual([large.id]);
+    const byAmount = await client.listSessions({ scope, amount: "12.500" });
+    expect(byAmount.sessions.map((s) => s.id)).toEqual([small.id]);
+    expect((await client.listSessions({ scope, amount: "12.501" })).sessions).toEqual([]);
+  });
+
+  it("when the amount filter is not an exact TND amount, then it is InvalidArgument on amount", async () => {
+    const { client } = setup();
+    for (const amount of ["12.5", "1e3", "-1.000", "12,500"]) {
+      const err = await rpcError(client.listSessions({ scope: newScope(), amount }));
+      expect(err.code).toBe(Code.InvalidArgument);
+      expect(readErrorDetail(err)?.fieldViolations.map((v) => v.field)).toEqual(["amount"]);
+    }
+  });
+
   it("when a list page size is out of range, then it is InvalidArgument on limit", async () => {
     const { client } = setup();
     const err = await rpcError(client.listSessions({ scope: newScope(), page: { limit: 101 } }));

@@ -31,7 +31,11 @@ export interface ExchangeRateDocument {
   currency: string;
   rate: string;
   updatedAt: Date;
+  setBy?: string;
 }
+
+/** One rate as it was set; append-only, the driver's ObjectId `_id` orders equal times. */
+export type ExchangeRateHistoryDocument = ExchangeRateDocument;
 
 /** Never the password itself: only its AES-256-GCM sealed form (base64 fields and key id). */
 export interface TerminalDocument {
@@ -55,6 +59,7 @@ export interface FeePlanDocument {
 export const MERCHANTS_COLLECTION = "merchants";
 export const API_KEYS_COLLECTION = "api_keys";
 export const EXCHANGE_RATES_COLLECTION = "exchange_rates";
+export const EXCHANGE_RATE_HISTORY_COLLECTION = "exchange_rate_history";
 export const TERMINALS_COLLECTION = "terminals";
 export const FEE_PLANS_COLLECTION = "fee_plans";
 
@@ -68,6 +73,10 @@ export function apiKeysCollection(db: Db): Collection<ApiKeyDocument> {
 
 export function exchangeRatesCollection(db: Db): Collection<ExchangeRateDocument> {
   return db.collection<ExchangeRateDocument>(EXCHANGE_RATES_COLLECTION);
+}
+
+export function exchangeRateHistoryCollection(db: Db): Collection<ExchangeRateHistoryDocument> {
+  return db.collection<ExchangeRateHistoryDocument>(EXCHANGE_RATE_HISTORY_COLLECTION);
 }
 
 export function terminalsCollection(db: Db): Collection<TerminalDocument> {

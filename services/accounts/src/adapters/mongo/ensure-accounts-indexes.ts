@@ -1,5 +1,10 @@
 import type { Db } from "mongodb";
-import { apiKeysCollection, exchangeRatesCollection, terminalsCollection } from "./accounts-collections.js";
+import {
+  apiKeysCollection,
+  exchangeRateHistoryCollection,
+  exchangeRatesCollection,
+  terminalsCollection,
+} from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 /**
@@ -17,6 +22,15 @@ export async function ensureAccountsIndexes(db: Db): Promise<void> {
     await exchangeRatesCollection(db).createIndex(
       { merchantId: 1, currency: 1 },
       { name: "merchantId_currency_unique", unique: true },
+    );
+    // The history pages newest first, for the whole merchant or for one currency.
+    await exchangeRateHistoryCollection(db).createIndex(
+      { merchantId: 1, updatedAt: -1, _id: -1 },
+      { name: "merchantId_updatedAt" },
+    );
+    await exchangeRateHistoryCollection(db).createIndex(
+      { merchantId: 1, currency: 1, updatedAt: -1, _id: -1 },
+      { name: "merchantId_currency_updatedAt" },
     );
     await terminalsCollection(db).createIndex(
       { merchantId: 1, livemode: 1 },

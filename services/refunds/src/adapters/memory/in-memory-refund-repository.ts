@@ -72,6 +72,19 @@ export class InMemoryRefundRepository implements RefundRepository {
       .map(copy);
   }
 
+  async listBySession(scope: AccountScope, sessionId: string, limit: number): Promise<Refund[]> {
+    return [...this.byId.values()]
+      .filter(
+        (r) =>
+          r.sessionId === sessionId &&
+          r.scope.merchantId === scope.merchantId &&
+          r.scope.livemode === scope.livemode,
+      )
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+
   async findPendingOutbox(limit: number): Promise<PendingRefundEvent[]> {
     const pending: PendingRefundEvent[] = [];
     for (const [refundId, entries] of this.outboxes) {

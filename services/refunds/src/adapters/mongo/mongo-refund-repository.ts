@@ -21,6 +21,11 @@ export const SETTLEMENTS_COLLECTION = "refund_settlements";
 const INDEXES = [
   { key: { id: 1 }, options: { name: "id_unique", unique: true } },
   { key: { merchantId: 1, livemode: 1, sessionId: 1 }, options: { name: "by_session" } },
+  // A session's refunds in the order they were made (the dashboard's session detail).
+  {
+    key: { merchantId: 1, livemode: 1, sessionId: 1, createdAt: 1, id: 1 },
+    options: { name: "by_session_created" },
+  },
   // Operations' manual queue, oldest first.
   { key: { status: 1, createdAt: 1, id: 1 }, options: { name: "by_status_created" } },
   // The relay's look for unpublished events.
@@ -79,6 +84,17 @@ export class MongoRefundRepository implements RefundRepository {
   async findByIdAnyScope(id: string): Promise<Refund | undefined> {
     const d = await runMongo(() => this.collection.findOne({ id }, REFUND_FIELDS));
     return d === null ? undefined : fromDocument(d);
+  }
+
+  async listBySession(scope: AccountScope, sessionId: string, limit: number): Promise<Refund[]> {
+    const docs = await runMongo(() =>
+      this.collection
+        .find({ merchantId: scope.merchantId, livemode: scope.livemode, sessionId }, REFUND_FIELDS)
+        .sort({ createdAt: 1, id: 1 })
+        .limit(limit)
+        .toArray(),
+    );
+    return docs.map(fromDocument);
   }
 
   async recordAcquirerAnswer(id: string, answer: AcquirerAnswer): Promise<Refund | undefined> {

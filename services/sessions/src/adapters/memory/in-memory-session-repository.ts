@@ -101,6 +101,8 @@ export class InMemorySessionRepository implements SessionRepository {
       .filter(
         (s) => filter.merchantReference === undefined || s.merchantReference === filter.merchantReference,
       )
+      .filter((s) => filter.orderNumber === undefined || s.orderNumber === filter.orderNumber)
+      .filter((s) => filter.amountMinor === undefined || s.amountMinor === filter.amountMinor)
       .filter((s) => filter.createdGte === undefined || s.createdAt.getTime() >= filter.createdGte.getTime())
       .filter((s) => filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
       .filter((s) => page.after === undefined || isAfterPosition(s, page.after))

@@ -209,6 +209,10 @@ export class MongoSessionRepository implements SessionRepository {
     const query: Filter<SessionDocument> = { ...scopeFilter(scope) };
     if (filter.status !== undefined) query.status = filter.status;
     if (filter.merchantReference !== undefined) query.merchantReference = filter.merchantReference;
+    // Equalities on top-level fields beside the scope: the order number and reference hit their
+    // unique indexes, the rest ride list_newest_first, and the limit bounds every read.
+    if (filter.orderNumber !== undefined) query.orderNumber = filter.orderNumber;
+    if (filter.amountMinor !== undefined) query.amountMinor = filter.amountMinor;
     Object.assign(query, newestFirstWindowFilter(filter, page));
     const docs = await runMongo(() =>
       this.collection
