@@ -1,10 +1,14 @@
 import { execFile } from "node:child_process";
 import { pythonTool } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GatewayTarget, startEmbeddedTarget } from "./support/gateway-targets.js";
+import {
+  type GatewayTarget,
+  startDistributedTarget,
+  startEmbeddedTarget,
+} from "./support/gateway-targets.js";
 
-// Issue 14 item 3: Schemathesis (pinned in scripts/python-tools.txt) fuzzes the embedded gateway
-// from its own OpenAPI document, with every check (server errors, status codes, content types,
+// Issue 14 item 3: Schemathesis (pinned in scripts/python-tools.txt) fuzzes the gateway, embedded
+// and distributed, from its own OpenAPI document, with every check (server errors, status codes, content types,
 // headers and bodies against the document, negative data refused, auth not ignored) and the
 // document's links followed statefully: create → retrieve → cancel → refund. Bounded by the
 // examples per operation and a fixed seed, so a failure reproduces.
@@ -12,12 +16,16 @@ const DEMO_KEY = "sk_test_Schemathesis01AbcdefghijklmnopqrstuvwxyzABCD";
 const MAX_EXAMPLES = "25";
 const SEED = "20261123";
 
-describe("Schemathesis against embedded mode", () => {
+describe.each([
+  ["embedded", () => startEmbeddedTarget(DEMO_KEY)],
+  // Without rate limits, as embedded: a fuzzer from one key would otherwise mostly meet 429s.
+  ["distributed", () => startDistributedTarget("schemathesis_e2e", { GATEWAY_RATE_LIMITS: "off" })],
+])("Schemathesis against %s mode", (_mode, start) => {
   let target: GatewayTarget;
 
   beforeAll(async () => {
-    target = await startEmbeddedTarget(DEMO_KEY);
-  });
+    target = await start();
+  }, 180_000);
 
   afterAll(async () => {
     await target?.stop();
@@ -32,7 +40,7 @@ describe("Schemathesis against embedded mode", () => {
       "--base-url",
       target.url,
       "--header",
-      `Authorization: Bearer ${DEMO_KEY}`,
+      `Authorization: Bearer ${target.demoKey}`,
       "--checks",
       "all",
       // A stream that stays open has no response to check: docs/decisions.md#the-listen-event-stream.
