@@ -92,6 +92,12 @@ export interface EndpointRepository {
     previousExpiresAt: Date,
     now: Date,
   ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }>;
+  /**
+   * The scope's endpoint, created without a URL and with `newSecret` when there is none, so the
+   * account and mode always have a signing secret (a session's own webhook_url is signed with
+   * it). An existing endpoint is returned unchanged; racing callers all get the one created.
+   */
+  ensureSecret(scope: AccountScope, newSecret: string, now: Date): Promise<WebhookEndpoint>;
   /** Disables the endpoint if its URL is still `url` and it is enabled; true when it did. */
   disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean>;
 }

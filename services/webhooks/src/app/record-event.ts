@@ -1,4 +1,5 @@
 import type { Clock, LiveEventFeed } from "@gateway/platform";
+import { generateWebhookSecret } from "@gateway/webhook-signature";
 import type { Delivery } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
 import { derivedId } from "../domain/derived-id.js";
@@ -42,7 +43,13 @@ export async function recordWebhookEvent(
     receivedAt: now,
   };
   const stored = await stores.events.insert(event);
-  const endpoint = await stores.endpoints.find(event.scope);
+  // A session's own webhook_url is signed with the account's secret: make sure there is one,
+  // or the delivery could only fail (docs/decisions.md#a-signing-secret-from-the-start).
+  const endpoint =
+    (await stores.endpoints.find(event.scope)) ??
+    (event.sessionWebhookUrl
+      ? await stores.endpoints.ensureSecret(event.scope, generateWebhookSecret(), now)
+      : undefined);
   const first: Delivery = {
     id: firstAttemptId(event.id),
     scope: event.scope,

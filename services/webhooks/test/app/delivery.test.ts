@@ -303,17 +303,19 @@ describe("delivering an event", () => {
     expect(h.verifies(h.receiver.requests[0]!, secret)).toBe(true);
   });
 
-  it("when only the session has a webhook_url and the account has no secret yet, then the attempt fails saying so", async () => {
+  // Issue 13 item 4: this used to fail with "No webhook secret configured" and was never retried.
+  it("when only the session has a webhook_url and the account has no secret yet, then a secret is created and the delivery is signed with it", async () => {
     const scope = newScope();
+    expect(await h.stores.endpoints.find(scope)).toBeUndefined();
     const facts = eventFacts("session.failed", { scope, webhookUrl: h.receiver.url });
     await h.record(facts);
     await h.dispatcher.dispatchDue();
-    expect((await h.history(facts.eventId))[0]).toMatchObject({
-      status: "FAILED",
-      url: h.receiver.url,
-      errorMessage: expect.stringMatching(/No webhook secret/),
-    });
-    expect(h.receiver.requests).toHaveLength(0);
+    expect((await h.history(facts.eventId))[0]).toMatchObject({ status: "SUCCEEDED", url: h.receiver.url });
+    const endpoint = await h.stores.endpoints.find(scope);
+    expect(endpoint?.url).toBeUndefined();
+    expect(h.receiver.requests).toHaveLength(1);
+    expect(h.verifies(h.receiver.requests[0]!, endpoint!.secret)).toBe(true);
+    expect(h.verifiesStandard(h.receiver.requests[0]!, endpoint!.secret)).toBe(true);
   });
 
   it("when a session has its own webhook_url, then it wins over the account endpoint and is signed with the account secret", async () => {

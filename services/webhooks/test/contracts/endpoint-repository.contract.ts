@@ -39,6 +39,28 @@ export function endpointRepositoryContract(adapter: string, open: () => Promise<
       expect(results[0].endpoint.secret).toBe(results[1].endpoint.secret);
     });
 
+    it("when a secret is ensured, then one is created without a URL once; racing callers and later calls get that one", async () => {
+      const scope = newScope();
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => repo.ensureSecret(scope, generateWebhookSecret(), T0)),
+      );
+      expect(new Set(results.map((e) => e.secret)).size).toBe(1);
+      expect(results[0]).toEqual({ scope, secret: results[0]!.secret, createdAt: T0, updatedAt: T0 });
+      expect(await repo.ensureSecret(scope, generateWebhookSecret(), later(1000))).toEqual(results[0]);
+      expect(await repo.find(scope)).toEqual(results[0]);
+      // A URL set later keeps that secret.
+      const set = await repo.setUrl(scope, URL_A, generateWebhookSecret(), later(2000));
+      expect(set.secretCreated).toBe(false);
+      expect(set.endpoint.secret).toBe(results[0]!.secret);
+    });
+
+    it("when a secret is ensured for an endpoint that exists, then it is returned unchanged", async () => {
+      const scope = newScope();
+      const secret = generateWebhookSecret();
+      const { endpoint } = await repo.setUrl(scope, URL_A, secret, T0);
+      expect(await repo.ensureSecret(scope, generateWebhookSecret(), later(1000))).toEqual(endpoint);
+    });
+
     it("when the secret is rotated, then the old one is kept as previous until the given time", async () => {
       const scope = newScope();
       const original = generateWebhookSecret();

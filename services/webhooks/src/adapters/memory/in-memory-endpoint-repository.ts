@@ -60,6 +60,14 @@ export class InMemoryEndpointRepository implements EndpointRepository {
     return { endpoint: structuredClone(endpoint), rotated: existing !== undefined };
   }
 
+  async ensureSecret(scope: AccountScope, newSecret: string, now: Date): Promise<WebhookEndpoint> {
+    const existing = this.byScope.get(key(scope));
+    if (existing) return structuredClone(existing);
+    const endpoint: WebhookEndpoint = { scope: { ...scope }, secret: newSecret, createdAt: now, updatedAt: now };
+    this.byScope.set(key(scope), endpoint);
+    return structuredClone(endpoint);
+  }
+
   async disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean> {
     const existing = this.byScope.get(key(scope));
     if (!existing || existing.url !== url || existing.disabledAt) return false;

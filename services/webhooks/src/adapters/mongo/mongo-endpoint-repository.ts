@@ -200,6 +200,28 @@ export class MongoEndpointRepository implements EndpointRepository {
     return { endpoint: this.fromDocument(after), rotated: before !== null };
   }
 
+  async ensureSecret(scope: AccountScope, newSecret: string, now: Date): Promise<WebhookEndpoint> {
+    const sealed = this.box.seal(newSecret, sealContext(scope));
+    // Created by a unique insert (mutate's first-write path); an existing endpoint is left as is.
+    const { after } = await this.mutate(scope, (current) =>
+      current
+        ? undefined
+        : {
+            ...scopeFilter(scope),
+            url: null,
+            secret: sealed,
+            previousSecret: null,
+            previousSecretExpiresAt: null,
+            disabledAt: null,
+            disabledReason: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+    );
+    if (!after) throw new Error("ensuring the secret left no endpoint");
+    return this.fromDocument(after);
+  }
+
   async disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean> {
     const { before, after } = await this.mutate(scope, (current) =>
       current && current.url === url && current.disabledAt == null
