@@ -63,7 +63,12 @@ export class InMemoryEndpointRepository implements EndpointRepository {
   async ensureSecret(scope: AccountScope, newSecret: string, now: Date): Promise<WebhookEndpoint> {
     const existing = this.byScope.get(key(scope));
     if (existing) return structuredClone(existing);
-    const endpoint: WebhookEndpoint = { scope: { ...scope }, secret: newSecret, createdAt: now, updatedAt: now };
+    const endpoint: WebhookEndpoint = {
+      scope: { ...scope },
+      secret: newSecret,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.byScope.set(key(scope), endpoint);
     return structuredClone(endpoint);
   }
