@@ -60,6 +60,26 @@ const sameSealed = (a: SealedSecret, b: SealedSecret) =>
   a.keyId === b.keyId && a.iv === b.iv && a.ciphertext === b.ciphertext;
 
 /** What a change makes of the stored document (or of nothing); undefined leaves it as it is. */
+/** A first endpoint document: the given URL (or none) and its first secret, enabled. */
+function newEndpointDocument(
+  scope: AccountScope,
+  url: string | null,
+  secret: SealedSecret,
+  now: Date,
+): Omit<EndpointDocument, "version"> {
+  return {
+    ...scopeFilter(scope),
+    url,
+    secret,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 type Change = (current: EndpointDocument | null) => Omit<EndpointDocument, "version"> | undefined;
 
 /**
@@ -151,17 +171,7 @@ export class MongoEndpointRepository implements EndpointRepository {
     const { after } = await this.mutate(scope, (current) =>
       current
         ? { ...current, url, disabledAt: null, disabledReason: null, updatedAt: now }
-        : {
-            ...scopeFilter(scope),
-            url,
-            secret: sealed,
-            previousSecret: null,
-            previousSecretExpiresAt: null,
-            disabledAt: null,
-            disabledReason: null,
-            createdAt: now,
-            updatedAt: now,
-          },
+        : newEndpointDocument(scope, url, sealed, now),
     );
     if (!after) throw new Error("setting the endpoint URL left no endpoint");
     return { endpoint: this.fromDocument(after), secretCreated: sameSealed(after.secret, sealed) };
@@ -184,17 +194,7 @@ export class MongoEndpointRepository implements EndpointRepository {
             previousSecretExpiresAt: previousExpiresAt,
             updatedAt: now,
           }
-        : {
-            ...scopeFilter(scope),
-            url: null,
-            secret: sealed,
-            previousSecret: null,
-            previousSecretExpiresAt: null,
-            disabledAt: null,
-            disabledReason: null,
-            createdAt: now,
-            updatedAt: now,
-          },
+        : newEndpointDocument(scope, null, sealed, now),
     );
     if (!after) throw new Error("rotating the secret left no endpoint");
     return { endpoint: this.fromDocument(after), rotated: before !== null };
@@ -204,19 +204,7 @@ export class MongoEndpointRepository implements EndpointRepository {
     const sealed = this.box.seal(newSecret, sealContext(scope));
     // Created by a unique insert (mutate's first-write path); an existing endpoint is left as is.
     const { after } = await this.mutate(scope, (current) =>
-      current
-        ? undefined
-        : {
-            ...scopeFilter(scope),
-            url: null,
-            secret: sealed,
-            previousSecret: null,
-            previousSecretExpiresAt: null,
-            disabledAt: null,
-            disabledReason: null,
-            createdAt: now,
-            updatedAt: now,
-          },
+      current ? undefined : newEndpointDocument(scope, null, sealed, now),
     );
     if (!after) throw new Error("ensuring the secret left no endpoint");
     return this.fromDocument(after);
