@@ -16,12 +16,15 @@ export interface MerchantRepository {
   markVerified(id: string): Promise<Merchant | undefined>;
 }
 
+/** Every read is bounded: a merchant's key list stops at its newest this many (rolled keys pile up). */
+export const MAX_LISTED_API_KEYS = 1000;
+
 export interface ApiKeyRepository {
   /** Stores a new key; "already_exists" when its id or lookup id is taken (nothing is changed then). */
   insert(key: ApiKey): Promise<InsertOutcome>;
   findById(id: string): Promise<ApiKey | undefined>;
   findByLookupId(lookupId: string): Promise<ApiKey | undefined>;
-  /** The merchant's keys, newest first (ties broken by id). */
+  /** The merchant's keys, newest first (ties broken by id), at most MAX_LISTED_API_KEYS of them. */
   listByMerchant(merchantId: string): Promise<ApiKey[]>;
   /**
    * Revokes the key at `at` unless it is already revoked (then the first revocation time stays).

@@ -1,4 +1,4 @@
-import type { ApiKeyRepository, InsertOutcome } from "../../app/ports.js";
+import { type ApiKeyRepository, type InsertOutcome, MAX_LISTED_API_KEYS } from "../../app/ports.js";
 import type { ApiKey } from "../../domain/api-key.js";
 
 /** API keys in Maps, with the same uniqueness rules as the Mongo indexes (id, lookupId). */
@@ -29,6 +29,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
       .sort(
         (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
       )
+      .slice(0, MAX_LISTED_API_KEYS)
       .map((key) => structuredClone(key));
   }
 

@@ -1,6 +1,6 @@
 import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
-import type { ApiKeyRepository, InsertOutcome } from "../../app/ports.js";
+import { type ApiKeyRepository, type InsertOutcome, MAX_LISTED_API_KEYS } from "../../app/ports.js";
 import type { ApiKey } from "../../domain/api-key.js";
 import { type ApiKeyDocument, apiKeysCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
@@ -41,7 +41,11 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
 
   listByMerchant(merchantId: string): Promise<ApiKey[]> {
     return runMongo(async () => {
-      const docs = await this.keys.find({ merchantId }).sort({ createdAt: -1, _id: -1 }).toArray();
+      const docs = await this.keys
+        .find({ merchantId })
+        .sort({ createdAt: -1, _id: -1 })
+        .limit(MAX_LISTED_API_KEYS)
+        .toArray();
       return docs.map(fromDocument);
     });
   }
