@@ -5,6 +5,8 @@ import {
   startDistributedTarget,
   startEmbeddedTarget,
 } from "./support/gateway-targets.js";
+import { adminApi } from "./support/http.js";
+import { createVerifiedMerchant, type TestMerchant } from "./support/merchants.js";
 import { payWithCard } from "./support/pay-with-card.js";
 
 // Issue 14 item 6: the edge's event stream for `gateway listen`
@@ -14,6 +16,7 @@ import { payWithCard } from "./support/pay-with-card.js";
 const KEY = "sk_test_StreamE2eDemoKey01abcdefghijklmnopqrstuvwxyz";
 const STREAM_PATH = "/api/v1/gateway/events/stream/";
 const VISA_OK = "4242424242424242";
+const ADMIN_TOKEN = "adm_e2e_event_stream_token_9c4a17";
 
 interface StreamMessage {
   id?: string;
@@ -79,23 +82,26 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 30_
 }
 
 describe.each([
-  ["embedded", () => startEmbeddedTarget(KEY)],
-  ["distributed", () => startDistributedTarget("event_stream_e2e")],
+  ["embedded", () => startEmbeddedTarget(KEY, { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN })],
+  ["distributed", () => startDistributedTarget("event_stream_e2e", { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN })],
 ])("the events stream in %s mode", (_mode, start) => {
   let target: GatewayTarget;
   let gateway: Gateway;
+  let other: TestMerchant;
 
   beforeAll(async () => {
     target = await start();
     gateway = new Gateway({ apiKey: target.demoKey, baseUrl: target.url });
+    other = await createVerifiedMerchant(adminApi(target.url, ADMIN_TOKEN), "Stream Neighbour");
   }, 180_000);
 
   afterAll(async () => {
     await target?.stop();
   });
 
-  it("when a test session is paid, then its session.succeeded arrives with the webhook body", async () => {
+  it("when a test session is paid, then its session.succeeded arrives with the webhook body, and never on another account's stream", async () => {
     const stream = await openStream(target.url, target.demoKey);
+    const neighbour = await openStream(target.url, other.testKey);
     try {
       const session = await gateway.sessions.create({
         merchant_reference: `stream-${Date.now()}`,
@@ -118,9 +124,22 @@ describe.each([
         data: { id: session.id, status: "SUCCEEDED" },
       });
       expect(body.id).toMatch(/^evt_/);
+      // Both streams hear the same feed at the same moment; a leak would have arrived by now.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(neighbour.messages).toEqual([]);
     } finally {
       await stream.close();
+      await neighbour.close();
     }
+  });
+
+  it("when the key is a live key, then the stream is a 403 problem document", async () => {
+    const response = await fetch(`${target.url}${STREAM_PATH}`, {
+      headers: { authorization: `Bearer ${other.liveKey}` },
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(((await response.json()) as { detail: string }).detail).toContain("test keys only");
   });
 
   it("when the key is unknown, then the stream is a 401 problem document", async () => {
