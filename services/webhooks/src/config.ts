@@ -4,12 +4,13 @@ import {
   jetstreamReplicasField,
   managementPortField,
   parse,
+  parseSecretsKey,
+  parseSecretsKeyList,
   serviceAuthKeysField,
   shutdownConfigSpec,
 } from "@gateway/platform";
 import { type AddressPolicy, assertAddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
-import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
 
 /** "1m,2h,24h" (the waits before retry 1, 2, 3); "" or "none" for no retries. */
 function retrySchedule(raw: string): number[] {
