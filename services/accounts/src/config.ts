@@ -2,7 +2,10 @@ import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gatewa
 import {
   type ConfigOf,
   grpcReflectionField,
+  hostField,
   managementPortField,
+  mongodbDatabaseField,
+  mongodbUrlField,
   parse,
   serviceAuthKeysField,
   shutdownConfigSpec,
@@ -16,21 +19,10 @@ export const accountsConfigSpec = {
   port: { env: "PORT", description: "gRPC/Connect port", default: "50051", parse: parse.port },
   serviceAuthKeys: serviceAuthKeysField("accounts"),
   grpcReflection: grpcReflectionField,
-  host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  host: hostField,
   managementPort: managementPortField(9461),
-  // May embed database credentials: never echoed in errors.
-  mongodbUrl: {
-    env: "MONGODB_URL",
-    description: "MongoDB connection URL",
-    secret: true,
-    parse: parse.mongoUrl,
-  },
-  mongodbDatabase: {
-    env: "MONGODB_DATABASE",
-    description: "database of the accounts service",
-    default: "gateway_accounts",
-    parse: parse.string,
-  },
+  mongodbUrl: mongodbUrlField,
+  mongodbDatabase: mongodbDatabaseField("accounts"),
   demo: {
     env: "GATEWAY_DEMO",
     description: "seed the verified demo merchant at start",

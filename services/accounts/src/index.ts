@@ -1,4 +1,14 @@
 // Public surface of the accounts service, used by the launcher (embedded and distributed) and tests.
+
+export {
+  createSecretBox,
+  generateSecretsKey,
+  parseSecretsKey,
+  type SealedSecret,
+  type SecretBox,
+  SecretUnreadableError,
+  secretsKeyId,
+} from "@gateway/platform";
 export {
   ACCOUNTS_ERROR_DOMAIN,
   type AccountsRoutesDeps,
@@ -31,14 +41,5 @@ export type { ApiKey } from "./domain/api-key.js";
 export type { ExchangeRate } from "./domain/exchange-rate.js";
 export type { FeePlan } from "./domain/fee-plan.js";
 export type { Merchant } from "./domain/merchant.js";
-export {
-  createSecretBox,
-  generateSecretsKey,
-  parseSecretsKey,
-  type SealedSecret,
-  type SecretBox,
-  SecretUnreadableError,
-  secretsKeyId,
-} from "./domain/secret-box.js";
 export type { Terminal, TerminalCredentials } from "./domain/terminal.js";
 export { type SecretsKeyConfig, secretBoxFromConfig } from "./secret-box-from-config.js";

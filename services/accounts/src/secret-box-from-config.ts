@@ -1,5 +1,5 @@
 import type { Logger } from "@gateway/platform";
-import { createSecretBox, generateSecretsKey, parseSecretsKey, type SecretBox } from "./domain/secret-box.js";
+import { createSecretBox, generateSecretsKey, parseSecretsKey, type SecretBox } from "@gateway/platform";
 
 export interface SecretsKeyConfig {
   secretsKey: string | undefined;

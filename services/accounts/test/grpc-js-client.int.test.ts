@@ -1,5 +1,7 @@
 import {
   createLogger,
+  createSecretBox,
+  generateSecretsKey,
   ManualClock,
   pingMongo,
   type RunningServer,
@@ -12,7 +14,6 @@ import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mo
 import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createApiKey, revokeApiKey } from "../src/app/api-keys.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
-import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { createGrpcJsClients, type GrpcJsClients, grpcErrorOf } from "./support/grpc-js-clients.js";
 import { type MongoTestDatabase, openMongoTestDatabase } from "./support/mongo-test-database.js";
 

@@ -1,8 +1,8 @@
+import { createSecretBox, generateSecretsKey } from "@gateway/platform";
 import { createQueryPlanDb } from "@gateway/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
 import { createMongoDashboardStores } from "../src/adapters/mongo/mongo-dashboard-stores.js";
-import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";

@@ -1,9 +1,9 @@
 import { inspect } from "node:util";
+import { createSecretBox, generateSecretsKey } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { createInMemoryDashboardStores } from "../src/adapters/memory/in-memory-dashboard-stores.js";
 import { InMemoryTerminalRepository } from "../src/adapters/memory/in-memory-terminal-repository.js";
-import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";

@@ -1,4 +1,4 @@
-import { ManualClock } from "@gateway/platform";
+import { createSecretBox, generateSecretsKey, ManualClock, SecretUnreadableError } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
 import { ensureAccountsIndexes } from "../src/adapters/mongo/ensure-accounts-indexes.js";
@@ -8,7 +8,6 @@ import { createApiKey } from "../src/app/api-keys.js";
 import { createMerchant } from "../src/app/merchants.js";
 import { seedDemoMerchant } from "../src/app/seed-demo-merchant.js";
 import { resolveTerminalCredentials, setTerminal } from "../src/app/terminals.js";
-import { createSecretBox, generateSecretsKey, SecretUnreadableError } from "../src/domain/secret-box.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";

@@ -1,5 +1,5 @@
+import { createSecretBox, generateSecretsKey, secretsKeyId } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { createSecretBox, generateSecretsKey, secretsKeyId } from "../src/domain/secret-box.js";
 import { secretBoxFromConfig } from "../src/secret-box-from-config.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
 

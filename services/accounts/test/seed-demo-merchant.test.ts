@@ -1,4 +1,4 @@
-import { ManualClock } from "@gateway/platform";
+import { ManualClock, SecretUnreadableError } from "@gateway/platform";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import { revokeApiKey } from "../src/app/api-keys.js";
@@ -7,7 +7,6 @@ import type { AccountsRepositories } from "../src/app/ports.js";
 import { seedDemoMerchant } from "../src/app/seed-demo-merchant.js";
 import { resolveTerminalCredentials, setTerminal } from "../src/app/terminals.js";
 import { generateApiKey } from "../src/domain/api-key.js";
-import { SecretUnreadableError } from "../src/domain/secret-box.js";
 
 describe("seeding the demo merchant", () => {
   let clock: ManualClock;

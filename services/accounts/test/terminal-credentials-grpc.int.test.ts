@@ -1,11 +1,17 @@
-import { ManualClock, pingMongo, type RunningServer, startServiceServer } from "@gateway/platform";
+import {
+  createSecretBox,
+  generateSecretsKey,
+  ManualClock,
+  pingMongo,
+  type RunningServer,
+  startServiceServer,
+} from "@gateway/platform";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountsInterceptors, createAccountsRoutes } from "../src/accounts-module.js";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
 import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
-import { createSecretBox, generateSecretsKey } from "../src/domain/secret-box.js";
 import { createCaptureLogger } from "./support/capture-logger.js";
 import { createGrpcJsClients, type GrpcJsClients, grpcErrorOf } from "./support/grpc-js-clients.js";
 import { type MongoTestDatabase, openMongoTestDatabase } from "./support/mongo-test-database.js";

@@ -1,11 +1,10 @@
-import { ManualClock } from "@gateway/platform";
+import { ManualClock, SecretUnreadableError } from "@gateway/platform";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-memory-accounts-repositories.js";
 import type { AccountsDeps } from "../src/app/accounts-deps.js";
 import { createMerchant, verifyMerchant } from "../src/app/merchants.js";
 import { getTerminal, resolveTerminalCredentials, setTerminal } from "../src/app/terminals.js";
 import type { Merchant } from "../src/domain/merchant.js";
-import { SecretUnreadableError } from "../src/domain/secret-box.js";
 import { expectGatewayError } from "./support/expect-gateway-error.js";
 
 const PASSWORD = "Terminal-Password-That-Must-Not-Leak";

@@ -1,8 +1,12 @@
 import {
   type ConfigOf,
   grpcReflectionField,
+  hostField,
   jetstreamReplicasField,
   managementPortField,
+  mongodbDatabaseField,
+  mongodbUrlField,
+  natsUrlField,
   parse,
   serviceAuthKeysField,
   shutdownConfigSpec,
@@ -14,28 +18,11 @@ export const refundsConfigSpec = {
   serviceAuthKeys: serviceAuthKeysField("refunds"),
   grpcReflection: grpcReflectionField,
   jetstreamReplicas: jetstreamReplicasField,
-  host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  host: hostField,
   managementPort: managementPortField(9463),
-  // May embed database credentials: never echoed in errors.
-  mongodbUrl: {
-    env: "MONGODB_URL",
-    description: "MongoDB connection URL",
-    secret: true,
-    parse: parse.mongoUrl,
-  },
-  mongodbDatabase: {
-    env: "MONGODB_DATABASE",
-    description: "database of the refunds service",
-    default: "gateway_refunds",
-    parse: parse.string,
-  },
-  // May embed credentials (nats://user:pass@host): never echoed in errors.
-  natsUrl: {
-    env: "NATS_URL",
-    description: "NATS server(s) with JetStream, comma-separated",
-    secret: true,
-    parse: parse.natsUrls,
-  },
+  mongodbUrl: mongodbUrlField,
+  mongodbDatabase: mongodbDatabaseField("refunds"),
+  natsUrl: natsUrlField,
   accountsUrl: {
     env: "ACCOUNTS_URL",
     description: "address of the accounts service",

@@ -1,15 +1,20 @@
 import {
   type ConfigOf,
   grpcReflectionField,
+  hostField,
   jetstreamReplicasField,
   managementPortField,
+  mongodbDatabaseField,
+  mongodbUrlField,
+  natsUrlField,
   parse,
+  parseSecretsKey,
+  parseSecretsKeyList,
   serviceAuthKeysField,
   shutdownConfigSpec,
 } from "@gateway/platform";
 import { type AddressPolicy, assertAddressPolicy } from "./adapters/http/index.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
-import { parseSecretsKey, parseSecretsKeyList } from "./domain/secret-box.js";
 
 /** "1m,2h,24h" (the waits before retry 1, 2, 3); "" or "none" for no retries. */
 function retrySchedule(raw: string): number[] {
@@ -81,28 +86,11 @@ export const webhooksConfigSpec = {
   serviceAuthKeys: serviceAuthKeysField("webhooks"),
   grpcReflection: grpcReflectionField,
   jetstreamReplicas: jetstreamReplicasField,
-  host: { env: "HOST", description: "address to listen on", default: "127.0.0.1", parse: parse.string },
+  host: hostField,
   managementPort: managementPortField(9464),
-  // May embed database credentials: never echoed in errors.
-  mongodbUrl: {
-    env: "MONGODB_URL",
-    description: "MongoDB connection URL",
-    secret: true,
-    parse: parse.mongoUrl,
-  },
-  mongodbDatabase: {
-    env: "MONGODB_DATABASE",
-    description: "database of the webhooks service",
-    default: "gateway_webhooks",
-    parse: parse.string,
-  },
-  // May embed credentials too.
-  natsUrl: {
-    env: "NATS_URL",
-    description: "NATS server(s) with JetStream, comma-separated",
-    secret: true,
-    parse: parse.natsUrls,
-  },
+  mongodbUrl: mongodbUrlField,
+  mongodbDatabase: mongodbDatabaseField("webhooks"),
+  natsUrl: natsUrlField,
   ...webhookDeliveryConfigSpec,
   secretsKey: {
     env: "GATEWAY_SECRETS_KEY",

@@ -1,5 +1,11 @@
 // Public surface of the webhooks service, used by the launcher (embedded and distributed) and tests.
 
+export {
+  createSecretBox,
+  parseSecretsKey,
+  parseSecretsKeyList,
+  type SecretBox,
+} from "@gateway/platform";
 export { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
 export {
   DEFAULT_EVENTS_SUBJECT_PREFIX,
@@ -36,12 +42,6 @@ export {
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from "./domain/event-types.js";
-export {
-  createSecretBox,
-  parseSecretsKey,
-  parseSecretsKeyList,
-  type SecretBox,
-} from "./domain/secret-box.js";
 export {
   createWebhooksRoutes,
   createWebhooksRuntime,

@@ -1,4 +1,5 @@
 import {
+  createSecretBox,
   NatsLiveEventFeed,
   pingMongo,
   pingNats,
@@ -12,7 +13,6 @@ import { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-
 import { createHttpDeliverer } from "./adapters/http/index.js";
 import { createMongoWebhooksStores } from "./adapters/mongo/create-mongo-webhooks-stores.js";
 import { addressPolicyFromConfig, webhooksConfigSpec, webhooksSettingsFromConfig } from "./config.js";
-import { createSecretBox } from "./domain/secret-box.js";
 import { createWebhooksRoutes, createWebhooksRuntime } from "./webhooks-module.js";
 
 /** In-flight POSTs get at most this long at shutdown; the rest is re-sent after its lease. */

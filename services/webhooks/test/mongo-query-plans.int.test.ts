@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createSecretBox } from "@gateway/platform";
 import { createQueryPlanDb } from "@gateway/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -8,7 +9,6 @@ import {
 } from "../src/adapters/mongo/mongo-delivery-repository.js";
 import { createMongoEndpointRepository } from "../src/adapters/mongo/mongo-endpoint-repository.js";
 import { createMongoWebhookEventRepository } from "../src/adapters/mongo/mongo-event-repository.js";
-import { createSecretBox } from "../src/domain/secret-box.js";
 import { deliveryRepositoryContract } from "./contracts/delivery-repository.contract.js";
 import { endpointRepositoryContract } from "./contracts/endpoint-repository.contract.js";
 import { eventRepositoryContract } from "./contracts/event-repository.contract.js";

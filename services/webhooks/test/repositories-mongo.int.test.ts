@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { newId } from "@gateway/platform";
+import { createSecretBox, newId, SecretUnreadableError } from "@gateway/platform";
 import { createTestDb, type TestDb } from "@gateway/testkit";
 import { generateWebhookSecret } from "@gateway/webhook-signature";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,7 +13,6 @@ import {
   ENDPOINTS_COLLECTION,
 } from "../src/adapters/mongo/mongo-endpoint-repository.js";
 import { createMongoWebhookEventRepository } from "../src/adapters/mongo/mongo-event-repository.js";
-import { createSecretBox, SecretUnreadableError } from "../src/domain/secret-box.js";
 import { deliveryRepositoryContract } from "./contracts/delivery-repository.contract.js";
 import { endpointRepositoryContract } from "./contracts/endpoint-repository.contract.js";
 import { eventRepositoryContract } from "./contracts/event-repository.contract.js";

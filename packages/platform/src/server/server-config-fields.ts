@@ -21,3 +21,37 @@ export const jetstreamReplicasField = {
     return n;
   },
 };
+
+/** HOST of a service process: loopback unless a deployment says otherwise. */
+export const hostField = {
+  env: "HOST",
+  description: "address to listen on",
+  default: "127.0.0.1",
+  parse: parse.string,
+};
+
+/** MONGODB_URL: may embed database credentials, so it is never echoed in errors. */
+export const mongodbUrlField = {
+  env: "MONGODB_URL",
+  description: "MongoDB connection URL",
+  secret: true,
+  parse: parse.mongoUrl,
+};
+
+/** MONGODB_DATABASE: each service keeps its own database, `gateway_<service>` by default. */
+export function mongodbDatabaseField(service: string) {
+  return {
+    env: "MONGODB_DATABASE",
+    description: `database of the ${service} service`,
+    default: `gateway_${service}`,
+    parse: parse.string,
+  };
+}
+
+/** NATS_URL: may embed credentials (nats://user:pass@host), so it is never echoed in errors. */
+export const natsUrlField = {
+  env: "NATS_URL",
+  description: "NATS server(s) with JetStream, comma-separated",
+  secret: true,
+  parse: parse.natsUrls,
+};

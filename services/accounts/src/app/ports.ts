@@ -66,7 +66,7 @@ export interface TerminalRepository {
 export interface StoredTerminal {
   terminal: Terminal;
   /**
-   * Decrypts the password. Throws SecretUnreadableError (domain/secret-box) when it cannot be
+   * Decrypts the password. Throws SecretUnreadableError (the platform secret box) when it cannot be
    * opened with the configured keys (GATEWAY_SECRETS_KEY changed, record altered).
    */
   openPassword(): string;

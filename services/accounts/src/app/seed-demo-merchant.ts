@@ -1,4 +1,4 @@
-import { type Clock, GatewayError, newId } from "@gateway/platform";
+import { type Clock, GatewayError, newId, SecretUnreadableError } from "@gateway/platform";
 import {
   apiKeyHashesMatch,
   hashApiKey,
@@ -7,7 +7,6 @@ import {
   parseApiKey,
 } from "../domain/api-key.js";
 import type { Merchant } from "../domain/merchant.js";
-import { SecretUnreadableError } from "../domain/secret-box.js";
 import { parseTerminalInput, type TerminalCredentials, type TerminalInput } from "../domain/terminal.js";
 import { createApiKey } from "./api-keys.js";
 import type { AccountsRepositories } from "./ports.js";

@@ -1,7 +1,6 @@
-import { newId } from "@gateway/platform";
+import { createSecretBox, generateSecretsKey, newId, type SecretBox } from "@gateway/platform";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { TerminalRepository } from "../../src/app/ports.js";
-import { createSecretBox, generateSecretsKey, type SecretBox } from "../../src/domain/secret-box.js";
 import type { Terminal } from "../../src/domain/terminal.js";
 
 function aTerminal(overrides: Partial<Terminal> = {}): Terminal {

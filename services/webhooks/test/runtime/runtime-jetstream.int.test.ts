@@ -2,13 +2,13 @@ import { randomBytes as keyBytes, randomBytes } from "node:crypto";
 import {
   connectNats,
   createJetStreamEventBus,
+  createSecretBox,
   ensureEventsStream,
   type NatsConnection,
 } from "@gateway/platform";
 import { createTestDb } from "@gateway/testkit";
 import { afterAll, beforeAll } from "vitest";
 import { createMongoWebhooksStores } from "../../src/adapters/mongo/create-mongo-webhooks-stores.js";
-import { createSecretBox } from "../../src/domain/secret-box.js";
 import { runtimeScenarios } from "./runtime-scenarios.js";
 
 let nc: NatsConnection;

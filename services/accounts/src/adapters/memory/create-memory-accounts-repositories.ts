@@ -1,5 +1,5 @@
+import { createSecretBox, generateSecretsKey, type SecretBox } from "@gateway/platform";
 import type { AccountsRepositories } from "../../app/ports.js";
-import { createSecretBox, generateSecretsKey, type SecretBox } from "../../domain/secret-box.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
 import { createInMemoryDashboardStores } from "./in-memory-dashboard-stores.js";
 import { InMemoryExchangeRateRepository } from "./in-memory-exchange-rate-repository.js";

@@ -1,5 +1,5 @@
+import type { SealedSecret, SecretBox } from "@gateway/platform";
 import type { StoredTerminal, TerminalRepository } from "../../app/ports.js";
-import type { SealedSecret, SecretBox } from "../../domain/secret-box.js";
 import { type Terminal, terminalSecretContext } from "../../domain/terminal.js";
 
 /**

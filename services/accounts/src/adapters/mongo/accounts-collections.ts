@@ -1,5 +1,5 @@
+import type { SealedSecret } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
-import type { SealedSecret } from "../../domain/secret-box.js";
 
 /**
  * Stored shapes. Merchants and API keys use our public id as `_id` (one unique key, no second

@@ -1,6 +1,6 @@
+import type { SecretBox } from "@gateway/platform";
 import type { Db } from "mongodb";
 import type { AccountsRepositories } from "../../app/ports.js";
-import type { SecretBox } from "../../domain/secret-box.js";
 import { ensureAccountsIndexes } from "./ensure-accounts-indexes.js";
 import { MongoApiKeyRepository } from "./mongo-api-key-repository.js";
 import { createMongoDashboardStores } from "./mongo-dashboard-stores.js";

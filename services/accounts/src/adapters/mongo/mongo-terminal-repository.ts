@@ -1,7 +1,7 @@
+import type { SecretBox } from "@gateway/platform";
 import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { StoredTerminal, TerminalRepository } from "../../app/ports.js";
-import type { SecretBox } from "../../domain/secret-box.js";
 import { type Terminal, terminalSecretContext } from "../../domain/terminal.js";
 import { type TerminalDocument, terminalsCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";

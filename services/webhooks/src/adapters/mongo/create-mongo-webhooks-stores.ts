@@ -1,6 +1,6 @@
+import type { SecretBox } from "@gateway/platform";
 import type { Db } from "mongodb";
 import type { WebhooksStores } from "../../app/ports.js";
-import type { SecretBox } from "../../domain/secret-box.js";
 import { createMongoDeliveryRepository } from "./mongo-delivery-repository.js";
 import { createMongoEndpointRepository } from "./mongo-endpoint-repository.js";
 import { createMongoWebhookEventRepository } from "./mongo-event-repository.js";

@@ -1,8 +1,8 @@
+import type { SealedSecret, SecretBox } from "@gateway/platform";
 import { GatewayError, isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { EndpointRepository } from "../../app/ports.js";
 import { type AccountScope, modeName } from "../../domain/account-scope.js";
-import type { SealedSecret, SecretBox } from "../../domain/secret-box.js";
 import type { WebhookEndpoint } from "../../domain/webhook-endpoint.js";
 import { ensureIndexes, type IndexDeclaration } from "./ensure-indexes.js";
 import { runMongo } from "./mongo-errors.js";

@@ -6,7 +6,7 @@ import {
   type SealedSecret,
   SecretUnreadableError,
   secretsKeyId,
-} from "../src/domain/secret-box.js";
+} from "../src/secret-box.js";
 
 const PASSWORD = "terminal-pässword 🔐";
 

@@ -5,7 +5,7 @@ import {
   parseSecretsKey,
   parseSecretsKeyList,
   SecretUnreadableError,
-} from "../../src/domain/secret-box.js";
+} from "../src/secret-box.js";
 
 const SECRET = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=";
 
