@@ -1,28 +1,12 @@
 import { DEFAULT_SIMULATOR_CREDENTIALS, simulatorTerminalBaseUrl } from "@gateway/acquirer";
-import {
-  type ConfigOf,
-  grpcReflectionField,
-  hostField,
-  managementPortField,
-  mongodbDatabaseField,
-  mongodbUrlField,
-  parse,
-  serviceAuthKeysField,
-  shutdownConfigSpec,
-} from "@gateway/platform";
+import { type ConfigOf, parse, serviceProcessFields, shutdownConfigSpec } from "@gateway/platform";
 
 // The simulator's built-in terminal; the standalone simulator reads the same two variables.
 const SIMULATOR_TERMINAL = DEFAULT_SIMULATOR_CREDENTIALS[0]!;
 
 /** Environment of the accounts process (distributed mode). */
 export const accountsConfigSpec = {
-  port: { env: "PORT", description: "gRPC/Connect port", default: "50051", parse: parse.port },
-  serviceAuthKeys: serviceAuthKeysField("accounts"),
-  grpcReflection: grpcReflectionField,
-  host: hostField,
-  managementPort: managementPortField(9461),
-  mongodbUrl: mongodbUrlField,
-  mongodbDatabase: mongodbDatabaseField("accounts"),
+  ...serviceProcessFields({ service: "accounts", port: 50051, managementPort: 9461 }),
   demo: {
     env: "GATEWAY_DEMO",
     description: "seed the verified demo merchant at start",

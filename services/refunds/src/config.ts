@@ -1,28 +1,15 @@
 import {
   type ConfigOf,
-  grpcReflectionField,
-  hostField,
-  jetstreamReplicasField,
-  managementPortField,
-  mongodbDatabaseField,
-  mongodbUrlField,
-  natsUrlField,
+  eventBusFields,
   parse,
-  serviceAuthKeysField,
+  serviceProcessFields,
   shutdownConfigSpec,
 } from "@gateway/platform";
 
 /** Environment of the refunds process (distributed mode). */
 export const refundsConfigSpec = {
-  port: { env: "PORT", description: "gRPC/Connect port", default: "50053", parse: parse.port },
-  serviceAuthKeys: serviceAuthKeysField("refunds"),
-  grpcReflection: grpcReflectionField,
-  jetstreamReplicas: jetstreamReplicasField,
-  host: hostField,
-  managementPort: managementPortField(9463),
-  mongodbUrl: mongodbUrlField,
-  mongodbDatabase: mongodbDatabaseField("refunds"),
-  natsUrl: natsUrlField,
+  ...serviceProcessFields({ service: "refunds", port: 50053, managementPort: 9463 }),
+  ...eventBusFields,
   accountsUrl: {
     env: "ACCOUNTS_URL",
     description: "address of the accounts service",

@@ -1,14 +1,8 @@
 import {
   type ConfigOf,
-  grpcReflectionField,
-  hostField,
-  jetstreamReplicasField,
-  managementPortField,
-  mongodbDatabaseField,
-  mongodbUrlField,
-  natsUrlField,
+  eventBusFields,
   parse,
-  serviceAuthKeysField,
+  serviceProcessFields,
   shutdownConfigSpec,
 } from "@gateway/platform";
 
@@ -21,15 +15,8 @@ function publicUrl(raw: string): string {
 
 /** Environment of the sessions process (distributed mode). */
 export const sessionsConfigSpec = {
-  port: { env: "PORT", description: "gRPC/Connect port", default: "50052", parse: parse.port },
-  serviceAuthKeys: serviceAuthKeysField("sessions"),
-  grpcReflection: grpcReflectionField,
-  jetstreamReplicas: jetstreamReplicasField,
-  host: hostField,
-  managementPort: managementPortField(9462),
-  mongodbUrl: mongodbUrlField,
-  mongodbDatabase: mongodbDatabaseField("sessions"),
-  natsUrl: natsUrlField,
+  ...serviceProcessFields({ service: "sessions", port: 50052, managementPort: 9462 }),
+  ...eventBusFields,
   accountsUrl: {
     env: "ACCOUNTS_URL",
     description: "address of the accounts service",

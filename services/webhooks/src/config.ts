@@ -1,16 +1,10 @@
 import {
   type ConfigOf,
-  grpcReflectionField,
-  hostField,
-  jetstreamReplicasField,
-  managementPortField,
-  mongodbDatabaseField,
-  mongodbUrlField,
-  natsUrlField,
+  eventBusFields,
   parse,
   parseSecretsKey,
   parseSecretsKeyList,
-  serviceAuthKeysField,
+  serviceProcessFields,
   shutdownConfigSpec,
 } from "@gateway/platform";
 import { type AddressPolicy, assertAddressPolicy } from "./adapters/http/index.js";
@@ -82,15 +76,8 @@ export const webhookDeliveryConfigSpec = {
 
 /** Environment of the webhooks process (distributed mode). */
 export const webhooksConfigSpec = {
-  port: { env: "PORT", description: "gRPC/Connect port", default: "50054", parse: parse.port },
-  serviceAuthKeys: serviceAuthKeysField("webhooks"),
-  grpcReflection: grpcReflectionField,
-  jetstreamReplicas: jetstreamReplicasField,
-  host: hostField,
-  managementPort: managementPortField(9464),
-  mongodbUrl: mongodbUrlField,
-  mongodbDatabase: mongodbDatabaseField("webhooks"),
-  natsUrl: natsUrlField,
+  ...serviceProcessFields({ service: "webhooks", port: 50054, managementPort: 9464 }),
+  ...eventBusFields,
   ...webhookDeliveryConfigSpec,
   secretsKey: {
     env: "GATEWAY_SECRETS_KEY",

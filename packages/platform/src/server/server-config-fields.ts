@@ -1,4 +1,6 @@
-import { parse } from "../config/read-config.js";
+import { managementPortField, parse } from "../config/read-config.js";
+import { serviceAuthKeysField } from "../service-auth/service-auth-keys.js";
+import type { GatewayServiceName } from "../service-auth/service-names.js";
 
 /** GATEWAY_GRPC_REFLECTION: off by default; reflection describes the API to grpcurl and `buf curl`. */
 export const grpcReflectionField = {
@@ -55,3 +57,26 @@ export const natsUrlField = {
   secret: true,
   parse: parse.natsUrls,
 };
+
+/**
+ * The fields every gRPC service process reads, declared once: its port and management port,
+ * its service credentials, reflection, the listening address and its own MongoDB database.
+ */
+export function serviceProcessFields(o: {
+  service: GatewayServiceName;
+  port: number;
+  managementPort: number;
+}) {
+  return {
+    port: { env: "PORT", description: "gRPC/Connect port", default: String(o.port), parse: parse.port },
+    serviceAuthKeys: serviceAuthKeysField(o.service),
+    grpcReflection: grpcReflectionField,
+    host: hostField,
+    managementPort: managementPortField(o.managementPort),
+    mongodbUrl: mongodbUrlField,
+    mongodbDatabase: mongodbDatabaseField(o.service),
+  };
+}
+
+/** The fields of a service that publishes or consumes events on JetStream. */
+export const eventBusFields = { natsUrl: natsUrlField, jetstreamReplicas: jetstreamReplicasField };
