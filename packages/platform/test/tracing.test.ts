@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { type ConnectRouter, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { AccountsService, AuthenticateResponseSchema } from "@gateway/proto";
-import { SpanKind, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
 import Fastify from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -98,13 +98,19 @@ describe("tracing", () => {
       await app.close();
     }
     const spans = exporter.getFinishedSpans();
-    const http = spans.find((s) => s.name === "HTTP POST /api/things/:id");
+    const http = spans.find((s) => s.name === "POST /api/things/:id");
+    const handler = spans.find((s) => s.parentSpanContext?.spanId === http?.spanContext().spanId);
     const rpcClient = byKind(spans, SpanKind.CLIENT)[0];
     const rpcServer = spans.find((s) => s.kind === SpanKind.SERVER && s.name.startsWith("rpc "));
+    expect(http?.kind).toBe(SpanKind.SERVER);
     expect(http?.attributes["http.response.status_code"]).toBe(200);
-    expect(rpcClient?.parentSpanContext?.spanId).toBe(http!.spanContext().spanId);
+    expect(http?.attributes["http.route"]).toBe("/api/things/:id");
+    expect(handler?.name).toMatch(/^handler - /);
+    // Parsing the JSON body resumes outside the request's async scope: the handler still runs
+    // inside the handler span, so the gRPC call is its child.
+    expect(rpcClient?.parentSpanContext?.spanId).toBe(handler!.spanContext().spanId);
     expect(rpcServer?.parentSpanContext?.spanId).toBe(rpcClient!.spanContext().spanId);
-    expect(new Set([http, rpcClient, rpcServer].map((s) => s!.spanContext().traceId)).size).toBe(1);
+    expect(new Set([http, handler, rpcClient, rpcServer].map((s) => s!.spanContext().traceId)).size).toBe(1);
   });
 
   it("when a request carries a traceparent, then the HTTP span continues that trace", async () => {
@@ -119,8 +125,41 @@ describe("tracing", () => {
       headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
     });
     await app.close();
-    const http = exporter.getFinishedSpans().find((s) => s.name === "HTTP GET /ping");
+    const http = exporter.getFinishedSpans().find((s) => s.name === "GET /ping");
     expect(http?.spanContext().traceId).toBe(traceId);
     expect(http?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+  });
+
+  it("when the client goes away before the answer, then the request's span still ends, marked as an error", async () => {
+    const app = Fastify();
+    registerFastifyTracing(app);
+    let received!: () => void;
+    const requestArrived = new Promise<void>((resolve) => {
+      received = resolve;
+    });
+    let answer!: () => void;
+    app.get("/slow", async () => {
+      received();
+      await new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      return { ok: true };
+    });
+    const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    const abort = new AbortController();
+    const call = fetch(`${base}/slow`, { signal: abort.signal }).catch(() => undefined);
+    await requestArrived;
+    abort.abort();
+    await call;
+    try {
+      for (let i = 0; i < 200 && !exporter.getFinishedSpans().some((s) => s.name === "GET /slow"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const http = exporter.getFinishedSpans().find((s) => s.name === "GET /slow");
+      expect(http?.status).toEqual({ code: SpanStatusCode.ERROR, message: "request aborted" });
+    } finally {
+      answer();
+      await app.close();
+    }
   });
 });

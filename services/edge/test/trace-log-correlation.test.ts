@@ -8,8 +8,12 @@ interface ReceivedSpan {
   traceId: string;
   spanId: string;
   name: string;
+  /** OTLP's enum: 2 is SPAN_KIND_SERVER. */
+  kind: number;
   attributes: Array<{ key: string; value: { stringValue?: string } }>;
 }
+
+const OTLP_SPAN_KIND_SERVER = 2;
 
 /** A real OTLP/HTTP trace receiver: collects the spans of every JSON export request it gets. */
 function startOtlpReceiver(): Promise<{ server: Server; url: string; spans: ReceivedSpan[] }> {
@@ -66,9 +70,12 @@ describe("log lines and traces", () => {
     expect(completed!.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(completed!.span_id).toMatch(/^[0-9a-f]{16}$/);
 
-    const span = await waitForSpan(receiver.spans, (s) => s.traceId === completed!.trace_id);
+    const span = await waitForSpan(
+      receiver.spans,
+      (s) => s.traceId === completed!.trace_id && s.kind === OTLP_SPAN_KIND_SERVER,
+    );
     expect(span.spanId).toBe(completed!.span_id);
-    expect(span.name).toBe("HTTP GET /api/v1/gateway/sessions/:session_id/");
+    expect(span.name).toBe("GET /api/v1/gateway/sessions/:session_id/");
     expect(span.attributes).toContainEqual({ key: "gateway.request_id", value: { stringValue: requestId } });
   });
 });
