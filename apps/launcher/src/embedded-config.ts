@@ -1,5 +1,11 @@
 import { parseCsrfSecret } from "@gateway/edge";
-import { type ConfigSpec, managementPortField, parse, shutdownConfigSpec } from "@gateway/platform";
+import {
+  acquirerTimeoutField,
+  type ConfigSpec,
+  managementPortField,
+  parse,
+  shutdownConfigSpec,
+} from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
 import { webhookDeliveryConfigSpec } from "@gateway/webhooks";
 
@@ -100,12 +106,7 @@ export const embeddedConfigSpec = {
     default: "1m",
     parse: parse.duration,
   },
-  acquirerTimeoutMs: {
-    env: "GATEWAY_ACQUIRER_TIMEOUT",
-    description: "Timeout of one call to the acquirer",
-    default: "15s",
-    parse: parse.duration,
-  },
+  acquirerTimeoutMs: acquirerTimeoutField,
   csrfSecret: {
     env: "GATEWAY_CSRF_SECRET",
     description: "Key of the checkout pages' CSRF tokens (random per start when unset)",

@@ -19,6 +19,7 @@ export * from "./json/raw-json.js";
 export * from "./keyed-serializer.js";
 export * from "./lifecycle/parent-pipe.js";
 export * from "./lifecycle/run-service.js";
+export * from "./lifecycle/serve-grpc-service.js";
 export * from "./lifecycle/shutdown.js";
 export * from "./logger.js";
 export * from "./memory-retention.js";

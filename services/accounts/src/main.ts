@@ -1,11 +1,4 @@
-import {
-  pingMongo,
-  readConfigOrExit,
-  runService,
-  startManagementServer,
-  startServiceServer,
-  systemClock,
-} from "@gateway/platform";
+import { pingMongo, readConfigOrExit, runService, serveGrpcService, systemClock } from "@gateway/platform";
 import { createAccountsInterceptors, createAccountsRoutes } from "./accounts-module.js";
 import { createMongoAccountsRepositories } from "./adapters/mongo/create-mongo-accounts-repositories.js";
 import { seedDemoMerchant } from "./app/seed-demo-merchant.js";
@@ -40,26 +33,15 @@ runService({
       process.stdout.write(`GATEWAY_DEMO_TEST_KEY=${demo.testKey}\n`);
     }
 
-    // startServiceServer logs the URL it listens on.
-    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({
-      name: "accounts",
-      host: config.host,
-      port: config.managementPort,
-      logger,
-    });
-    onStop("management", () => management.close());
-    const server = await startServiceServer({
-      name: "accounts",
-      host: config.host,
-      port: config.port,
-      routes: createAccountsRoutes({ repos, clock: systemClock, logger }),
-      interceptors: createAccountsInterceptors(logger),
-      readiness: [{ name: "mongo", check: () => pingMongo(db) }],
-      auth: { target: "accounts", keys: config.serviceAuthKeys },
-      reflection: config.grpcReflection,
-      logger,
-    });
-    onStop("server", (remainingMs) => server.close(remainingMs));
+    await serveGrpcService(
+      { logger, onStop },
+      {
+        name: "accounts",
+        config,
+        routes: createAccountsRoutes({ repos, clock: systemClock, logger }),
+        interceptors: createAccountsInterceptors(logger),
+        readiness: [{ name: "mongo", check: () => pingMongo(db) }],
+      },
+    );
   },
 });

@@ -6,6 +6,7 @@ import {
   parse,
   readConfig,
   serviceAuthKeysField,
+  serviceUrlField,
   shutdownConfigSpec,
 } from "@gateway/platform";
 import { parseRateLimitConfig } from "@gateway/rate-limiter";
@@ -16,30 +17,10 @@ export const edgeConfigSpec = {
   port: { env: "PORT", description: "HTTP port of the public API", default: "8080", parse: parse.port },
   host: { env: "HOST", description: "interface to bind", default: "127.0.0.1", parse: parse.string },
   managementPort: managementPortField(9460),
-  accountsUrl: {
-    env: "ACCOUNTS_URL",
-    description: "accounts service (gRPC)",
-    default: "http://127.0.0.1:50051",
-    parse: parse.url,
-  },
-  sessionsUrl: {
-    env: "SESSIONS_URL",
-    description: "sessions service (gRPC)",
-    default: "http://127.0.0.1:50052",
-    parse: parse.url,
-  },
-  refundsUrl: {
-    env: "REFUNDS_URL",
-    description: "refunds service (gRPC)",
-    default: "http://127.0.0.1:50053",
-    parse: parse.url,
-  },
-  webhooksUrl: {
-    env: "WEBHOOKS_URL",
-    description: "webhooks service (gRPC)",
-    default: "http://127.0.0.1:50054",
-    parse: parse.url,
-  },
+  accountsUrl: serviceUrlField("accounts"),
+  sessionsUrl: serviceUrlField("sessions"),
+  refundsUrl: serviceUrlField("refunds"),
+  webhooksUrl: serviceUrlField("webhooks"),
   publicUrl: {
     env: "GATEWAY_PUBLIC_URL",
     description: "public base URL of the gateway; unset on the edge: where it listens (HOST and PORT)",

@@ -1,12 +1,5 @@
 import { type Client, createClient, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
-import {
-  type ReadinessCheck,
-  type ServiceAuthKeys,
-  serviceTokenInterceptor,
-  systemClock,
-  tracingClientInterceptor,
-} from "@gateway/platform";
+import { type ReadinessCheck, type ServiceAuthKeys, serviceTransport } from "@gateway/platform";
 import {
   AccountsService,
   DashboardUsersService,
@@ -61,14 +54,7 @@ export function createServiceClients(config: {
     baseUrl: string,
     audience: "accounts" | "sessions" | "webhooks" | "refunds",
   ): Transport =>
-    createGrpcTransport({
-      baseUrl,
-      interceptors: [
-        tracingClientInterceptor(),
-        serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock),
-      ],
-      defaultTimeoutMs: RPC_TIMEOUT_MS,
-    });
+    serviceTransport(baseUrl, audience, config.serviceAuthKeys, { defaultTimeoutMs: RPC_TIMEOUT_MS });
   const accountsTransport = transport(config.accountsUrl, "accounts");
   const sessionsTransport = transport(config.sessionsUrl, "sessions");
   return {

@@ -1,8 +1,11 @@
 import {
+  acquirerTimeoutField,
   type ConfigOf,
   eventBusFields,
+  outboxPollIntervalField,
   parse,
   serviceProcessFields,
+  serviceUrlField,
   shutdownConfigSpec,
 } from "@gateway/platform";
 
@@ -10,31 +13,10 @@ import {
 export const refundsConfigSpec = {
   ...serviceProcessFields({ service: "refunds", port: 50053, managementPort: 9463 }),
   ...eventBusFields,
-  accountsUrl: {
-    env: "ACCOUNTS_URL",
-    description: "address of the accounts service",
-    default: "http://127.0.0.1:50051",
-    parse: parse.url,
-  },
-  sessionsUrl: {
-    env: "SESSIONS_URL",
-    description: "address of the sessions service",
-    default: "http://127.0.0.1:50052",
-    parse: parse.url,
-  },
-  acquirerTimeoutMs: {
-    env: "GATEWAY_ACQUIRER_TIMEOUT",
-    description: "bound on each call to the acquirer",
-    default: "15s",
-    parse: parse.positiveDuration,
-  },
-  outboxPollIntervalMs: {
-    env: "GATEWAY_OUTBOX_POLL_INTERVAL",
-    description:
-      "safety-net pause between looks for unpublished refund events (every write that stores one wakes the relay at once)",
-    default: "1s",
-    parse: parse.positiveDuration,
-  },
+  accountsUrl: serviceUrlField("accounts"),
+  sessionsUrl: serviceUrlField("sessions"),
+  acquirerTimeoutMs: acquirerTimeoutField,
+  outboxPollIntervalMs: outboxPollIntervalField("refund"),
   logLevel: { env: "LOG_LEVEL", description: "log level", default: "info", parse: parse.logLevel },
   ...shutdownConfigSpec,
 };

@@ -1,6 +1,5 @@
 // The refunds service in distributed mode: config -> Mongo, NATS -> gRPC clients -> server -> runtime.
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAccountsTerminalProvider } from "@gateway/accounts-client";
 import { createEpgAcquirer } from "@gateway/acquirer";
 import {
@@ -9,11 +8,9 @@ import {
   pingNats,
   readConfigOrExit,
   runService,
-  serviceTokenInterceptor,
-  startManagementServer,
-  startServiceServer,
+  serveGrpcService,
+  serviceTransport,
   systemClock,
-  tracingClientInterceptor,
 } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import { createMongoBalanceLedger } from "./adapters/mongo/mongo-balance-ledger.js";
@@ -41,51 +38,34 @@ runService({
       outboxPollIntervalMs: config.outboxPollIntervalMs,
     });
 
-    const grpc = (baseUrl: string, audience: "sessions" | "accounts") =>
-      createGrpcTransport({
-        baseUrl,
-        interceptors: [
-          tracingClientInterceptor(),
-          serviceTokenInterceptor(config.serviceAuthKeys, audience, systemClock),
+    const keys = config.serviceAuthKeys;
+    await serveGrpcService(
+      { logger, onStop },
+      {
+        name: "refunds",
+        config,
+        routes: createRefundsRoutes({
+          sessions: createSessionsPaidSessionLookup(
+            createClient(SessionService, serviceTransport(config.sessionsUrl, "sessions", keys)),
+          ),
+          paidSessions,
+          terminals: createAccountsTerminalProvider(
+            createClient(AccountsService, serviceTransport(config.accountsUrl, "accounts", keys)),
+          ),
+          ledger: await createMongoBalanceLedger(db),
+          refunds,
+          acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
+          outbox: runtime,
+          clock: systemClock,
+          newId,
+          logger,
+        }),
+        readiness: [
+          { name: "mongo", check: () => pingMongo(db) },
+          { name: "nats", check: () => pingNats(nats) },
         ],
-      });
-    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({
-      name: "refunds",
-      host: config.host,
-      port: config.managementPort,
-      logger,
-    });
-    onStop("management", () => management.close());
-    const server = await startServiceServer({
-      name: "refunds",
-      host: config.host,
-      port: config.port,
-      auth: { target: "refunds", keys: config.serviceAuthKeys },
-      reflection: config.grpcReflection,
-      routes: createRefundsRoutes({
-        sessions: createSessionsPaidSessionLookup(
-          createClient(SessionService, grpc(config.sessionsUrl, "sessions")),
-        ),
-        paidSessions,
-        terminals: createAccountsTerminalProvider(
-          createClient(AccountsService, grpc(config.accountsUrl, "accounts")),
-        ),
-        ledger: await createMongoBalanceLedger(db),
-        refunds,
-        acquirer: createEpgAcquirer({ timeoutMs: config.acquirerTimeoutMs }),
-        outbox: runtime,
-        clock: systemClock,
-        newId,
-        logger,
-      }),
-      readiness: [
-        { name: "mongo", check: () => pingMongo(db) },
-        { name: "nats", check: () => pingNats(nats) },
-      ],
-      logger,
-    });
-    onStop("server", (remainingMs) => server.close(remainingMs));
+      },
+    );
     await runtime.start();
     // The runtime first: an event being recorded and a relay look in progress finish before their stores close.
     onStop("runtime", () => runtime.stop());

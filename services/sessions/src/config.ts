@@ -1,8 +1,11 @@
 import {
+  acquirerTimeoutField,
   type ConfigOf,
   eventBusFields,
+  outboxPollIntervalField,
   parse,
   serviceProcessFields,
+  serviceUrlField,
   shutdownConfigSpec,
 } from "@gateway/platform";
 
@@ -17,12 +20,7 @@ function publicUrl(raw: string): string {
 export const sessionsConfigSpec = {
   ...serviceProcessFields({ service: "sessions", port: 50052, managementPort: 9462 }),
   ...eventBusFields,
-  accountsUrl: {
-    env: "ACCOUNTS_URL",
-    description: "address of the accounts service",
-    default: "http://127.0.0.1:50051",
-    parse: parse.url,
-  },
+  accountsUrl: serviceUrlField("accounts"),
   publicBaseUrl: {
     env: "GATEWAY_PUBLIC_URL",
     description: "public base address of the gateway; checkout links are <it>/checkout/<token>",
@@ -47,19 +45,8 @@ export const sessionsConfigSpec = {
     default: "5",
     parse: parse.positiveInt,
   },
-  outboxPollIntervalMs: {
-    env: "GATEWAY_OUTBOX_POLL_INTERVAL",
-    description:
-      "safety-net pause between looks for unpublished session events (every write that stores one wakes the relay at once)",
-    default: "1s",
-    parse: parse.positiveDuration,
-  },
-  acquirerTimeoutMs: {
-    env: "GATEWAY_ACQUIRER_TIMEOUT",
-    description: "bound on each call to the acquirer",
-    default: "15s",
-    parse: parse.positiveDuration,
-  },
+  outboxPollIntervalMs: outboxPollIntervalField("session"),
+  acquirerTimeoutMs: acquirerTimeoutField,
   sweepIntervalMs: {
     env: "GATEWAY_SWEEP_INTERVAL",
     description: "pause between looks for sessions to expire, links to announce and attempts to reconcile",

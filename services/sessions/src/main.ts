@@ -1,5 +1,4 @@
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAccountsTerminalProvider } from "@gateway/accounts-client";
 import { createEpgAcquirer } from "@gateway/acquirer";
 import {
@@ -7,11 +6,9 @@ import {
   pingNats,
   readConfigOrExit,
   runService,
-  serviceTokenInterceptor,
-  startManagementServer,
-  startServiceServer,
+  serveGrpcService,
+  serviceTransport,
   systemClock,
-  tracingClientInterceptor,
 } from "@gateway/platform";
 import { AccountsService } from "@gateway/proto";
 import { createAccountsFeePlanProvider } from "./adapters/accounts/accounts-fee-plan-provider.js";
@@ -31,16 +28,9 @@ runService({
 
     const { nc: nats, bus: eventBus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
 
-    // gRPC over HTTP/2 (the gRPC transport always speaks HTTP/2).
     const accounts = createClient(
       AccountsService,
-      createGrpcTransport({
-        baseUrl: config.accountsUrl,
-        interceptors: [
-          tracingClientInterceptor(),
-          serviceTokenInterceptor(config.serviceAuthKeys, "accounts", systemClock),
-        ],
-      }),
+      serviceTransport(config.accountsUrl, "accounts", config.serviceAuthKeys),
     );
 
     const sessions = createSessionsModule({
@@ -67,28 +57,18 @@ runService({
       sweepLeaseMs: config.sweepLeaseMs,
     });
 
-    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({
-      name: "sessions",
-      host: config.host,
-      port: config.managementPort,
-      logger,
-    });
-    onStop("management", () => management.close());
-    const server = await startServiceServer({
-      name: "sessions",
-      host: config.host,
-      port: config.port,
-      routes: sessions.routes,
-      auth: { target: "sessions", keys: config.serviceAuthKeys },
-      reflection: config.grpcReflection,
-      readiness: [
-        { name: "mongo", check: () => pingMongo(db) },
-        { name: "nats", check: () => pingNats(nats) },
-      ],
-      logger,
-    });
-    onStop("server", (remainingMs) => server.close(remainingMs));
+    await serveGrpcService(
+      { logger, onStop },
+      {
+        name: "sessions",
+        config,
+        routes: sessions.routes,
+        readiness: [
+          { name: "mongo", check: () => pingMongo(db) },
+          { name: "nats", check: () => pingNats(nats) },
+        ],
+      },
+    );
     // Stopped before the server: a relay look in progress finishes (publish, then mark) before
     // its stores close, and the sweeper stops first since its last sweep may store events to relay.
     sessions.relay.start();

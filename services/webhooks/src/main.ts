@@ -5,8 +5,7 @@ import {
   pingNats,
   readConfigOrExit,
   runService,
-  startManagementServer,
-  startServiceServer,
+  serveGrpcService,
   systemClock,
 } from "@gateway/platform";
 import { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
@@ -47,35 +46,24 @@ runService({
       liveFeed: new NatsLiveEventFeed(nc, logger),
     });
 
-    // startServiceServer logs the URL it listens on.
-    // Prometheus scrapes this port (MANAGEMENT_PORT); the service's own port serves no /metrics.
-    const management = await startManagementServer({
-      name: "webhooks",
-      host: config.host,
-      port: config.managementPort,
-      logger,
-    });
-    onStop("management", () => management.close());
-    const server = await startServiceServer({
-      name: "webhooks",
-      host: config.host,
-      port: config.port,
-      auth: { target: "webhooks", keys: config.serviceAuthKeys },
-      reflection: config.grpcReflection,
-      routes: createWebhooksRoutes({
-        stores,
-        clock: systemClock,
-        logger,
-        settings,
-        wake: () => runtime.wake(),
-      }),
-      readiness: [
-        { name: "mongo", check: () => pingMongo(db) },
-        { name: "nats", check: () => pingNats(nc) },
-      ],
-      logger,
-    });
-    onStop("server", (remainingMs) => server.close(remainingMs));
+    await serveGrpcService(
+      { logger, onStop },
+      {
+        name: "webhooks",
+        config,
+        routes: createWebhooksRoutes({
+          stores,
+          clock: systemClock,
+          logger,
+          settings,
+          wake: () => runtime.wake(),
+        }),
+        readiness: [
+          { name: "mongo", check: () => pingMongo(db) },
+          { name: "nats", check: () => pingNats(nc) },
+        ],
+      },
+    );
     await runtime.start();
     // Stop consuming, stop claiming, let POSTs in flight finish (bounded by half the time left,
     // so the server and clients still close in time); the rest is re-sent after its lease.

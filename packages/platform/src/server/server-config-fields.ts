@@ -80,3 +80,34 @@ export function serviceProcessFields(o: {
 
 /** The fields of a service that publishes or consumes events on JetStream. */
 export const eventBusFields = { natsUrl: natsUrlField, jetstreamReplicas: jetstreamReplicasField };
+
+/** Where each gRPC service listens by default (one port each, so a laptop runs them all). */
+const DEFAULT_SERVICE_PORTS = { accounts: 50051, sessions: 50052, refunds: 50053, webhooks: 50054 } as const;
+
+/** ACCOUNTS_URL, SESSIONS_URL…: the address a caller reaches `service` at. */
+export function serviceUrlField(service: keyof typeof DEFAULT_SERVICE_PORTS) {
+  return {
+    env: `${service.toUpperCase()}_URL`,
+    description: `address of the ${service} service (gRPC)`,
+    default: `http://127.0.0.1:${DEFAULT_SERVICE_PORTS[service]}`,
+    parse: parse.url,
+  };
+}
+
+/** GATEWAY_ACQUIRER_TIMEOUT: read by every process that calls the acquirer (sessions, refunds, embedded). */
+export const acquirerTimeoutField = {
+  env: "GATEWAY_ACQUIRER_TIMEOUT",
+  description: "bound on each call to the acquirer",
+  default: "15s",
+  parse: parse.positiveDuration,
+};
+
+/** GATEWAY_OUTBOX_POLL_INTERVAL of a service whose writes store `what` events in an outbox. */
+export function outboxPollIntervalField(what: "session" | "refund") {
+  return {
+    env: "GATEWAY_OUTBOX_POLL_INTERVAL",
+    description: `safety-net pause between looks for unpublished ${what} events (every write that stores one wakes the relay at once)`,
+    default: "1s",
+    parse: parse.positiveDuration,
+  };
+}

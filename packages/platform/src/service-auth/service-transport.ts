@@ -1,0 +1,25 @@
+import type { Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { systemClock } from "../clock.js";
+import { tracingClientInterceptor } from "../telemetry/rpc-tracing.js";
+import type { ServedServiceName } from "./caller-permissions.js";
+import { serviceTokenInterceptor } from "./service-auth-interceptors.js";
+import type { ServiceAuthKeys } from "./service-auth-keys.js";
+
+/**
+ * How one gateway service calls another in distributed mode: gRPC over HTTP/2, traced, and
+ * carrying a service token for `audience` (the caller's key for that target, from
+ * GATEWAY_SERVICE_AUTH_KEYS; missing → an error at start-up, not at the first call).
+ */
+export function serviceTransport(
+  baseUrl: string,
+  audience: ServedServiceName,
+  keys: ServiceAuthKeys,
+  o: { defaultTimeoutMs?: number } = {},
+): Transport {
+  return createGrpcTransport({
+    baseUrl,
+    interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(keys, audience, systemClock)],
+    ...(o.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: o.defaultTimeoutMs } : {}),
+  });
+}
