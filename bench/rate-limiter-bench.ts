@@ -1,5 +1,5 @@
 // Latency the edge's rate limiting adds per request (docs/api/limits.md#rate-limits), measured on the real edge
-// app with in-memory fakes of accounts and sessions, so the limiter is the only variable:
+// app with the real sessions service and an in-memory fake of accounts, so the limiter is the only variable:
 //   limits off | on, in-memory store (embedded mode) | on, NATS JetStream KV store (distributed)
 // Run: npx tsx bench/rate-limiter-bench.ts [--requests N per scenario] [--seconds S per scenario, a bound on the run]
 // Requests go through fastify's inject (no sockets): what is measured is the edge's own work.
@@ -14,7 +14,7 @@ import { parseRateLimitConfig, type RateLimitPolicy } from "@gateway/rate-limite
 import { startNatsServer } from "@gateway/testkit";
 import type { FastifyInstance } from "fastify";
 import { FakeAccountsService } from "../services/edge/test/fakes/fake-accounts-service.js";
-import { FakeSessionsService } from "../services/edge/test/fakes/fake-sessions-service.js";
+import { SessionsUnderTest } from "../services/edge/test/fakes/sessions-under-test.js";
 
 const { values } = parseArgs({
   options: { requests: { type: "string", default: "5000" }, seconds: { type: "string", default: "15" } },
@@ -144,7 +144,7 @@ async function measureOne(p: Prepared, record: boolean): Promise<void> {
 async function prepare(scenario: Scenario, natsUrl: string): Promise<Prepared> {
   const logger = createLogger({ service: "bench", level: "silent" });
   const accounts = new FakeAccountsService(systemClock);
-  const sessions = new FakeSessionsService(systemClock);
+  const sessions = new SessionsUnderTest(systemClock, logger);
   const rateLimiting: EdgeRateLimiting = await createEdgeRateLimiting({
     policy: scenario.policy,
     natsUrl: scenario.limits === "nats-kv" ? natsUrl : undefined,
@@ -164,7 +164,7 @@ async function prepare(scenario: Scenario, natsUrl: string): Promise<Prepared> {
       headers,
       payload: body("seed"),
     });
-    const sessionId = sessions.sessions[0]?.id;
+    const sessionId = created.json().id as string | undefined;
     if (created.statusCode !== 201 || sessionId === undefined)
       throw new Error(`seeding a session answered ${created.statusCode}`);
 
@@ -189,19 +189,16 @@ async function prepare(scenario: Scenario, natsUrl: string): Promise<Prepared> {
 
 function edgeApp(
   accounts: FakeAccountsService,
-  sessions: FakeSessionsService,
+  sessions: SessionsUnderTest,
   rateLimiting: EdgeRateLimiting,
   logger: ReturnType<typeof createLogger>,
 ): FastifyInstance {
   const accountsTransport = createRouterTransport((router) => router.service(AccountsService, accounts), {
     router: { interceptors: [errorDetailInterceptor("accounts.gateway")] },
   });
-  const sessionsTransport = createRouterTransport((router) => router.service(SessionService, sessions), {
-    router: { interceptors: [errorDetailInterceptor("sessions.gateway")] },
-  });
   return createEdgeApp({
     accounts: createClient(AccountsService, accountsTransport),
-    sessions: createClient(SessionService, sessionsTransport),
+    sessions: createClient(SessionService, sessions.transport()),
     logger,
     clock: systemClock,
     rateLimiter: rateLimiting.limiter,

@@ -1,25 +1,22 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
-import { simulatorTerminalBaseUrl } from "@gateway/acquirer";
+import { createEpgAcquirer, simulatorTerminalBaseUrl } from "@gateway/acquirer";
 import { createEdgeApp } from "@gateway/edge";
 import { createEpgSimulator, type EpgSimulator } from "@gateway/epg-simulator";
 import { createLogger, errorDetailInterceptor, systemClock } from "@gateway/platform";
 import { AccountsService, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
-import {
-  createSimulatorCheckoutAcquirer,
-  simulatorTerminal,
-} from "../../services/edge/test/checkout/simulator-checkout-acquirer.js";
+import { simulatorTerminal } from "../../services/edge/test/checkout/simulator-checkout-acquirer.js";
 import { FakeAccountsService } from "../../services/edge/test/fakes/fake-accounts-service.js";
-import { FakeSessionsService } from "../../services/edge/test/fakes/fake-sessions-service.js";
+import { SessionsUnderTest } from "../../services/edge/test/fakes/sessions-under-test.js";
 
 export interface CheckoutBrowserStack {
   /** The edge's public URL (127.0.0.1 and a free port). */
   edgeUrl: string;
   /** A stand-in merchant site: /thanks and /cancel answer a small page. */
   merchantUrl: string;
-  sessions: FakeSessionsService;
+  sessions: SessionsUnderTest;
   simulator: EpgSimulator;
   close(): Promise<void>;
 }
@@ -46,7 +43,7 @@ async function startMerchantSite(): Promise<{ server: Server; url: string }> {
 }
 
 /**
- * The edge over real HTTP with the fake sessions service, whose acquirer is the REAL EPG
+ * The edge over real HTTP with the real sessions service, whose acquirer is the REAL EPG
  * simulator mounted on the same edge at /epg (reached through the EPG protocol adapter):
  * checkout page -> Pay -> simulator card page -> /checkout/return -> the merchant.
  */
@@ -55,20 +52,22 @@ export async function startCheckoutBrowserStack(): Promise<CheckoutBrowserStack>
   const port = await freePort();
   const edgeUrl = `http://127.0.0.1:${port}`;
   const simulator = createEpgSimulator({ publicUrl: edgeUrl });
-  const sessions = new FakeSessionsService(systemClock, {
-    publicUrl: edgeUrl,
-    acquirer: createSimulatorCheckoutAcquirer(simulatorTerminal(simulatorTerminalBaseUrl(edgeUrl))),
-  });
+  const sessions = new SessionsUnderTest(
+    systemClock,
+    createLogger({ service: "sessions", level: "silent" }),
+    {
+      publicUrl: edgeUrl,
+      acquirer: createEpgAcquirer({ timeoutMs: 5_000 }),
+      terminal: simulatorTerminal(simulatorTerminalBaseUrl(edgeUrl)),
+    },
+  );
   const router = { router: { interceptors: [errorDetailInterceptor("test")] } };
   const app: FastifyInstance = createEdgeApp({
     accounts: createClient(
       AccountsService,
       createRouterTransport((r) => r.service(AccountsService, new FakeAccountsService(systemClock)), router),
     ),
-    sessions: createClient(
-      SessionService,
-      createRouterTransport((r) => r.service(SessionService, sessions), router),
-    ),
+    sessions: createClient(SessionService, sessions.transport()),
     logger: createLogger({ service: "edge", level: "silent" }),
     config: {
       errorsUrl: `${edgeUrl}/errors`,

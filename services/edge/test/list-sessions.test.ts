@@ -1,4 +1,3 @@
-import { SessionStatus } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bearer, createTestEdge, type TestEdge } from "./fakes/edge-test-harness.js";
 import { expectProblem } from "./problem-assertions.js";
@@ -45,7 +44,7 @@ describe("GET /gateway/sessions/list/", () => {
   });
 
   it("filters by status, merchant_reference and creation time", async () => {
-    t.sessions.sessions[3]!.status = SessionStatus.SUCCEEDED;
+    await t.sessions.pay(ids[3]!);
     expect((await list("?status=SUCCEEDED")).json().data.map((s: { id: string }) => s.id)).toEqual([ids[3]]);
     expect((await list("?merchant_reference=ref-7")).json().data.map((s: { id: string }) => s.id)).toEqual([
       ids[7],

@@ -196,7 +196,10 @@ describe("problem documents", () => {
       headers: { ...auth, ...json },
       payload: { merchant_reference: "c", amount: "1.000" },
     });
-    t.sessions.sessions[0]!.metadataJson = "{corrupt";
+    // The service answers with metadata that is not JSON (a corrupted store).
+    t.sessions.rewriteAnswer = (_method, answer) => {
+      (answer.session as { metadataJson: string }).metadataJson = "{corrupt";
+    };
     const res = await t.app.inject({ method: "GET", url: `${SESSIONS}${created.json().id}/`, headers: auth });
     expectProblem(res, 500, "internal-error", "Internal Server Error");
     expect(res.body).not.toContain("metadata");
@@ -212,7 +215,7 @@ describe("problem documents", () => {
       headers: { ...auth, ...json },
       payload: { merchant_reference: "t", amount: "1.000" },
     });
-    t.sessions.sessions[0]!.status = 4; // SUCCEEDED
+    await t.sessions.pay(created.json().id);
     const res = await t.app.inject({
       method: "POST",
       url: `${SESSIONS}${created.json().id}/cancel/`,

@@ -6,11 +6,11 @@ import {
   type RunningServer,
   startServiceServer,
 } from "@gateway/platform";
-import { AccountsService, SessionService } from "@gateway/proto";
+import { AccountsService } from "@gateway/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEdgeApp, createServiceClients } from "../src/index.js";
 import { FakeAccountsService } from "./fakes/fake-accounts-service.js";
-import { FakeSessionsService } from "./fakes/fake-sessions-service.js";
+import { SessionsUnderTest } from "./fakes/sessions-under-test.js";
 
 /** Distributed mode in small: the edge's gRPC clients against real Connect servers on free ports. */
 describe("createServiceClients", () => {
@@ -36,7 +36,7 @@ describe("createServiceClients", () => {
       port: 0,
       logger,
       auth: { target: "sessions", keys: parseServiceAuthKeys("sessions")(keys.sessions) },
-      routes: (r) => r.service(SessionService, new FakeSessionsService(clock)),
+      routes: new SessionsUnderTest(clock, logger).routes,
     });
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { AttemptStatus, PaymentAttemptSchema, SessionStatus } from "@gateway/proto";
+import { AttemptStatus, PaymentAttemptSchema, type Session, SessionStatus } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { bearer, createTestEdge, type TestEdge } from "./fakes/edge-test-harness.js";
 import { expectProblem } from "./problem-assertions.js";
@@ -34,7 +34,8 @@ describe("sessions API", () => {
         description: "Two books",
         items: [
           { name: "Book", quantity: 2, unit_price: "6.25", description: "Paperback" },
-          { name: "Bag", quantity: 1, unit_price: "0.00" },
+          // Unit prices are greater than zero (docs/api/sessions.md); the old fake let "0.00" by.
+          { name: "Bag", quantity: 1, unit_price: "0.10" },
         ],
         buyer_first_name: "Amal",
         buyer_last_name: "Ben Salah",
@@ -85,7 +86,7 @@ describe("sessions API", () => {
         description: "Two books",
         items: [
           { name: "Book", quantity: 2, unit_price: "6.25", description: "Paperback" },
-          { name: "Bag", quantity: 1, unit_price: "0.00", description: null },
+          { name: "Bag", quantity: 1, unit_price: "0.10", description: null },
         ],
         status: "CREATED",
         livemode: false,
@@ -138,14 +139,14 @@ describe("sessions API", () => {
       const res = await post({ merchant_reference: "num", amount: 10.5 });
       const doc = expectProblem(res, 422, "validation-error", "Validation Error");
       expect(doc.errors).toEqual([{ field: "amount", code: "invalid_type", message: expect.any(String) }]);
-      expect(t.sessions.sessions).toHaveLength(0);
+      expect(t.sessions.count).toBe(0);
     });
 
     it("when a field is unknown, then 422 invalid on that field and nothing is created", async () => {
       const res = await post({ merchant_reference: "unk", amount: "1.000", colour: "red" });
       const doc = expectProblem(res, 422, "validation-error", "Validation Error");
       expect(doc.errors).toEqual([{ field: "colour", code: "invalid", message: "Unknown field." }]);
-      expect(t.sessions.sessions).toHaveLength(0);
+      expect(t.sessions.count).toBe(0);
     });
 
     it("when members have the wrong JSON type, then each is reported and left out of the request", async () => {
@@ -223,9 +224,11 @@ describe("sessions API", () => {
         ["amount", "invalid_precision"],
         ["items[0].name", "required"],
         ["items[0].quantity", "invalid"],
+        // The real service also checks a unit price's precision, which the old fake did not.
+        ["items[0].unit_price", "invalid_precision"],
         ["max_attempts", "invalid"],
       ]);
-      expect(t.sessions.sessions).toHaveLength(0);
+      expect(t.sessions.count).toBe(0);
     });
 
     it("when required fields are missing, then each is reported once as required", async () => {
@@ -265,25 +268,28 @@ describe("sessions API", () => {
   describe("retrieve", () => {
     it("maps attempts with null for empty card and failure fields", async () => {
       const id = (await post({ merchant_reference: "att", amount: "5.000" })).json().id as string;
-      const session = t.sessions.sessions[0]!;
-      session.status = SessionStatus.PROCESSING;
-      session.attempts.push(
-        create(PaymentAttemptSchema, {
-          id: "pa_1",
-          attemptNumber: 1,
-          status: AttemptStatus.FAILED,
-          cardBrand: "visa",
-          cardLastFour: "0002",
-          failureCode: "card_declined",
-          createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 1, 2, 345))),
-        }),
-        create(PaymentAttemptSchema, {
-          id: "pa_2",
-          attemptNumber: 2,
-          status: AttemptStatus.INITIATED,
-          createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 2))),
-        }),
-      );
+      // The service answers with one declined attempt and one just started: the edge maps both.
+      t.sessions.rewriteAnswer = (_method, answer) => {
+        const session = answer.session as Session;
+        session.status = SessionStatus.PROCESSING;
+        session.attempts = [
+          create(PaymentAttemptSchema, {
+            id: "pa_1",
+            attemptNumber: 1,
+            status: AttemptStatus.FAILED,
+            cardBrand: "visa",
+            cardLastFour: "0002",
+            failureCode: "card_declined",
+            createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 1, 2, 345))),
+          }),
+          create(PaymentAttemptSchema, {
+            id: "pa_2",
+            attemptNumber: 2,
+            status: AttemptStatus.INITIATED,
+            createdAt: timestampFromDate(new Date(Date.UTC(2026, 0, 15, 10, 2))),
+          }),
+        ];
+      };
       const res = await t.app.inject({ method: "GET", url: `${SESSIONS}${id}/`, headers });
       expect(res.statusCode).toBe(200);
       expect(res.json().status).toBe("PROCESSING");
@@ -368,7 +374,7 @@ describe("sessions API", () => {
         "bad-request",
         "Bad Request",
       );
-      expect(t.sessions.sessions[0]!.status).toBe(SessionStatus.CREATED);
+      expect((await t.sessions.get(id)).status).toBe(SessionStatus.CREATED);
     });
   });
 });

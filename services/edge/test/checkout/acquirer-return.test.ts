@@ -203,7 +203,7 @@ describe("back from the acquirer", () => {
 
     it("when the acquirer is slow to answer, then 503 within the callback deadline rather than a hung request", async () => {
       const { orderId } = await startedPayment();
-      acquirerOf(t).orderOutcome = () => new Promise(() => undefined);
+      acquirerOf(t).getOrderStatus = () => new Promise(() => undefined);
       const started = Date.now();
       const res = await callback(`mdOrder=${orderId}`);
       expect(res.statusCode).toBe(503);

@@ -68,7 +68,7 @@ describe("POST /api/v1/gateway/sessions/{id}/checkout/", () => {
 
   it("when the session is terminal, then 409 session-terminal", async () => {
     const session = await createSession();
-    t.sessions.expireSession(session.id);
+    await t.sessions.expireSession(session.id);
     expectProblem(await checkout(session.id), 409, "session-terminal", "Session Terminal");
   });
 

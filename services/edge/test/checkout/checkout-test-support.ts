@@ -3,7 +3,7 @@ import { AccountScopeSchema, CreateSessionRequestSchema, LineItemSchema, type Se
 import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import type { TestEdge } from "../fakes/edge-test-harness.js";
-import { InMemoryCheckoutAcquirer } from "../fakes/fake-sessions-service.js";
+import type { InMemoryAcquirer } from "../fakes/in-memory-acquirer.js";
 
 export const MERCHANT_ID = "mer_checkoutpages0000000001";
 
@@ -21,7 +21,7 @@ export interface SessionFields {
 
 let references = 0;
 
-/** A CREATED session in the fake sessions service, with its checkout link token. */
+/** A CREATED session in the sessions service, with its checkout link token. */
 export async function createPayableSession(
   t: TestEdge,
   fields: SessionFields = {},
@@ -42,13 +42,11 @@ export async function createPayableSession(
       maxAttempts: fields.maxAttempts,
     }),
   );
-  return { session: session!, token: t.sessions.tokenOf(session!.id) };
+  return { session: session!, token: await t.sessions.tokenOf(session!.id) };
 }
 
-export function acquirerOf(t: TestEdge): InMemoryCheckoutAcquirer {
-  if (!(t.sessions.acquirer instanceof InMemoryCheckoutAcquirer))
-    throw new Error("the test edge has no in-memory acquirer");
-  return t.sessions.acquirer;
+export function acquirerOf(t: TestEdge): InMemoryAcquirer {
+  return t.sessions.inMemoryAcquirer();
 }
 
 /** The Cookie header a browser would send back after this answer. */

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEdgeApp } from "../../src/index.js";
 import { FakeAccountsService } from "../fakes/fake-accounts-service.js";
-import { FakeSessionsService } from "../fakes/fake-sessions-service.js";
+import { SessionsUnderTest } from "../fakes/sessions-under-test.js";
 import { form } from "./checkout-test-support.js";
 
 const PUBLIC_URL = "http://gateway.test";
@@ -15,16 +15,14 @@ const PUBLIC_URL = "http://gateway.test";
 function edgeWith(simulator: EpgSimulator | undefined): FastifyInstance {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const router = { router: { interceptors: [errorDetailInterceptor("test")] } };
+  const logger = createLogger({ service: "edge", level: "silent" });
   return createEdgeApp({
     accounts: createClient(
       AccountsService,
       createRouterTransport((r) => r.service(AccountsService, new FakeAccountsService(clock)), router),
     ),
-    sessions: createClient(
-      SessionService,
-      createRouterTransport((r) => r.service(SessionService, new FakeSessionsService(clock)), router),
-    ),
-    logger: createLogger({ service: "edge", level: "silent" }),
+    sessions: createClient(SessionService, new SessionsUnderTest(clock, logger).transport()),
+    logger,
     clock,
     config: {
       errorsUrl: `${PUBLIC_URL}/errors`,

@@ -1,11 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { createClient, createRouterTransport } from "@connectrpc/connect";
-import { errorDetailInterceptor, ManualClock } from "@gateway/platform";
+import { createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
 import {
   AccountScopeSchema,
   AttemptStatus,
-  PaymentAttemptSchema,
   RefundService,
   RefundType,
   SessionRefundsService,
@@ -16,17 +14,13 @@ import {
 import { describe, expect, it } from "vitest";
 import { loadSessionDetail } from "../../src/dashboard/payments/session-detail.js";
 import { FakeRefundsService } from "../fakes/fake-refunds-service.js";
-import { FakeSessionsService } from "../fakes/fake-sessions-service.js";
 import { FakeWebhooksService } from "../fakes/fake-webhooks-service.js";
+import { SessionsUnderTest } from "../fakes/sessions-under-test.js";
 
 function wired() {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10));
-  const sessions = new FakeSessionsService(clock);
-  const refunds = new FakeRefundsService(clock, (scope, id) =>
-    sessions.sessions.find(
-      (s) => s.id === id && s.scope?.merchantId === scope.merchantId && s.scope.livemode === scope.livemode,
-    ),
-  );
+  const sessions = new SessionsUnderTest(clock, createLogger({ service: "sessions", level: "silent" }));
+  const refunds = new FakeRefundsService(clock, (scope, id) => sessions.find(scope, id));
   const webhooks = new FakeWebhooksService(clock);
   const transport = (register: Parameters<typeof createRouterTransport>[0], domain: string) =>
     createRouterTransport(register, { router: { interceptors: [errorDetailInterceptor(domain)] } });
@@ -40,10 +34,7 @@ function wired() {
     refunds,
     webhooks,
     clients: {
-      sessions: createClient(
-        SessionService,
-        transport((r) => r.service(SessionService, sessions), "sessions.gateway"),
-      ),
+      sessions: createClient(SessionService, sessions.transport()),
       webhooks: createClient(
         WebhookService,
         transport((r) => r.service(WebhookService, webhooks), "webhooks.gateway"),
@@ -64,17 +55,8 @@ describe("the dashboard's session detail", () => {
       merchantReference: "d-1",
       amount: "100.000",
     });
-    const stored = t.sessions.sessions.find((s) => s.id === session!.id)!;
-    stored.status = SessionStatus.SUCCEEDED;
-    stored.attempts.push(
-      create(PaymentAttemptSchema, {
-        id: "pa_1",
-        attemptNumber: 1,
-        status: AttemptStatus.SUCCEEDED,
-        acquirerOrderId: "acq-1",
-        createdAt: timestampFromDate(t.clock.now()),
-      }),
-    );
+    const stored = await t.sessions.pay(session!.id);
+    const paidAttempt = stored.attempts[0]!.id;
     const delivery = t.webhooks.addDelivery(scope, { sessionId: stored.id });
     t.webhooks.addDelivery(scope, {});
     await t.clients.refunds.createRefund({
@@ -88,7 +70,7 @@ describe("the dashboard's session detail", () => {
 
     const detail = await loadSessionDetail(t.clients, scope, stored.id);
     expect(detail?.session.status).toBe(SessionStatus.SUCCEEDED);
-    expect(detail?.attempts.map((a) => [a.id, a.status])).toEqual([["pa_1", AttemptStatus.SUCCEEDED]]);
+    expect(detail?.attempts.map((a) => [a.id, a.status])).toEqual([[paidAttempt, AttemptStatus.SUCCEEDED]]);
     expect(detail?.deliveries).toEqual([delivery]);
     expect(detail?.refunds).toMatchObject([
       { type: "PARTIAL", amount: "10.500", currency: "TND", state: "succeeded", acquirerMessage: "" },

@@ -10,7 +10,7 @@ import { AccountsService, SessionService } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { createEdgeApp, type EdgeDeps } from "../../src/index.js";
 import { FakeAccountsService } from "./fake-accounts-service.js";
-import { FakeSessionsService } from "./fake-sessions-service.js";
+import { SessionsUnderTest } from "./sessions-under-test.js";
 
 export const ERRORS_URL = "https://gateway.test/errors";
 export const ADMIN_TOKEN = "admin-token-for-tests-0123456789";
@@ -19,7 +19,7 @@ export interface TestEdge {
   app: FastifyInstance;
   clock: ManualClock;
   accounts: FakeAccountsService;
-  sessions: FakeSessionsService;
+  sessions: SessionsUnderTest;
   /** Every log line the edge wrote, JSON text. */
   logLines: string[];
   /** Set to make calls to a service fail at the transport, as when its server is down. */
@@ -35,25 +35,22 @@ function outageInterceptor(isDown: () => boolean, address: string): Interceptor 
 }
 
 /**
- * The edge wired to in-memory fakes of accounts and sessions through Connect's router
- * transport (the same path as embedded mode), with ErrorDetail-carrying errors as the real
- * services send them, and logs captured for inspection.
+ * The edge wired to the real sessions service and an in-memory fake of accounts over the
+ * in-process transport (the same path as embedded mode), with ErrorDetail-carrying errors as
+ * the real services send them, and the edge's logs captured for inspection.
  */
 export function createTestEdge(
   overrides: Partial<EdgeDeps["config"]> & { readiness?: EdgeDeps["readiness"] } = {},
 ): TestEdge {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const accounts = new FakeAccountsService(clock);
-  const sessions = new FakeSessionsService(clock);
+  const sessions = new SessionsUnderTest(clock, createLogger({ service: "sessions", level: "silent" }));
   const outage = { accounts: false, sessions: false };
   const accountsTransport = createRouterTransport((router) => router.service(AccountsService, accounts), {
     router: { interceptors: [errorDetailInterceptor("accounts.gateway")] },
     transport: { interceptors: [outageInterceptor(() => outage.accounts, "10.0.0.6:50051")] },
   });
-  const sessionsTransport = createRouterTransport((router) => router.service(SessionService, sessions), {
-    router: { interceptors: [errorDetailInterceptor("sessions.gateway")] },
-    transport: { interceptors: [outageInterceptor(() => outage.sessions, "10.0.0.7:50052")] },
-  });
+  const sessionsTransport = sessions.transport([outageInterceptor(() => outage.sessions, "10.0.0.7:50052")]);
   const logLines: string[] = [];
   const logger = createLogger({
     service: "edge",

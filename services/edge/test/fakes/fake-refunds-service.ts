@@ -23,7 +23,7 @@ import {
 } from "@gateway/proto";
 
 /** Finds a session of the account, as the real service asks the sessions service. */
-export type FakeSessionLookup = (scope: AccountScope, sessionId: string) => Session | undefined;
+export type FakeSessionLookup = (scope: AccountScope, sessionId: string) => Promise<Session | undefined>;
 
 const MAX_MANUAL_PAGE = 500;
 
@@ -66,7 +66,7 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
     }
     if (violations.length > 0) throw GatewayError.validation(violations);
 
-    const session = this.findSession(scope, req.sessionId);
+    const session = await this.findSession(scope, req.sessionId);
     if (!session) throw GatewayError.notFound("session", req.sessionId);
     if (session.status !== SessionStatus.SUCCEEDED) {
       throw new GatewayError(

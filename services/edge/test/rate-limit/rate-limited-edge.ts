@@ -13,7 +13,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { createEdgeApp } from "../../src/index.js";
 import { ERRORS_URL } from "../fakes/edge-test-harness.js";
 import { FakeAccountsService } from "../fakes/fake-accounts-service.js";
-import { FakeSessionsService } from "../fakes/fake-sessions-service.js";
+import { SessionsUnderTest } from "../fakes/sessions-under-test.js";
 
 export interface RateLimitedEdge {
   app: FastifyInstance;
@@ -24,7 +24,7 @@ export interface RateLimitedEdge {
 }
 
 /**
- * The real edge app over in-memory fakes of accounts and sessions, with a GCRA limiter on a
+ * The real edge app over the real sessions service and an in-memory fake of accounts, with a GCRA limiter on a
  * ManualClock (so tests decide when budgets refill) over an in-memory store unless one is given.
  * `policy: "off"` builds the app without a limiter, as GATEWAY_RATE_LIMITS=off does.
  */
@@ -33,13 +33,13 @@ export function createRateLimitedEdge(
 ): RateLimitedEdge {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const accounts = new FakeAccountsService(clock);
-  const sessions = new FakeSessionsService(clock);
   const logLines: string[] = [];
   const logger = createLogger({
     service: "edge",
     level: "debug",
     destination: { write: (line: string) => void logLines.push(line) },
   });
+  const sessions = new SessionsUnderTest(clock, createLogger({ service: "sessions", level: "silent" }));
   const policy = options.policy ?? defaultRateLimitPolicy;
   const limiter =
     policy === "off"
@@ -57,12 +57,7 @@ export function createRateLimitedEdge(
         router: { interceptors: [errorDetailInterceptor("accounts.gateway")] },
       }),
     ),
-    sessions: createClient(
-      SessionService,
-      createRouterTransport((router) => router.service(SessionService, sessions), {
-        router: { interceptors: [errorDetailInterceptor("sessions.gateway")] },
-      }),
-    ),
+    sessions: createClient(SessionService, sessions.transport()),
     logger,
     clock,
     rateLimiter: limiter,

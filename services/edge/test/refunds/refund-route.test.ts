@@ -214,7 +214,10 @@ describe("POST /api/v1/gateway/sessions/{session_id}/refund/", () => {
   });
 
   it("when the session has no successful payment, then 422 no-payment", async () => {
-    t.sessions.sessions.find((s) => s.id === sessionId)!.attempts.length = 0;
+    // The paid session as the sessions service answers it, with no successful attempt.
+    t.sessions.rewriteAnswer = (method, answer) => {
+      if (method === "GetSession") (answer.session as { attempts: unknown[] }).attempts = [];
+    };
     expectProblem(await refund({ refund_type: "FULL" }), 422, "no-payment", "No Payment");
   });
 

@@ -5,27 +5,28 @@ import type { FastifyInstance } from "fastify";
 import { createEdgeApp } from "../../src/index.js";
 import { ADMIN_TOKEN, bearer, ERRORS_URL } from "../fakes/edge-test-harness.js";
 import { FakeAccountsService } from "../fakes/fake-accounts-service.js";
-import { FakeSessionsService } from "../fakes/fake-sessions-service.js";
 import { FakeWebhooksService } from "../fakes/fake-webhooks-service.js";
+import { SessionsUnderTest } from "../fakes/sessions-under-test.js";
 
 export interface WebhooksTestEdge {
   app: FastifyInstance;
   clock: ManualClock;
   accounts: FakeAccountsService;
-  sessions: FakeSessionsService;
+  sessions: SessionsUnderTest;
   webhooks: FakeWebhooksService;
   /** Set to make calls to the webhooks service fail at the transport, as when it is down. */
   outage: { webhooks: boolean };
 }
 
-/** The edge wired to fakes of accounts, sessions and webhooks through Connect's router transport. */
+/** The edge wired to the real sessions service and fakes of accounts and webhooks, in process. */
 export function createWebhooksTestEdge(options: { withWebhooks?: boolean } = {}): WebhooksTestEdge {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const accounts = new FakeAccountsService(clock);
-  const sessions = new FakeSessionsService(clock);
+  const logger = createLogger({ service: "edge", level: "silent" });
+  const sessions = new SessionsUnderTest(clock, logger);
   const webhooks = new FakeWebhooksService(clock);
   const outage = { webhooks: false };
-  const transport = <S extends typeof AccountsService | typeof SessionService | typeof WebhookService>(
+  const transport = <S extends typeof AccountsService | typeof WebhookService>(
     service: S,
     impl: object,
     domain: string,
@@ -42,10 +43,9 @@ export function createWebhooksTestEdge(options: { withWebhooks?: boolean } = {})
         ],
       },
     });
-  const logger = createLogger({ service: "edge", level: "silent" });
   const app = createEdgeApp({
     accounts: createClient(AccountsService, transport(AccountsService, accounts, "accounts.gateway")),
-    sessions: createClient(SessionService, transport(SessionService, sessions, "sessions.gateway")),
+    sessions: createClient(SessionService, sessions.transport()),
     ...(options.withWebhooks === false
       ? {}
       : { webhooks: createClient(WebhookService, transport(WebhookService, webhooks, "webhooks.gateway")) }),
