@@ -16,6 +16,7 @@ export * from "./events/outbox-relay.js";
 export * from "./events/outbox-relay-contract.js";
 export * from "./ids.js";
 export * from "./json/raw-json.js";
+export * from "./key-of-value.js";
 export * from "./keyed-serializer.js";
 export * from "./lifecycle/parent-pipe.js";
 export * from "./lifecycle/run-service.js";

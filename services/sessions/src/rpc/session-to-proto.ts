@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { fromMinorUnits } from "@gateway/money";
+import { keyOfValue } from "@gateway/platform";
 import {
   AccountScopeSchema,
   LineItemSchema,
@@ -41,9 +42,7 @@ const ATTEMPT_STATUS_TO_PROTO: { readonly [S in AttemptStatus]: ProtoAttemptStat
 
 /** The proto status for a filter, or undefined for UNSPECIFIED (no filter). */
 export function statusFromProto(status: ProtoSessionStatus): SessionStatus | undefined {
-  for (const [name, value] of Object.entries(STATUS_TO_PROTO))
-    if (value === status) return name as SessionStatus;
-  return undefined;
+  return keyOfValue(STATUS_TO_PROTO, status);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { keyOfValue } from "@gateway/platform";
 import {
   DeliverySchema,
   type Delivery as ProtoDelivery,
@@ -15,9 +16,7 @@ export const STATUS_TO_PROTO: { readonly [S in DeliveryStatus]: ProtoDeliverySta
 
 /** The filter status, or undefined for UNSPECIFIED (no filter). */
 export function statusFromProto(status: ProtoDeliveryStatus): DeliveryStatus | undefined {
-  for (const [name, value] of Object.entries(STATUS_TO_PROTO))
-    if (value === status) return name as DeliveryStatus;
-  return undefined;
+  return keyOfValue(STATUS_TO_PROTO, status);
 }
 
 /** The wire form of a delivery record (docs/api/webhooks.md#the-delivery-record); unset optional figures stay unset. */
