@@ -11,6 +11,7 @@ import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { CheckoutFallback } from "./checkout/checkout-fallback.js";
 import { registerCheckoutPages } from "./checkout/checkout-pages.js";
 import { mountEpgSimulator } from "./checkout/epg-simulator-mount.js";
+import { registerDashboardPages } from "./dashboard/dashboard-pages.js";
 import type { EdgeDeps } from "./edge-deps.js";
 import { installHttpMetrics } from "./http/http-metrics.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
@@ -103,6 +104,21 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     fallback: checkoutFallback,
   });
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
+  // The merchant dashboard needs its users' service; without it /dashboard is not served.
+  if (deps.dashboardUsers) {
+    registerDashboardPages(app, {
+      clients: {
+        dashboardUsers: deps.dashboardUsers,
+        accounts: deps.accounts,
+        sessions: deps.sessions,
+        ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
+        ...(deps.refunds ? { refunds: deps.refunds } : {}),
+        ...(deps.sessionRefunds ? { sessionRefunds: deps.sessionRefunds } : {}),
+        ...(deps.exchangeRates ? { exchangeRates: deps.exchangeRates } : {}),
+      },
+      ...(config.checkout ? { config: config.checkout } : {}),
+    });
+  }
 
   const authenticator = new ApiKeyAuthenticator(
     deps.accounts,

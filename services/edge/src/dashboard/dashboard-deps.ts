@@ -1,0 +1,35 @@
+import type { Client } from "@connectrpc/connect";
+import type {
+  AccountsService,
+  DashboardUsersService,
+  ExchangeRatesService,
+  RefundService,
+  SessionRefundsService,
+  SessionService,
+  WebhookService,
+} from "@gateway/proto";
+import type { CsrfTokens } from "../checkout/csrf.js";
+import type { DashboardCsrf } from "./dashboard-csrf.js";
+import type { DashboardResponder } from "./dashboard-responder.js";
+
+/** The services the dashboard's pages call; optional ones hide their sections when absent. */
+export interface DashboardClients {
+  dashboardUsers: Client<typeof DashboardUsersService>;
+  accounts: Client<typeof AccountsService>;
+  sessions: Client<typeof SessionService>;
+  webhooks?: Client<typeof WebhookService>;
+  refunds?: Client<typeof RefundService>;
+  sessionRefunds?: Client<typeof SessionRefundsService>;
+  exchangeRates?: Client<typeof ExchangeRatesService>;
+}
+
+/** What every dashboard route registration gets. */
+export interface DashboardRouteDeps {
+  clients: DashboardClients;
+  respond: DashboardResponder;
+  /** Forms of the signed-in dashboard. */
+  csrf: DashboardCsrf;
+  /** Forms before sign-in (sign-in, invitation): a nonce cookie and a signed token, as the checkout's. */
+  preSessionCsrf: CsrfTokens;
+  secureCookies: boolean;
+}

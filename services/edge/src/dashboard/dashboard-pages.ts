@@ -1,0 +1,97 @@
+import type { FastifyInstance } from "fastify";
+import { type CheckoutPagesConfig, resolveCheckoutConfig } from "../checkout/checkout-config.js";
+import { CsrfTokens } from "../checkout/csrf.js";
+import { installFormBodyParser } from "../checkout/form-body.js";
+import { loadStylesheet } from "../checkout/stylesheet.js";
+import { RouteMethodIndex } from "../http/route-method-index.js";
+import { classifyError } from "../problem/error-to-problem.js";
+import { requestPath } from "../problem/send-problem.js";
+import { DashboardCsrf } from "./dashboard-csrf.js";
+import type { DashboardClients, DashboardRouteDeps } from "./dashboard-deps.js";
+import { pageOf } from "./dashboard-page.js";
+import { DashboardResponder } from "./dashboard-responder.js";
+import { requireSignedIn } from "./dashboard-session.js";
+import { DASHBOARD_STYLESHEET_PATH, loadDashboardStylesheet } from "./dashboard-stylesheet.js";
+import { registerAccountRoutes } from "./routes/account-routes.js";
+import { registerCurrencyRoutes } from "./routes/currency-routes.js";
+import { registerInvitationRoutes } from "./routes/invitation-routes.js";
+import { registerPaymentsRoutes } from "./routes/payments-routes.js";
+import { registerSessionRoutes } from "./routes/session-routes.js";
+import { registerSignInRoutes } from "./routes/sign-in-routes.js";
+import { registerUsersRoutes } from "./routes/users-routes.js";
+
+/**
+ * The merchant dashboard under /dashboard (docs/dashboard.md): server-rendered pages with plain
+ * HTML forms and no script, in English, French and Arabic. Its scope parses only HTML forms and
+ * answers every error with a page, never JSON. Sign-in and invitation pages are public; the
+ * rest needs a signed-in dashboard user and acts only within that user's merchant and mode.
+ */
+export function registerDashboardPages(
+  app: FastifyInstance,
+  deps: { clients: DashboardClients; config?: CheckoutPagesConfig },
+): void {
+  const config = resolveCheckoutConfig(deps.config);
+  const dashboardCss = loadDashboardStylesheet();
+  const routeDeps: DashboardRouteDeps = {
+    clients: deps.clients,
+    respond: new DashboardResponder({ base: loadStylesheet().href, dashboard: dashboardCss.href }),
+    csrf: new DashboardCsrf(config.csrfSecret),
+    preSessionCsrf: new CsrfTokens(config.csrfSecret),
+    secureCookies: config.secureCookies,
+  };
+  const { respond, secureCookies } = routeDeps;
+
+  app.register(
+    async (scope) => {
+      installFormBodyParser(scope);
+      const methods = new RouteMethodIndex();
+      scope.addHook("onRoute", (route) => methods.add(route.method, route.url));
+
+      scope.setErrorHandler((err, request, reply) => {
+        const classified = classifyError(err, 0);
+        if (classified.log === "error")
+          request.log.error({ err: classified.cause }, "dashboard request failed unexpectedly");
+        if (classified.log === "warn")
+          request.log.warn({ err: classified.cause }, "a dependency of the dashboard is unavailable");
+        return respond.failure(reply, pageOf(request, secureCookies), classified.problem.reason, request.id);
+      });
+
+      scope.setNotFoundHandler((request, reply) => {
+        const page = pageOf(request, secureCookies);
+        const allowed = methods.allowedMethods(requestPath(request));
+        if (allowed.length > 0 && !allowed.includes(request.method)) {
+          reply.header("allow", allowed.join(", "));
+          return respond.notice(reply, page, 405, {
+            title: page.m.errors.badRequestTitle,
+            body: page.m.errors.badRequest,
+            tone: "alert",
+          });
+        }
+        return respond.notFound(reply, page);
+      });
+
+      scope.get(DASHBOARD_STYLESHEET_PATH.slice("/dashboard".length), async (_request, reply) =>
+        reply
+          .type("text/css; charset=utf-8")
+          .header("cache-control", "public, max-age=31536000, immutable")
+          .header("x-content-type-options", "nosniff")
+          .send(dashboardCss.css),
+      );
+      scope.get("/", async (request, reply) =>
+        respond.redirect(reply, pageOf(request, secureCookies), "/dashboard/payments"),
+      );
+      registerSignInRoutes(scope, routeDeps);
+      registerInvitationRoutes(scope, routeDeps);
+
+      scope.register(async (signedIn) => {
+        requireSignedIn(signedIn, routeDeps);
+        registerSessionRoutes(signedIn, routeDeps);
+        registerPaymentsRoutes(signedIn, routeDeps);
+        registerCurrencyRoutes(signedIn, routeDeps);
+        registerUsersRoutes(signedIn, routeDeps);
+        registerAccountRoutes(signedIn, routeDeps);
+      });
+    },
+    { prefix: "/dashboard" },
+  );
+}
