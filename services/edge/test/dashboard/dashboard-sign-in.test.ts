@@ -8,7 +8,10 @@ import {
   signIn,
 } from "./dashboard-test-edge.js";
 
-function expectDashboardPage(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number) {
+function expectDashboardPage(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+) {
   expect(res.statusCode, res.body.slice(0, 500)).toBe(status);
   expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
   const csp = String(res.headers["content-security-policy"]);
@@ -42,7 +45,9 @@ describe("dashboard sign-in", () => {
     expect(form.body).toContain('autocomplete="current-password"');
     const res = await browser.submit(form, "/dashboard/sign-in", { email, password: PASSWORD });
     expect(res.statusCode).toBe(303);
-    const cookie = ([] as string[]).concat(res.headers["set-cookie"] ?? []).find((c) => c.startsWith("gw_dashboard="));
+    const cookie = ([] as string[])
+      .concat(res.headers["set-cookie"] ?? [])
+      .find((c) => c.startsWith("gw_dashboard="));
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Path=\/dashboard/);
@@ -107,7 +112,11 @@ describe("dashboard sign-in", () => {
     const out = await browser.submit(payments, "/dashboard/sign-out");
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe("/dashboard/sign-in?out=1");
-    const replay = await t.app.inject({ method: "GET", url: "/dashboard/payments", headers: { cookie: stolen } });
+    const replay = await t.app.inject({
+      method: "GET",
+      url: "/dashboard/payments",
+      headers: { cookie: stolen },
+    });
     expect(replay.statusCode).toBe(303);
     expect(replay.headers.location).toBe("/dashboard/sign-in?expired=1");
   });
@@ -147,7 +156,10 @@ describe("dashboard sign-in", () => {
     const { email } = await merchantWithUser(t, "viewer");
     const browser = await signIn(t, email);
     const other = await signIn(t, email);
-    const res = await browser.submit(await browser.get("/dashboard/account"), "/dashboard/account/sign-out-everywhere");
+    const res = await browser.submit(
+      await browser.get("/dashboard/account"),
+      "/dashboard/account/sign-out-everywhere",
+    );
     expect(res.headers.location).toBe("/dashboard/sign-in?out=1");
     expect((await other.get("/dashboard/payments")).headers.location).toBe("/dashboard/sign-in?expired=1");
   });
@@ -171,9 +183,13 @@ describe("dashboard invitations", () => {
     const page = await browser.get(`/dashboard/invitations/${invitationToken}`);
     expectDashboardPage(page, 200);
     expect(page.body).toContain("new-owner@shop.example");
-    const weak = await browser.submit(page, `/dashboard/invitations/${invitationToken}`, { password: "short" });
+    const weak = await browser.submit(page, `/dashboard/invitations/${invitationToken}`, {
+      password: "short",
+    });
     expectDashboardPage(weak, 422);
-    const done = await browser.submit(weak, `/dashboard/invitations/${invitationToken}`, { password: PASSWORD });
+    const done = await browser.submit(weak, `/dashboard/invitations/${invitationToken}`, {
+      password: PASSWORD,
+    });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe("/dashboard/sign-in?invited=1");
     await signIn(t, "new-owner@shop.example");

@@ -1,6 +1,15 @@
 import { createClient, createRouterTransport } from "@connectrpc/connect";
-import { createAccountsInterceptors, createAccountsRoutes, createMemoryAccountsRepositories } from "@gateway/accounts";
-import { createInProcessTransport, createLogger, errorDetailInterceptor, ManualClock } from "@gateway/platform";
+import {
+  createAccountsInterceptors,
+  createAccountsRoutes,
+  createMemoryAccountsRepositories,
+} from "@gateway/accounts";
+import {
+  createInProcessTransport,
+  createLogger,
+  errorDetailInterceptor,
+  ManualClock,
+} from "@gateway/platform";
 import {
   AccountsService,
   DashboardUsersService,
@@ -96,7 +105,9 @@ export class Browser {
   }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    return this.keep(await this.app.inject({ method: "GET", url, headers: { cookie: this.cookieHeader, ...headers } }));
+    return this.keep(
+      await this.app.inject({ method: "GET", url, headers: { cookie: this.cookieHeader, ...headers } }),
+    );
   }
 
   async post(url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
@@ -135,7 +146,10 @@ export function hiddenFields(html: string, action: string): Record<string, strin
   const form = html.slice(start, html.indexOf("</form>", start));
   const fields: Record<string, string> = {};
   for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    fields[match[1]!] = match[2]!.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+    fields[match[1]!] = match[2]!
+      .replace(/&amp;/g, "&")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'");
   return fields;
 }
 

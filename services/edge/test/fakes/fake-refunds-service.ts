@@ -41,6 +41,8 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
   /** Every CreateRefundRequest received, to check what the edge sent. */
   readonly createRequests: CreateRefundRequest[] = [];
   readonly listRequests: ListManualRefundsRequest[] = [];
+  /** The Idempotency-Key each refund was created with, by refund id. */
+  private readonly idempotencyKeys = new Map<string, string>();
   /** The acquirer's answer to the next refunds: undefined confirms, a message refuses. */
   acquirerFailure: string | undefined = undefined;
 
@@ -52,6 +54,17 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
   createRefund = async (req: CreateRefundRequest) => {
     this.createRequests.push(req);
     const scope = requireScope(req.scope);
+    // A repeat with the same Idempotency-Key (same account, mode and session) answers the first refund.
+    const keyed = req.idempotencyKey
+      ? this.refunds.find(
+          (r) =>
+            this.idempotencyKeys.get(r.id) === req.idempotencyKey &&
+            r.sessionId === req.sessionId &&
+            r.scope?.merchantId === scope.merchantId &&
+            r.scope.livemode === scope.livemode,
+        )
+      : undefined;
+    if (keyed) return { refund: keyed };
     const violations: FieldViolation[] = req.inputViolations.map(({ field, code, message }) => ({
       field,
       code,
@@ -112,6 +125,7 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
       method: RefundMethod.REFUND,
     });
     this.refunds.push(refund);
+    if (req.idempotencyKey) this.idempotencyKeys.set(refund.id, req.idempotencyKey);
     return { refund };
   };
 
