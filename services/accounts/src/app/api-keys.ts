@@ -37,7 +37,10 @@ export async function createApiKey(
       createdAt: now,
       ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
     });
-    if ((await deps.repos.apiKeys.insert(apiKey)) === "inserted") return { apiKey, secret: key.text };
+    // A test key is kept (sealed) so the dashboard shows it whenever asked; a live key never is.
+    const kept = input.livemode ? undefined : key.text;
+    if ((await deps.repos.apiKeys.insert(apiKey, kept)) === "inserted")
+      return { apiKey: { ...apiKey, retrievable: kept !== undefined }, secret: key.text };
   }
   throw new GatewayError("INTERNAL", "Internal error.", {
     cause: new Error("API key id collisions on every attempt"),

@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/platform";
 import type { AccountScope } from "../domain/account-scope.js";
 import {
+  API_KEY_USE_RECORDED_EVERY_MS,
   type ApiKeyRejection,
   apiKeyHashesMatch,
   hashApiKey,
@@ -42,8 +43,12 @@ export async function authenticateApiKey(
   if (!stored) throw rejected("unknown");
   if (!hashMatches) throw rejected("hash_mismatch");
   if (stored.livemode !== key.livemode) throw rejected("mode_mismatch");
-  const inactive = inactiveReason(stored, deps.clock.now());
+  const now = deps.clock.now();
+  const inactive = inactiveReason(stored, now);
   if (inactive) throw rejected(inactive);
+  // "Last used" to the minute: at most one write a minute per key, never one per request.
+  if (!stored.lastUsedAt || now.getTime() - stored.lastUsedAt.getTime() >= API_KEY_USE_RECORDED_EVERY_MS)
+    await deps.repos.apiKeys.recordUse(stored.id, now);
   return {
     scope: { merchantId: stored.merchantId, livemode: stored.livemode },
     keyId: stored.id,

@@ -20,8 +20,20 @@ export interface MerchantRepository {
 export const MAX_LISTED_API_KEYS = 1000;
 
 export interface ApiKeyRepository {
-  /** Stores a new key; "already_exists" when its id or lookup id is taken (nothing is changed then). */
-  insert(key: ApiKey): Promise<InsertOutcome>;
+  /**
+   * Stores a new key; "already_exists" when its id or lookup id is taken (nothing is changed then).
+   * With `secret`, the key itself is kept sealed (test keys) and the stored key is `retrievable`.
+   */
+  insert(key: ApiKey, secret?: string): Promise<InsertOutcome>;
+  /** The kept key of a retrievable key; undefined when none is kept (live keys, older test keys). */
+  openSecret(id: string): Promise<string | undefined>;
+  /**
+   * Makes the key stop working at `at` at the latest (an earlier expiry stays); a revoked key is
+   * left as it is. Returns the key as stored afterwards, undefined when it does not exist.
+   */
+  expireBy(id: string, at: Date): Promise<ApiKey | undefined>;
+  /** Records that the key authenticated a request at `at`. */
+  recordUse(id: string, at: Date): Promise<void>;
   findById(id: string): Promise<ApiKey | undefined>;
   findByLookupId(lookupId: string): Promise<ApiKey | undefined>;
   /** The merchant's keys, newest first (ties broken by id), at most MAX_LISTED_API_KEYS of them. */

@@ -148,7 +148,8 @@ async function importDemoTestKey(
     key,
     createdAt: clock.now(),
   });
-  if ((await repos.apiKeys.insert(record)) === "inserted") return;
+  // A test key: kept sealed, so the demo merchant's dashboard can show it.
+  if ((await repos.apiKeys.insert(record, key.text)) === "inserted") return;
   // Its lookup id is taken: fine if it is this very key on the demo merchant and still usable.
   const stored = await repos.apiKeys.findByLookupId(key.lookupId);
   if (

@@ -27,6 +27,21 @@ export interface ApiKey {
   createdAt: Date;
   expiresAt?: Date;
   revokedAt?: Date;
+  /**
+   * Whether the key itself is kept (sealed) and can be shown again: test keys are, so the
+   * dashboard shows them whenever asked; live keys never are (shown once, at creation).
+   */
+  retrievable: boolean;
+  /** The last time the key authenticated a request, to the minute (API_KEY_USE_RECORDED_EVERY_MS). */
+  lastUsedAt?: Date;
+}
+
+/** A key's last use is written at most this often: authentication never writes on every request. */
+export const API_KEY_USE_RECORDED_EVERY_MS = 60_000;
+
+/** The context a kept test key is sealed with: it opens only as this key's secret. */
+export function apiKeySecretContext(keyId: string): string {
+  return `api-key:${keyId}`;
 }
 
 /** A key whose shape is valid; says nothing yet about whether it exists. */
@@ -83,6 +98,7 @@ export function newApiKeyRecord(input: {
     prefix: modePrefix(input.key.livemode) + input.key.lookupId,
     hash: hashApiKey(input.key.text),
     createdAt: input.createdAt,
+    retrievable: false,
   };
   if (input.expiresAt) record.expiresAt = input.expiresAt;
   return record;

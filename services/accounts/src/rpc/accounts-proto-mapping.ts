@@ -34,6 +34,8 @@ export function apiKeyToProto(key: ApiKey): ApiKeyMessage {
     createdAt: timestampFromDate(key.createdAt),
     expiresAt: key.expiresAt ? timestampFromDate(key.expiresAt) : undefined,
     revokedAt: key.revokedAt ? timestampFromDate(key.revokedAt) : undefined,
+    retrievable: key.retrievable,
+    lastUsedAt: key.lastUsedAt ? timestampFromDate(key.lastUsedAt) : undefined,
   });
 }
 

@@ -86,5 +86,41 @@ export function describeApiKeyRepositoryContract(
       expect(await keys.listByMerchant(merchantId)).toEqual([newer, older]);
       expect(await keys.listByMerchant(newId("mer"))).toEqual([]);
     });
+
+    it("when a test key is inserted with its secret, then it is retrievable and opens to that secret; others keep none", async () => {
+      const kept = anApiKey();
+      const notKept = anApiKey({ livemode: true });
+      await keys.insert(kept, "sk_test_the-key-itself");
+      await keys.insert(notKept);
+      expect(await keys.findById(kept.id)).toEqual({ ...kept, retrievable: true });
+      expect(await keys.openSecret(kept.id)).toBe("sk_test_the-key-itself");
+      expect((await keys.findById(notKept.id))?.retrievable).toBe(false);
+      expect(await keys.openSecret(notKept.id)).toBeUndefined();
+      expect(await keys.openSecret("key_missing")).toBeUndefined();
+    });
+
+    it("when a key is made to expire, then an earlier expiry stays and a revoked key is left alone", async () => {
+      const key = anApiKey();
+      const revoked = anApiKey();
+      await keys.insert(key);
+      await keys.insert(revoked);
+      const soon = new Date("2026-02-01T11:00:00.000Z");
+      expect((await keys.expireBy(key.id, soon))?.expiresAt).toEqual(soon);
+      expect((await keys.expireBy(key.id, new Date("2026-03-01T00:00:00.000Z")))?.expiresAt).toEqual(soon);
+      const sooner = new Date("2026-02-01T10:00:00.000Z");
+      expect((await keys.expireBy(key.id, sooner))?.expiresAt).toEqual(sooner);
+      await keys.markRevoked(revoked.id, sooner);
+      expect("expiresAt" in (await keys.expireBy(revoked.id, soon))!).toBe(false);
+      expect(await keys.expireBy("key_missing", soon)).toBeUndefined();
+    });
+
+    it("when a key's use is recorded, then its last use is stored", async () => {
+      const key = anApiKey();
+      await keys.insert(key);
+      const at = new Date("2026-02-01T10:00:00.000Z");
+      await keys.recordUse(key.id, at);
+      expect((await keys.findById(key.id))?.lastUsedAt).toEqual(at);
+      expect((await keys.listByMerchant(key.merchantId))[0]?.lastUsedAt).toEqual(at);
+    });
   });
 }

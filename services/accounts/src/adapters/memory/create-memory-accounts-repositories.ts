@@ -9,17 +9,18 @@ import { InMemoryTerminalRepository } from "./in-memory-terminal-repository.js";
 
 /**
  * In-memory stores for embedded mode and unit tests; state lives as long as the process.
- * Terminal passwords are sealed with `secretBox`, by default one with a random key made here:
+ * Terminal passwords and kept test keys are sealed with `secretBox`, by default one with a random key made here:
  * it lives exactly as long as the stores it protects, so nothing is lost by not configuring one.
  */
 export function createMemoryAccountsRepositories(
   options: { secretBox?: SecretBox } = {},
 ): AccountsRepositories {
+  const secretBox = options.secretBox ?? createSecretBox(generateSecretsKey());
   return {
     merchants: new InMemoryMerchantRepository(),
-    apiKeys: new InMemoryApiKeyRepository(),
+    apiKeys: new InMemoryApiKeyRepository(secretBox),
     exchangeRates: new InMemoryExchangeRateRepository(),
-    terminals: new InMemoryTerminalRepository(options.secretBox ?? createSecretBox(generateSecretsKey())),
+    terminals: new InMemoryTerminalRepository(secretBox),
     feePlans: new InMemoryFeePlanRepository(),
     dashboard: createInMemoryDashboardStores(),
   };

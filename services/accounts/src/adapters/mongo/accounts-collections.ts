@@ -24,6 +24,9 @@ export interface ApiKeyDocument {
   createdAt: Date;
   expiresAt?: Date;
   revokedAt?: Date;
+  /** The test key itself, sealed (AES-256-GCM, context `api-key:<id>`); never set for live keys. */
+  sealedSecret?: SealedSecret;
+  lastUsedAt?: Date;
 }
 
 export interface ExchangeRateDocument {

@@ -11,7 +11,7 @@ import { MongoTerminalRepository } from "./mongo-terminal-repository.js";
 
 /**
  * Mongo stores over the service's database; creates the indexes first (idempotent).
- * `secretBox` seals terminal passwords: it must hold the same key on every start (and every
+ * `secretBox` seals terminal passwords and kept test keys: it must hold the same key on every start (and every
  * replica), or stored passwords cannot be read back.
  */
 export async function createMongoAccountsRepositories(
@@ -21,7 +21,7 @@ export async function createMongoAccountsRepositories(
   await ensureAccountsIndexes(db);
   return {
     merchants: new MongoMerchantRepository(db),
-    apiKeys: new MongoApiKeyRepository(db),
+    apiKeys: new MongoApiKeyRepository(db, options.secretBox),
     exchangeRates: new MongoExchangeRateRepository(db),
     terminals: new MongoTerminalRepository(db, options.secretBox),
     feePlans: new MongoFeePlanRepository(db),

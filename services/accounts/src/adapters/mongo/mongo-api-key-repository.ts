@@ -1,21 +1,26 @@
-import { isDuplicateKeyError } from "@gateway/platform";
+import { isDuplicateKeyError, type SecretBox } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import { type ApiKeyRepository, type InsertOutcome, MAX_LISTED_API_KEYS } from "../../app/ports.js";
-import type { ApiKey } from "../../domain/api-key.js";
+import { type ApiKey, apiKeySecretContext } from "../../domain/api-key.js";
 import { type ApiKeyDocument, apiKeysCollection } from "./accounts-collections.js";
 import { runMongo } from "./mongo-errors.js";
 
 export class MongoApiKeyRepository implements ApiKeyRepository {
   private readonly keys: Collection<ApiKeyDocument>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly secrets: SecretBox,
+  ) {
     this.keys = apiKeysCollection(db);
   }
 
-  insert(key: ApiKey): Promise<InsertOutcome> {
+  insert(key: ApiKey, secret?: string): Promise<InsertOutcome> {
     return runMongo(async () => {
+      const doc = toDocument(key);
+      if (secret !== undefined) doc.sealedSecret = this.secrets.seal(secret, apiKeySecretContext(key.id));
       try {
-        await this.keys.insertOne(toDocument(key));
+        await this.keys.insertOne(doc);
         return "inserted";
       } catch (err) {
         // Either unique key (_id or lookupId): the key was not stored.
@@ -50,6 +55,35 @@ export class MongoApiKeyRepository implements ApiKeyRepository {
     });
   }
 
+  openSecret(id: string): Promise<string | undefined> {
+    return runMongo(async () => {
+      const doc = await this.keys.findOne({ _id: id }, { projection: { sealedSecret: 1 } });
+      return doc?.sealedSecret && this.secrets.open(doc.sealedSecret, apiKeySecretContext(id));
+    });
+  }
+
+  expireBy(id: string, at: Date): Promise<ApiKey | undefined> {
+    return runMongo(async () => {
+      // Single-document conditional update: only an active key without an earlier expiry changes.
+      await this.keys.updateOne(
+        {
+          _id: id,
+          revokedAt: { $exists: false },
+          $or: [{ expiresAt: { $exists: false } }, { expiresAt: { $gt: at } }],
+        },
+        { $set: { expiresAt: at } },
+      );
+      const doc = await this.keys.findOne({ _id: id });
+      return doc ? fromDocument(doc) : undefined;
+    });
+  }
+
+  recordUse(id: string, at: Date): Promise<void> {
+    return runMongo(async () => {
+      await this.keys.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
+    });
+  }
+
   markRevoked(id: string, at: Date): Promise<ApiKey | undefined> {
     return runMongo(async () => {
       // Only an active key gets a revocation time, so repeating a revoke keeps the first one.
@@ -77,6 +111,7 @@ function toDocument(key: ApiKey): ApiKeyDocument {
   };
   if (key.expiresAt) doc.expiresAt = key.expiresAt;
   if (key.revokedAt) doc.revokedAt = key.revokedAt;
+  if (key.lastUsedAt) doc.lastUsedAt = key.lastUsedAt;
   return doc;
 }
 
@@ -89,8 +124,10 @@ function fromDocument(doc: ApiKeyDocument): ApiKey {
     prefix: doc.prefix,
     hash: doc.hash,
     createdAt: doc.createdAt,
+    retrievable: doc.sealedSecret !== undefined,
   };
   if (doc.expiresAt) key.expiresAt = doc.expiresAt;
   if (doc.revokedAt) key.revokedAt = doc.revokedAt;
+  if (doc.lastUsedAt) key.lastUsedAt = doc.lastUsedAt;
   return key;
 }
