@@ -1,9 +1,16 @@
 import { ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
 import { type Clock, GatewayError, type Logger } from "@gateway/platform";
-import { AccountsService, ApiKeysService, DashboardUsersService, ExchangeRatesService } from "@gateway/proto";
+import {
+  AccountsService,
+  ApiKeysService,
+  BusinessVerificationService,
+  DashboardUsersService,
+  ExchangeRatesService,
+} from "@gateway/proto";
 import type { AccountsRepositories } from "./app/ports.js";
 import { AccountsRpc } from "./rpc/accounts-service.js";
 import { ApiKeysRpc } from "./rpc/api-keys-service.js";
+import { BusinessVerificationRpc } from "./rpc/business-verification-service.js";
 import { DashboardUsersRpc } from "./rpc/dashboard-users-service.js";
 import { ExchangeRatesRpc } from "./rpc/exchange-rates-service.js";
 
@@ -17,7 +24,7 @@ export interface AccountsRoutesDeps {
 }
 
 /**
- * Registers AccountsService, DashboardUsersService, ExchangeRatesService and ApiKeysService on a Connect router: the same routes serve the distributed process
+ * Registers AccountsService, DashboardUsersService, ExchangeRatesService, ApiKeysService and BusinessVerificationService on a Connect router: the same routes serve the distributed process
  * (main.ts) and the embedded in-memory transport.
  */
 export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: ConnectRouter) => void {
@@ -28,6 +35,7 @@ export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: Connect
     router.service(DashboardUsersService, new DashboardUsersRpc(deps));
     router.service(ExchangeRatesService, new ExchangeRatesRpc(deps));
     router.service(ApiKeysService, new ApiKeysRpc(deps));
+    router.service(BusinessVerificationService, new BusinessVerificationRpc(deps));
   };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
 import { createMongoDashboardStores } from "../src/adapters/mongo/mongo-dashboard-stores.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeBusinessVerificationRepositoryContract } from "./contracts/business-verification-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";
 import { describeFeePlanRepositoryContract } from "./contracts/fee-plan-repository.contract.js";
@@ -27,6 +28,10 @@ describeExchangeRateRepositoryContract(recorded, async () => (await repositories
 describeTerminalRepositoryContract(
   recorded,
   async (box) => (await createMongoAccountsRepositories(await plans.db(), { secretBox: box })).terminals,
+);
+describeBusinessVerificationRepositoryContract(
+  recorded,
+  async () => (await repositories()).businessVerifications,
 );
 describeFeePlanRepositoryContract(recorded, async () => (await repositories()).feePlans);
 describeDashboardStoresContract(recorded, async () => createMongoDashboardStores(await plans.db()));

@@ -5,6 +5,7 @@ import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-
 import { createInMemoryDashboardStores } from "../src/adapters/memory/in-memory-dashboard-stores.js";
 import { InMemoryTerminalRepository } from "../src/adapters/memory/in-memory-terminal-repository.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeBusinessVerificationRepositoryContract } from "./contracts/business-verification-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";
 import { describeFeePlanRepositoryContract } from "./contracts/fee-plan-repository.contract.js";
@@ -20,6 +21,10 @@ describeExchangeRateRepositoryContract(
 describeTerminalRepositoryContract(
   "in memory",
   async (secretBox) => createMemoryAccountsRepositories({ secretBox }).terminals,
+);
+describeBusinessVerificationRepositoryContract(
+  "in memory",
+  async () => createMemoryAccountsRepositories().businessVerifications,
 );
 describeFeePlanRepositoryContract("in memory", async () => createMemoryAccountsRepositories().feePlans);
 

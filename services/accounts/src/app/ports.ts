@@ -1,4 +1,5 @@
 import type { ApiKey } from "../domain/api-key.js";
+import type { BusinessVerification } from "../domain/business-verification.js";
 import type { ExchangeRate } from "../domain/exchange-rate.js";
 import type { FeePlan } from "../domain/fee-plan.js";
 import type { Merchant } from "../domain/merchant.js";
@@ -91,6 +92,24 @@ export interface FeePlanRepository {
   find(merchantId: string): Promise<(FeePlan & { updatedAt: Date }) | undefined>;
 }
 
+/** One verification per merchant; a new submission replaces the details and the decision. */
+export interface BusinessVerificationRepository {
+  save(verification: BusinessVerification): Promise<void>;
+  find(merchantId: string): Promise<BusinessVerification | undefined>;
+  /** Pending verifications, oldest first, at most `limit`. */
+  listPending(limit: number): Promise<BusinessVerification[]>;
+  /**
+   * Records the operator's decision on a PENDING verification submitted at `submittedAt` (so a
+   * decision never lands on details submitted after the operator read them). Returns the
+   * verification as stored afterwards; undefined when there was nothing pending to decide.
+   */
+  decide(
+    merchantId: string,
+    submittedAt: Date,
+    decision: { status: "approved" | "rejected"; decidedAt: Date; reason?: string },
+  ): Promise<BusinessVerification | undefined>;
+}
+
 export interface AccountsRepositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
@@ -99,4 +118,5 @@ export interface AccountsRepositories {
   feePlans: FeePlanRepository;
   /** Dashboard users, invitations, sessions and sign-in failures. */
   dashboard: DashboardStores;
+  businessVerifications: BusinessVerificationRepository;
 }

@@ -1,6 +1,7 @@
 import { createSecretBox, generateSecretsKey, type SecretBox } from "@gateway/platform";
 import type { AccountsRepositories } from "../../app/ports.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
+import { InMemoryBusinessVerificationRepository } from "./in-memory-business-verification-repository.js";
 import { createInMemoryDashboardStores } from "./in-memory-dashboard-stores.js";
 import { InMemoryExchangeRateRepository } from "./in-memory-exchange-rate-repository.js";
 import { InMemoryFeePlanRepository } from "./in-memory-fee-plan-repository.js";
@@ -23,5 +24,6 @@ export function createMemoryAccountsRepositories(
     terminals: new InMemoryTerminalRepository(secretBox),
     feePlans: new InMemoryFeePlanRepository(),
     dashboard: createInMemoryDashboardStores(),
+    businessVerifications: new InMemoryBusinessVerificationRepository(),
   };
 }

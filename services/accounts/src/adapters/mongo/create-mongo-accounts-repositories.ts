@@ -3,6 +3,7 @@ import type { Db } from "mongodb";
 import type { AccountsRepositories } from "../../app/ports.js";
 import { ensureAccountsIndexes } from "./ensure-accounts-indexes.js";
 import { MongoApiKeyRepository } from "./mongo-api-key-repository.js";
+import { MongoBusinessVerificationRepository } from "./mongo-business-verification-repository.js";
 import { createMongoDashboardStores } from "./mongo-dashboard-stores.js";
 import { MongoExchangeRateRepository } from "./mongo-exchange-rate-repository.js";
 import { MongoFeePlanRepository } from "./mongo-fee-plan-repository.js";
@@ -26,5 +27,6 @@ export async function createMongoAccountsRepositories(
     terminals: new MongoTerminalRepository(db, options.secretBox),
     feePlans: new MongoFeePlanRepository(db),
     dashboard: await createMongoDashboardStores(db),
+    businessVerifications: new MongoBusinessVerificationRepository(db),
   };
 }

@@ -5,6 +5,7 @@ import {
   exchangeRatesCollection,
   terminalsCollection,
 } from "./accounts-collections.js";
+import { businessVerificationsCollection } from "./mongo-business-verification-repository.js";
 import { runMongo } from "./mongo-errors.js";
 
 /**
@@ -31,6 +32,11 @@ export async function ensureAccountsIndexes(db: Db): Promise<void> {
     await exchangeRateHistoryCollection(db).createIndex(
       { merchantId: 1, currency: 1, updatedAt: -1, _id: -1 },
       { name: "merchantId_currency_updatedAt" },
+    );
+    // The operator's queue: pending verifications, oldest first.
+    await businessVerificationsCollection(db).createIndex(
+      { status: 1, submittedAt: 1, _id: 1 },
+      { name: "status_submittedAt" },
     );
     await terminalsCollection(db).createIndex(
       { merchantId: 1, livemode: 1 },
