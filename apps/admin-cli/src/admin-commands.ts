@@ -14,6 +14,10 @@ Commands:
                                                        invite a dashboard user: prints the one-time
                                                        link (7 days) to hand over; no mail is sent
   dashboard users <merchant_id>                        list the merchant's dashboard users
+  verification list                                    business details waiting for a decision, oldest first
+  verification show <merchant_id>                      one merchant's submitted details and their state
+  verification approve <merchant_id>                   approve them: the merchant is verified (live opens)
+  verification reject <merchant_id> --reason <text>    reject them; the merchant sees the reason
   rates set <merchant_id> <CURRENCY> <rate>            1 unit of CURRENCY = rate TND
   terminals set <merchant_id> test|live --base-url <url> --username <name>
                 [--password <password>] [--inactive]
@@ -83,6 +87,7 @@ const OPTIONS = {
   outcome: { type: "string" },
   note: { type: "string" },
   role: { type: "string" },
+  reason: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -167,6 +172,28 @@ export function parseAdminArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Par
       allowOnly();
       const [merchantId] = expectArgs(["merchant_id"]);
       return request("GET", `/admin/v1/merchants/${merchantId}/dashboard-users`);
+    }
+    case "verification list": {
+      allowOnly();
+      expectArgs([]);
+      return request("GET", "/admin/v1/business-verifications");
+    }
+    case "verification show": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("GET", `/admin/v1/merchants/${merchantId}/business-verification`);
+    }
+    case "verification approve": {
+      allowOnly();
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("POST", `/admin/v1/merchants/${merchantId}/business-verification/approve`);
+    }
+    case "verification reject": {
+      allowOnly("reason");
+      const [merchantId] = expectArgs(["merchant_id"]);
+      return request("POST", `/admin/v1/merchants/${merchantId}/business-verification/reject`, {
+        reason: requireOption("reason", values.reason),
+      });
     }
     case "rates set": {
       allowOnly();

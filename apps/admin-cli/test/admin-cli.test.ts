@@ -30,6 +30,23 @@ describe("parseAdminArgs", () => {
       ["rates", "set", "mer_1", "EUR", "3.35"],
       { method: "PUT", path: "/admin/v1/merchants/mer_1/exchange-rates/EUR", body: { rate: "3.35" } },
     ],
+    [["verification", "list"], { method: "GET", path: "/admin/v1/business-verifications" }],
+    [
+      ["verification", "show", "mer_1"],
+      { method: "GET", path: "/admin/v1/merchants/mer_1/business-verification" },
+    ],
+    [
+      ["verification", "approve", "mer_1"],
+      { method: "POST", path: "/admin/v1/merchants/mer_1/business-verification/approve" },
+    ],
+    [
+      ["verification", "reject", "mer_1", "--reason", "Name and number differ"],
+      {
+        method: "POST",
+        path: "/admin/v1/merchants/mer_1/business-verification/reject",
+        body: { reason: "Name and number differ" },
+      },
+    ],
     [
       ["merchants", "verify", "a/b?c"],
       { method: "POST", path: "/admin/v1/merchants/a%2Fb%3Fc/verification" },
@@ -48,6 +65,7 @@ describe("parseAdminArgs", () => {
     [["merchants", "create"], /--name/],
     [["merchants", "create", "--name", "X", "--mode", "test"], /does not take --mode/],
     [["merchants", "verify"], /<merchant_id>/],
+    [["verification", "reject", "mer_1"], /--reason/],
     [["keys", "create", "mer_1"], /--mode test or --mode live/],
     [["keys", "create", "mer_1", "--mode", "prod"], /--mode test or --mode live/],
     [["keys", "revoke", "a", "b"], /<key_id>/],

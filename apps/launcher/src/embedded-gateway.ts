@@ -24,6 +24,8 @@ import {
 } from "@gateway/platform";
 import {
   AccountsService,
+  ApiKeysService,
+  BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
   RefundService,
@@ -101,6 +103,8 @@ export async function startEmbeddedGateway(
   const accounts = createClient(AccountsService, accountsTransport);
   const dashboardUsers = createClient(DashboardUsersService, accountsTransport);
   const exchangeRates = createClient(ExchangeRatesService, accountsTransport);
+  const apiKeys = createClient(ApiKeysService, accountsTransport);
+  const businessVerification = createClient(BusinessVerificationService, accountsTransport);
   // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
   const terminals = createAccountsTerminalProvider(accounts);
   // One event bus: the sessions outbox relay publishes, the webhooks service consumes.
@@ -227,6 +231,8 @@ export async function startEmbeddedGateway(
     refunds,
     exchangeRates,
     sessionRefunds,
+    apiKeys,
+    businessVerification,
     rateLimiter: rateLimiting.limiter,
     epgSimulator: simulator,
     logger: edgeLogger,

@@ -22,6 +22,7 @@ import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
 import { registerAdminDashboardRoutes } from "./routes/admin-dashboard-routes.js";
 import { registerAdminRefundRoutes } from "./routes/admin-refund-routes.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerAdminVerificationRoutes } from "./routes/admin-verification-routes.js";
 import { registerAdminWebhookRoutes } from "./routes/admin-webhook-routes.js";
 import { registerApiDocsRoutes } from "./routes/api-docs-routes.js";
 import { registerCheckoutApiRoutes } from "./routes/checkout-api-routes.js";
@@ -104,6 +105,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     fallback: checkoutFallback,
   });
   if (deps.epgSimulator) mountEpgSimulator(app, deps.epgSimulator);
+  // Every edge replica forgets a revoked (or rolled) key at once, whoever revoked it.
+  const revocations = deps.keyRevocations ?? new InProcessKeyRevocations();
   // The merchant dashboard needs its users' service; without it /dashboard is not served.
   if (deps.dashboardUsers) {
     registerDashboardPages(app, {
@@ -115,8 +118,12 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         ...(deps.refunds ? { refunds: deps.refunds } : {}),
         ...(deps.sessionRefunds ? { sessionRefunds: deps.sessionRefunds } : {}),
         ...(deps.exchangeRates ? { exchangeRates: deps.exchangeRates } : {}),
+        ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}),
+        ...(deps.businessVerification ? { businessVerification: deps.businessVerification } : {}),
       },
       ...(config.checkout ? { config: config.checkout } : {}),
+      onKeyChanged: (keyId) => revocations.announce(keyId),
+      clock: deps.clock ?? systemClock,
     });
   }
 
@@ -124,7 +131,6 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     deps.accounts,
     new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs),
   );
-  const revocations = deps.keyRevocations ?? new InProcessKeyRevocations();
   revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(
     async (api) => {
@@ -158,6 +164,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         if (deps.webhooks)
           registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
         if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);
+        if (deps.businessVerification)
+          registerAdminVerificationRoutes(admin, { businessVerification: deps.businessVerification });
         if (deps.dashboardUsers) {
           const publicUrl = config.checkout?.publicUrl ?? "http://localhost:8080";
           registerAdminDashboardRoutes(admin, { dashboardUsers: deps.dashboardUsers, publicUrl });

@@ -2,6 +2,8 @@ import type { Client } from "@connectrpc/connect";
 import type { Clock, LiveEventFeed, Logger, ReadinessCheck } from "@gateway/platform";
 import type {
   AccountsService,
+  ApiKeysService,
+  BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
   RefundService,
@@ -56,4 +58,8 @@ export interface EdgeDeps {
   exchangeRates?: Client<typeof ExchangeRatesService>;
   /** One session's refunds (dashboard session detail); absent = not served. */
   sessionRefunds?: Client<typeof SessionRefundsService>;
+  /** The dashboard's keys page (accounts' ApiKeysService); absent = not served. */
+  apiKeys?: Client<typeof ApiKeysService>;
+  /** Business verification: the dashboard's form and the admin decision routes; absent = not served. */
+  businessVerification?: Client<typeof BusinessVerificationService>;
 }

@@ -41,6 +41,8 @@ runService({
       refunds: clients.refunds,
       exchangeRates: clients.exchangeRates,
       sessionRefunds: clients.sessionRefunds,
+      apiKeys: clients.apiKeys,
+      businessVerification: clients.businessVerification,
       logger,
       readiness: clients.readiness,
       rateLimiter: rateLimiting.limiter,

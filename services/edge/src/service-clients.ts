@@ -2,6 +2,8 @@ import { type Client, createClient, type Transport } from "@connectrpc/connect";
 import { type ReadinessCheck, type ServiceAuthKeys, serviceTransport } from "@gateway/platform";
 import {
   AccountsService,
+  ApiKeysService,
+  BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
   Health,
@@ -24,6 +26,9 @@ export interface ServiceClients {
   dashboardUsers: Client<typeof DashboardUsersService>;
   /** Accounts' merchant-set exchange rates (dashboard currency settings), same connection. */
   exchangeRates: Client<typeof ExchangeRatesService>;
+  /** Accounts' dashboard keys page and business verification, same connection. */
+  apiKeys: Client<typeof ApiKeysService>;
+  businessVerification: Client<typeof BusinessVerificationService>;
   sessions: Client<typeof SessionService>;
   /**
    * Present when a webhooks address is given. Not a readiness check: without it only the
@@ -61,6 +66,8 @@ export function createServiceClients(config: {
     accounts: createClient(AccountsService, accountsTransport),
     dashboardUsers: createClient(DashboardUsersService, accountsTransport),
     exchangeRates: createClient(ExchangeRatesService, accountsTransport),
+    apiKeys: createClient(ApiKeysService, accountsTransport),
+    businessVerification: createClient(BusinessVerificationService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
     ...(config.webhooksUrl
       ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) }

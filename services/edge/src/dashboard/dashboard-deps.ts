@@ -1,6 +1,9 @@
 import type { Client } from "@connectrpc/connect";
+import type { Clock } from "@gateway/platform";
 import type {
   AccountsService,
+  ApiKeysService,
+  BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
   RefundService,
@@ -11,6 +14,7 @@ import type {
 import type { CsrfTokens } from "../checkout/csrf.js";
 import type { DashboardCsrf } from "./dashboard-csrf.js";
 import type { DashboardResponder } from "./dashboard-responder.js";
+import type { Section } from "./views/dashboard-layout.js";
 
 /** The services the dashboard's pages call; optional ones hide their sections when absent. */
 export interface DashboardClients {
@@ -21,6 +25,8 @@ export interface DashboardClients {
   refunds?: Client<typeof RefundService>;
   sessionRefunds?: Client<typeof SessionRefundsService>;
   exchangeRates?: Client<typeof ExchangeRatesService>;
+  apiKeys?: Client<typeof ApiKeysService>;
+  businessVerification?: Client<typeof BusinessVerificationService>;
 }
 
 /** What every dashboard route registration gets. */
@@ -32,4 +38,9 @@ export interface DashboardRouteDeps {
   /** Forms before sign-in (sign-in, invitation): a nonce cookie and a signed token, as the checkout's. */
   preSessionCsrf: CsrfTokens;
   secureCookies: boolean;
+  clock: Clock;
+  /** The sections served (their services are wired), in navigation order. */
+  sections: Section[];
+  /** After a key is revoked or rolled: every edge replica drops what it cached of it. */
+  onKeyChanged(keyId: string): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { chooseLanguage, type Language } from "../checkout/i18n/languages.js";
 import { dashboardMessagesFor } from "./i18n/dashboard-languages.js";
 import type { DashboardMessages } from "./i18n/messages.js";
+import type { Section } from "./views/dashboard-layout.js";
 
 export const DASHBOARD_PATH = "/dashboard";
 /** The dashboard session's secret (`dss_…`): HttpOnly, so no script could read it even if one ran. */
@@ -22,6 +23,8 @@ export interface Viewer {
   liveAllowed: boolean;
   /** The value every form of this session carries (dashboard-csrf.ts). */
   csrfToken: string;
+  /** The navigation this user sees: the sections served, those of its role. */
+  sections: Section[];
 }
 
 /**

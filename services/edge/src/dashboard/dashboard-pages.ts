@@ -1,3 +1,4 @@
+import type { Clock } from "@gateway/platform";
 import type { FastifyInstance } from "fastify";
 import { type CheckoutPagesConfig, resolveCheckoutConfig } from "../checkout/checkout-config.js";
 import { CsrfTokens } from "../checkout/csrf.js";
@@ -13,12 +14,15 @@ import { DashboardResponder } from "./dashboard-responder.js";
 import { requireSignedIn } from "./dashboard-session.js";
 import { DASHBOARD_STYLESHEET_PATH, loadDashboardStylesheet } from "./dashboard-stylesheet.js";
 import { registerAccountRoutes } from "./routes/account-routes.js";
+import { registerApiKeysRoutes } from "./routes/api-keys-routes.js";
+import { registerBusinessRoutes } from "./routes/business-routes.js";
 import { registerCurrencyRoutes } from "./routes/currency-routes.js";
 import { registerInvitationRoutes } from "./routes/invitation-routes.js";
 import { registerPaymentsRoutes } from "./routes/payments-routes.js";
 import { registerSessionRoutes } from "./routes/session-routes.js";
 import { registerSignInRoutes } from "./routes/sign-in-routes.js";
 import { registerUsersRoutes } from "./routes/users-routes.js";
+import { SECTION_PATHS, type Section } from "./views/dashboard-layout.js";
 
 /**
  * The merchant dashboard under /dashboard (docs/dashboard.md): server-rendered pages with plain
@@ -28,7 +32,13 @@ import { registerUsersRoutes } from "./routes/users-routes.js";
  */
 export function registerDashboardPages(
   app: FastifyInstance,
-  deps: { clients: DashboardClients; config?: CheckoutPagesConfig },
+  deps: {
+    clients: DashboardClients;
+    config?: CheckoutPagesConfig;
+    /** Called after a key is revoked or rolled, so every edge replica drops what it cached of it. */
+    onKeyChanged(keyId: string): Promise<void>;
+    clock: Clock;
+  },
 ): void {
   const config = resolveCheckoutConfig(deps.config);
   const dashboardCss = loadDashboardStylesheet();
@@ -38,6 +48,9 @@ export function registerDashboardPages(
     csrf: new DashboardCsrf(config.csrfSecret),
     preSessionCsrf: new CsrfTokens(config.csrfSecret),
     secureCookies: config.secureCookies,
+    clock: deps.clock,
+    onKeyChanged: deps.onKeyChanged,
+    sections: servedSections(deps.clients),
   };
   const { respond, secureCookies } = routeDeps;
 
@@ -87,6 +100,8 @@ export function registerDashboardPages(
         requireSignedIn(signedIn, routeDeps);
         registerSessionRoutes(signedIn, routeDeps);
         registerPaymentsRoutes(signedIn, routeDeps);
+        registerApiKeysRoutes(signedIn, routeDeps);
+        registerBusinessRoutes(signedIn, routeDeps);
         registerCurrencyRoutes(signedIn, routeDeps);
         registerUsersRoutes(signedIn, routeDeps);
         registerAccountRoutes(signedIn, routeDeps);
@@ -94,4 +109,19 @@ export function registerDashboardPages(
     },
     { prefix: "/dashboard" },
   );
+}
+
+/** The sections whose services are wired, in navigation order. */
+function servedSections(clients: DashboardClients): Section[] {
+  const served: Record<Section, boolean> = {
+    payments: true,
+    apiKeys: clients.apiKeys !== undefined,
+    webhooks: false,
+    currencies: clients.exchangeRates !== undefined,
+    business: clients.businessVerification !== undefined,
+    users: true,
+    audit: false,
+    account: true,
+  };
+  return (Object.keys(SECTION_PATHS) as Section[]).filter((section) => served[section]);
 }

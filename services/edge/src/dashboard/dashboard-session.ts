@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { formOf } from "../checkout/form-body.js";
 import type { DashboardRouteDeps } from "./dashboard-deps.js";
 import { pageOf, SESSION_COOKIE } from "./dashboard-page.js";
+import { may } from "./permissions.js";
 import { csrfRefused } from "./routes/sign-in-routes.js";
 
 /** A dashboard session token as accounts mints it; anything else is not looked up. */
@@ -44,6 +45,7 @@ export function requireSignedIn(scope: FastifyInstance, deps: DashboardRouteDeps
       }),
       liveAllowed,
       csrfToken: deps.csrf.tokenFor(token),
+      sections: deps.sections.filter((section) => section !== "audit" || may(user.role, "read_audit")),
     };
   });
   scope.addHook("preHandler", async (request, reply) => {

@@ -1,16 +1,37 @@
 /** What a dashboard user may change; reading is open to every role of the merchant. */
-export type DashboardAction = "refund" | "cancel" | "manage_settings" | "manage_users";
+export type DashboardAction =
+  | "refund"
+  | "cancel"
+  | "manage_settings"
+  | "manage_keys"
+  | "manage_webhooks"
+  | "manage_users"
+  | "read_audit";
 
 export type DashboardRole = "owner" | "developer" | "viewer";
 
 /**
- * Roles (docs/dashboard.md#roles): the owner does everything; a developer manages the
- * integration and money movements (keys, webhooks, currency settings, refunds, cancels) but not
- * the team; a viewer only reads.
+ * Roles (docs/dashboard.md#roles): the owner does everything, the team and the audit log
+ * included; a developer manages the integration and money movements (keys, webhooks, currency
+ * settings, business details, refunds, cancels); a viewer only reads, and sees no secret.
  */
 const GRANTS: Record<DashboardRole, ReadonlySet<DashboardAction>> = {
-  owner: new Set<DashboardAction>(["refund", "cancel", "manage_settings", "manage_users"]),
-  developer: new Set<DashboardAction>(["refund", "cancel", "manage_settings"]),
+  owner: new Set<DashboardAction>([
+    "refund",
+    "cancel",
+    "manage_settings",
+    "manage_keys",
+    "manage_webhooks",
+    "manage_users",
+    "read_audit",
+  ]),
+  developer: new Set<DashboardAction>([
+    "refund",
+    "cancel",
+    "manage_settings",
+    "manage_keys",
+    "manage_webhooks",
+  ]),
   viewer: new Set<DashboardAction>(),
 };
 

@@ -47,7 +47,7 @@ export function revokedApiKeyToJson(key: ApiKey | undefined): JsonOutput {
  * Reads an admin body against its member types. Admin calls have no input_violations channel,
  * so type errors are answered here (422) before any service call; the service validates meaning.
  */
-class AdminBodyReader {
+export class AdminBodyReader {
   readonly violations: FieldViolation[] = [];
 
   constructor(

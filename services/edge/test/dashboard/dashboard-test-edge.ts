@@ -12,6 +12,8 @@ import {
 } from "@gateway/platform";
 import {
   AccountsService,
+  ApiKeysService,
+  BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
   RefundService,
@@ -69,6 +71,8 @@ export function createDashboardTestEdge(): DashboardTestEdge {
     sessions: createClient(SessionService, sessions.transport()),
     dashboardUsers: users,
     exchangeRates: createClient(ExchangeRatesService, accountsTransport),
+    apiKeys: createClient(ApiKeysService, accountsTransport),
+    businessVerification: createClient(BusinessVerificationService, accountsTransport),
     refunds: createClient(RefundService, refundsTransport),
     sessionRefunds: createClient(SessionRefundsService, refundsTransport),
     webhooks: createClient(

@@ -11,8 +11,12 @@ export interface DashboardMessages {
   mainNavigation: string;
   nav: {
     payments: string;
+    apiKeys: string;
+    webhooks: string;
     currencies: string;
+    business: string;
     users: string;
+    audit: string;
     account: string;
   };
   signOut: string;
@@ -138,6 +142,52 @@ export interface DashboardMessages {
     set: string;
     saved: (currency: string) => string;
     history: string;
+    invalid: string;
+  };
+  keys: {
+    title: string;
+    intro: (mode: string) => string;
+    key: string;
+    created: string;
+    expires: string;
+    lastUsed: string;
+    never: string;
+    state: string;
+    active: string;
+    revoked: string;
+    expired: string;
+    expiresSoon: (at: string) => string;
+    reveal: string;
+    revealTitle: string;
+    revealHint: string;
+    create: string;
+    createdTitle: string;
+    shownOnce: string;
+    roll: string;
+    overlap: string;
+    overlapNow: string;
+    overlapHour: string;
+    overlapDay: string;
+    revoke: string;
+    revokeConfirm: string;
+    revokedDone: string;
+    none: string;
+    backToKeys: string;
+    notRetrievable: string;
+  };
+  business: {
+    title: string;
+    intro: string;
+    status: string;
+    statuses: { not_submitted: string; pending: string; approved: string; rejected: string };
+    reason: string;
+    legalName: string;
+    registrationNumber: string;
+    country: string;
+    address: string;
+    website: string;
+    submit: string;
+    submitted: string;
     invalid: string;
   };
   users: {

@@ -3,13 +3,25 @@ import { LANGUAGE_NAMES, LANGUAGES } from "../../checkout/i18n/languages.js";
 import { CSRF_FIELD } from "../dashboard-csrf.js";
 import type { DashboardPage } from "../dashboard-page.js";
 
-/** The sections in the navigation, by the path they live at. */
-export type Section = "payments" | "currencies" | "users" | "account";
+/** The sections in the navigation, in order, by the path they live at. */
+export type Section =
+  | "payments"
+  | "apiKeys"
+  | "webhooks"
+  | "currencies"
+  | "business"
+  | "users"
+  | "audit"
+  | "account";
 
-const SECTION_PATHS: Record<Section, string> = {
+export const SECTION_PATHS: Record<Section, string> = {
   payments: "/dashboard/payments",
+  apiKeys: "/dashboard/developers/api-keys",
+  webhooks: "/dashboard/developers/webhooks",
   currencies: "/dashboard/settings/currencies",
+  business: "/dashboard/settings/business",
   users: "/dashboard/users",
+  audit: "/dashboard/audit-log",
   account: "/dashboard/account",
 };
 
@@ -49,9 +61,7 @@ export function renderDashboardLayout(view: DashboardLayoutView): SafeHtml {
   const signedIn =
     viewer === undefined
       ? ""
-      : html`<nav class="app-nav" aria-label="${m.mainNavigation}"><ul>${(
-          Object.keys(SECTION_PATHS) as Section[]
-        ).map(
+      : html`<nav class="app-nav" aria-label="${m.mainNavigation}"><ul>${viewer.sections.map(
           (section) =>
             html`<li><a href="${SECTION_PATHS[section]}"${section === view.section ? html` aria-current="page"` : ""}>${m.nav[section]}</a></li>`,
         )}</ul></nav>
