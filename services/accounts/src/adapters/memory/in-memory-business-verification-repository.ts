@@ -30,7 +30,7 @@ export class InMemoryBusinessVerificationRepository implements BusinessVerificat
     decision: { status: "approved" | "rejected"; decidedAt: Date; reason?: string },
   ): Promise<BusinessVerification | undefined> {
     const found = this.byMerchant.get(merchantId);
-    if (!found || found.status !== "pending" || found.submittedAt.getTime() !== submittedAt.getTime())
+    if (found?.status !== "pending" || found.submittedAt.getTime() !== submittedAt.getTime())
       return undefined;
     found.status = decision.status;
     found.decidedAt = new Date(decision.decidedAt.getTime());
