@@ -18,7 +18,7 @@ export function randomBase62(length: number): string {
 }
 
 /** Public id prefixes. Each names one kind of object, Stripe-style. */
-export type IdPrefix = "ps" | "pa" | "evt" | "whd" | "re" | "mer" | "key" | "chk" | "usr" | "inv";
+export type IdPrefix = "ps" | "pa" | "evt" | "whd" | "re" | "mer" | "key" | "chk" | "usr" | "inv" | "aud";
 
 /**
  * A prefixed public id: `ps_` + 24 base62 characters. Not time-ordered on purpose: ordering

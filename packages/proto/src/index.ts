@@ -3,6 +3,7 @@
 
 export * from "./gen/gateway/accounts/v1/accounts_pb.js";
 export * from "./gen/gateway/accounts/v1/api_keys_pb.js";
+export * from "./gen/gateway/accounts/v1/audit_log_pb.js";
 export * from "./gen/gateway/accounts/v1/business_verification_pb.js";
 export * from "./gen/gateway/accounts/v1/dashboard_users_pb.js";
 export * from "./gen/gateway/accounts/v1/exchange_rates_pb.js";

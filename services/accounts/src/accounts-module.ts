@@ -3,6 +3,7 @@ import { type Clock, GatewayError, type Logger } from "@gateway/platform";
 import {
   AccountsService,
   ApiKeysService,
+  AuditLogService,
   BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
@@ -10,6 +11,7 @@ import {
 import type { AccountsRepositories } from "./app/ports.js";
 import { AccountsRpc } from "./rpc/accounts-service.js";
 import { ApiKeysRpc } from "./rpc/api-keys-service.js";
+import { AuditLogRpc } from "./rpc/audit-log-service.js";
 import { BusinessVerificationRpc } from "./rpc/business-verification-service.js";
 import { DashboardUsersRpc } from "./rpc/dashboard-users-service.js";
 import { ExchangeRatesRpc } from "./rpc/exchange-rates-service.js";
@@ -24,7 +26,7 @@ export interface AccountsRoutesDeps {
 }
 
 /**
- * Registers AccountsService, DashboardUsersService, ExchangeRatesService, ApiKeysService and BusinessVerificationService on a Connect router: the same routes serve the distributed process
+ * Registers AccountsService, DashboardUsersService, ExchangeRatesService, ApiKeysService, BusinessVerificationService and AuditLogService on a Connect router: the same routes serve the distributed process
  * (main.ts) and the embedded in-memory transport.
  */
 export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: ConnectRouter) => void {
@@ -36,6 +38,7 @@ export function createAccountsRoutes(deps: AccountsRoutesDeps): (router: Connect
     router.service(ExchangeRatesService, new ExchangeRatesRpc(deps));
     router.service(ApiKeysService, new ApiKeysRpc(deps));
     router.service(BusinessVerificationService, new BusinessVerificationRpc(deps));
+    router.service(AuditLogService, new AuditLogRpc(deps));
   };
 }
 

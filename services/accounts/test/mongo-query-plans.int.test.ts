@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createMongoAccountsRepositories } from "../src/adapters/mongo/create-mongo-accounts-repositories.js";
 import { createMongoDashboardStores } from "../src/adapters/mongo/mongo-dashboard-stores.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeAuditLogRepositoryContract } from "./contracts/audit-log-repository.contract.js";
 import { describeBusinessVerificationRepositoryContract } from "./contracts/business-verification-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";
@@ -33,6 +34,7 @@ describeBusinessVerificationRepositoryContract(
   recorded,
   async () => (await repositories()).businessVerifications,
 );
+describeAuditLogRepositoryContract(recorded, async () => (await repositories()).auditLog);
 describeFeePlanRepositoryContract(recorded, async () => (await repositories()).feePlans);
 describeDashboardStoresContract(recorded, async () => createMongoDashboardStores(await plans.db()));
 

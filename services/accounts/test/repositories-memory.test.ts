@@ -5,6 +5,7 @@ import { createMemoryAccountsRepositories } from "../src/adapters/memory/create-
 import { createInMemoryDashboardStores } from "../src/adapters/memory/in-memory-dashboard-stores.js";
 import { InMemoryTerminalRepository } from "../src/adapters/memory/in-memory-terminal-repository.js";
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeAuditLogRepositoryContract } from "./contracts/audit-log-repository.contract.js";
 import { describeBusinessVerificationRepositoryContract } from "./contracts/business-verification-repository.contract.js";
 import { describeDashboardStoresContract } from "./contracts/dashboard-stores.contract.js";
 import { describeExchangeRateRepositoryContract } from "./contracts/exchange-rate-repository.contract.js";
@@ -26,6 +27,7 @@ describeBusinessVerificationRepositoryContract(
   "in memory",
   async () => createMemoryAccountsRepositories().businessVerifications,
 );
+describeAuditLogRepositoryContract("in memory", async () => createMemoryAccountsRepositories().auditLog);
 describeFeePlanRepositoryContract("in memory", async () => createMemoryAccountsRepositories().feePlans);
 
 describe("in-memory terminal storage", () => {

@@ -1,4 +1,6 @@
+import type { ListPosition, PageWindow } from "@gateway/platform";
 import type { ApiKey } from "../domain/api-key.js";
+import type { AuditEntry } from "../domain/audit-entry.js";
 import type { BusinessVerification } from "../domain/business-verification.js";
 import type { ExchangeRate } from "../domain/exchange-rate.js";
 import type { FeePlan } from "../domain/fee-plan.js";
@@ -110,6 +112,14 @@ export interface BusinessVerificationRepository {
   ): Promise<BusinessVerification | undefined>;
 }
 
+/** The dashboard's audit log: append-only, read newest first per merchant. */
+export interface AuditLogRepository {
+  append(entry: AuditEntry): Promise<void>;
+  /** The entry `id` of the merchant, as a cursor (undefined when it is another merchant's). */
+  findPosition(merchantId: string, id: string): Promise<ListPosition | undefined>;
+  list(merchantId: string, window: PageWindow): Promise<{ items: AuditEntry[]; hasMore: boolean }>;
+}
+
 export interface AccountsRepositories {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
@@ -119,4 +129,5 @@ export interface AccountsRepositories {
   /** Dashboard users, invitations, sessions and sign-in failures. */
   dashboard: DashboardStores;
   businessVerifications: BusinessVerificationRepository;
+  auditLog: AuditLogRepository;
 }

@@ -1,6 +1,7 @@
 import { createSecretBox, generateSecretsKey, type SecretBox } from "@gateway/platform";
 import type { AccountsRepositories } from "../../app/ports.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
+import { InMemoryAuditLogRepository } from "./in-memory-audit-log-repository.js";
 import { InMemoryBusinessVerificationRepository } from "./in-memory-business-verification-repository.js";
 import { createInMemoryDashboardStores } from "./in-memory-dashboard-stores.js";
 import { InMemoryExchangeRateRepository } from "./in-memory-exchange-rate-repository.js";
@@ -25,5 +26,6 @@ export function createMemoryAccountsRepositories(
     feePlans: new InMemoryFeePlanRepository(),
     dashboard: createInMemoryDashboardStores(),
     businessVerifications: new InMemoryBusinessVerificationRepository(),
+    auditLog: new InMemoryAuditLogRepository(),
   };
 }

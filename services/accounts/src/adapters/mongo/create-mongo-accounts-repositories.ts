@@ -3,6 +3,7 @@ import type { Db } from "mongodb";
 import type { AccountsRepositories } from "../../app/ports.js";
 import { ensureAccountsIndexes } from "./ensure-accounts-indexes.js";
 import { MongoApiKeyRepository } from "./mongo-api-key-repository.js";
+import { MongoAuditLogRepository } from "./mongo-audit-log-repository.js";
 import { MongoBusinessVerificationRepository } from "./mongo-business-verification-repository.js";
 import { createMongoDashboardStores } from "./mongo-dashboard-stores.js";
 import { MongoExchangeRateRepository } from "./mongo-exchange-rate-repository.js";
@@ -28,5 +29,6 @@ export async function createMongoAccountsRepositories(
     feePlans: new MongoFeePlanRepository(db),
     dashboard: await createMongoDashboardStores(db),
     businessVerifications: new MongoBusinessVerificationRepository(db),
+    auditLog: new MongoAuditLogRepository(db),
   };
 }

@@ -5,6 +5,7 @@ import {
   exchangeRatesCollection,
   terminalsCollection,
 } from "./accounts-collections.js";
+import { auditLogCollection } from "./mongo-audit-log-repository.js";
 import { businessVerificationsCollection } from "./mongo-business-verification-repository.js";
 import { runMongo } from "./mongo-errors.js";
 
@@ -32,6 +33,15 @@ export async function ensureAccountsIndexes(db: Db): Promise<void> {
     await exchangeRateHistoryCollection(db).createIndex(
       { merchantId: 1, currency: 1, updatedAt: -1, _id: -1 },
       { name: "merchantId_currency_updatedAt" },
+    );
+    // The audit log pages newest first per merchant; an entry's id is its cursor.
+    await auditLogCollection(db).createIndex(
+      { merchantId: 1, createdAt: -1, id: -1 },
+      { name: "merchantId_createdAt_id" },
+    );
+    await auditLogCollection(db).createIndex(
+      { merchantId: 1, id: 1 },
+      { name: "merchantId_id_unique", unique: true },
     );
     // The operator's queue: pending verifications, oldest first.
     await businessVerificationsCollection(db).createIndex(
