@@ -25,6 +25,7 @@ import {
 import {
   AccountsService,
   ApiKeysService,
+  AuditLogService,
   BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
@@ -105,6 +106,7 @@ export async function startEmbeddedGateway(
   const exchangeRates = createClient(ExchangeRatesService, accountsTransport);
   const apiKeys = createClient(ApiKeysService, accountsTransport);
   const businessVerification = createClient(BusinessVerificationService, accountsTransport);
+  const auditLog = createClient(AuditLogService, accountsTransport);
   // Sessions and refunds both call the acquirer with the merchant's terminal from accounts.
   const terminals = createAccountsTerminalProvider(accounts);
   // One event bus: the sessions outbox relay publishes, the webhooks service consumes.
@@ -233,6 +235,7 @@ export async function startEmbeddedGateway(
     sessionRefunds,
     apiKeys,
     businessVerification,
+    auditLog,
     rateLimiter: rateLimiting.limiter,
     epgSimulator: simulator,
     logger: edgeLogger,

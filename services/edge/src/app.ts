@@ -120,6 +120,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         ...(deps.exchangeRates ? { exchangeRates: deps.exchangeRates } : {}),
         ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}),
         ...(deps.businessVerification ? { businessVerification: deps.businessVerification } : {}),
+        ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
       },
       ...(config.checkout ? { config: config.checkout } : {}),
       onKeyChanged: (keyId) => revocations.announce(keyId),

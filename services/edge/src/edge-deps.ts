@@ -3,6 +3,7 @@ import type { Clock, LiveEventFeed, Logger, ReadinessCheck } from "@gateway/plat
 import type {
   AccountsService,
   ApiKeysService,
+  AuditLogService,
   BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
@@ -62,4 +63,6 @@ export interface EdgeDeps {
   apiKeys?: Client<typeof ApiKeysService>;
   /** Business verification: the dashboard's form and the admin decision routes; absent = not served. */
   businessVerification?: Client<typeof BusinessVerificationService>;
+  /** The dashboard's audit log (accounts' AuditLogService); absent = actions are not recorded, no page. */
+  auditLog?: Client<typeof AuditLogService>;
 }

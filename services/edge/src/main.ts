@@ -43,6 +43,7 @@ runService({
       sessionRefunds: clients.sessionRefunds,
       apiKeys: clients.apiKeys,
       businessVerification: clients.businessVerification,
+      auditLog: clients.auditLog,
       logger,
       readiness: clients.readiness,
       rateLimiter: rateLimiting.limiter,

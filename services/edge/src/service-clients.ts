@@ -3,6 +3,7 @@ import { type ReadinessCheck, type ServiceAuthKeys, serviceTransport } from "@ga
 import {
   AccountsService,
   ApiKeysService,
+  AuditLogService,
   BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
@@ -29,6 +30,7 @@ export interface ServiceClients {
   /** Accounts' dashboard keys page and business verification, same connection. */
   apiKeys: Client<typeof ApiKeysService>;
   businessVerification: Client<typeof BusinessVerificationService>;
+  auditLog: Client<typeof AuditLogService>;
   sessions: Client<typeof SessionService>;
   /**
    * Present when a webhooks address is given. Not a readiness check: without it only the
@@ -68,6 +70,7 @@ export function createServiceClients(config: {
     exchangeRates: createClient(ExchangeRatesService, accountsTransport),
     apiKeys: createClient(ApiKeysService, accountsTransport),
     businessVerification: createClient(BusinessVerificationService, accountsTransport),
+    auditLog: createClient(AuditLogService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
     ...(config.webhooksUrl
       ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) }

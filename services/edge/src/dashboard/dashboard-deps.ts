@@ -3,6 +3,7 @@ import type { Clock } from "@gateway/platform";
 import type {
   AccountsService,
   ApiKeysService,
+  AuditLogService,
   BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
@@ -27,6 +28,7 @@ export interface DashboardClients {
   exchangeRates?: Client<typeof ExchangeRatesService>;
   apiKeys?: Client<typeof ApiKeysService>;
   businessVerification?: Client<typeof BusinessVerificationService>;
+  auditLog?: Client<typeof AuditLogService>;
 }
 
 /** What every dashboard route registration gets. */

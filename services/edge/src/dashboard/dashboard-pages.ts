@@ -15,6 +15,7 @@ import { requireSignedIn } from "./dashboard-session.js";
 import { DASHBOARD_STYLESHEET_PATH, loadDashboardStylesheet } from "./dashboard-stylesheet.js";
 import { registerAccountRoutes } from "./routes/account-routes.js";
 import { registerApiKeysRoutes } from "./routes/api-keys-routes.js";
+import { registerAuditRoutes } from "./routes/audit-routes.js";
 import { registerBusinessRoutes } from "./routes/business-routes.js";
 import { registerCurrencyRoutes } from "./routes/currency-routes.js";
 import { registerInvitationRoutes } from "./routes/invitation-routes.js";
@@ -105,6 +106,7 @@ export function registerDashboardPages(
         registerCurrencyRoutes(signedIn, routeDeps);
         registerUsersRoutes(signedIn, routeDeps);
         registerAccountRoutes(signedIn, routeDeps);
+        registerAuditRoutes(signedIn, routeDeps);
       });
     },
     { prefix: "/dashboard" },
@@ -120,7 +122,7 @@ function servedSections(clients: DashboardClients): Section[] {
     currencies: clients.exchangeRates !== undefined,
     business: clients.businessVerification !== undefined,
     users: true,
-    audit: false,
+    audit: clients.auditLog !== undefined,
     account: true,
   };
   return (Object.keys(SECTION_PATHS) as Section[]).filter((section) => served[section]);

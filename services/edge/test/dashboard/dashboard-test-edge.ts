@@ -13,6 +13,7 @@ import {
 import {
   AccountsService,
   ApiKeysService,
+  AuditLogService,
   BusinessVerificationService,
   DashboardUsersService,
   ExchangeRatesService,
@@ -73,6 +74,7 @@ export function createDashboardTestEdge(): DashboardTestEdge {
     exchangeRates: createClient(ExchangeRatesService, accountsTransport),
     apiKeys: createClient(ApiKeysService, accountsTransport),
     businessVerification: createClient(BusinessVerificationService, accountsTransport),
+    auditLog: createClient(AuditLogService, accountsTransport),
     refunds: createClient(RefundService, refundsTransport),
     sessionRefunds: createClient(SessionRefundsService, refundsTransport),
     webhooks: createClient(

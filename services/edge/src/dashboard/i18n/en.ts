@@ -208,6 +208,18 @@ export const en: DashboardMessages = {
     submitted: "Your details were sent for review.",
     invalid: "The details were not sent",
   },
+  audit: {
+    title: "Audit log",
+    intro: "Every action taken in this dashboard, newest first. Only owners see it.",
+    when: "When",
+    who: "Who",
+    action: "Action",
+    target: "On",
+    mode: "Mode",
+    from: "From",
+    none: "Nothing was done in the dashboard yet.",
+    next: "Older entries",
+  },
   users: { title: "Users", email: "Email", role: "Role", since: "Member since" },
   account: {
     title: "Your account",

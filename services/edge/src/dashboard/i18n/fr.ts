@@ -211,6 +211,19 @@ export const fr: DashboardMessages = {
     submitted: "Vos informations ont été envoyées pour examen.",
     invalid: "Les informations n’ont pas été envoyées",
   },
+  audit: {
+    title: "Journal d’audit",
+    intro:
+      "Chaque action faite dans ce tableau de bord, la plus récente d’abord. Seuls les propriétaires le voient.",
+    when: "Quand",
+    who: "Qui",
+    action: "Action",
+    target: "Sur",
+    mode: "Mode",
+    from: "Depuis",
+    none: "Aucune action n’a encore été faite dans le tableau de bord.",
+    next: "Entrées plus anciennes",
+  },
   users: { title: "Utilisateurs", email: "E-mail", role: "Rôle", since: "Membre depuis" },
   account: {
     title: "Votre compte",

@@ -190,6 +190,18 @@ export interface DashboardMessages {
     submitted: string;
     invalid: string;
   };
+  audit: {
+    title: string;
+    intro: string;
+    when: string;
+    who: string;
+    action: string;
+    target: string;
+    mode: string;
+    from: string;
+    none: string;
+    next: string;
+  };
   users: {
     title: string;
     email: string;

@@ -2,6 +2,7 @@ import { fromConnectError } from "@gateway/platform";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { formOf } from "../../checkout/form-body.js";
 import { html, type SafeHtml } from "../../checkout/html.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { type DashboardPage, pageOf, SESSION_COOKIE } from "../dashboard-page.js";
 import { csrfInput } from "../views/dashboard-layout.js";
@@ -77,11 +78,13 @@ ${flash ?? ""}
         );
       throw failure;
     }
+    await audit(deps, page, "user.password_changed");
     return respond.redirect(reply, page, "/dashboard/account?changed=1");
   });
 
   scope.post("/account/sign-out-everywhere", async (request, reply) => {
     const page = pageOf(request, secureCookies);
+    await audit(deps, page, "user.signed_out_everywhere");
     await deps.clients.dashboardUsers.signOutEverywhere({ sessionToken: page.viewer!.sessionToken });
     page.clearCookie(SESSION_COOKIE);
     return respond.redirect(reply, page, "/dashboard/sign-in?out=1");

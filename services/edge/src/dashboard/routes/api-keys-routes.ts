@@ -2,6 +2,7 @@ import { fromConnectError } from "@gateway/platform";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { formOf } from "../../checkout/form-body.js";
 import { html } from "../../checkout/html.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { type DashboardPage, pageOf } from "../dashboard-page.js";
 import { may } from "../permissions.js";
@@ -82,10 +83,11 @@ export function registerApiKeysRoutes(scope: FastifyInstance, deps: DashboardRou
     const page = pageOf(request, secureCookies);
     const viewer = page.viewer!;
     if (!may(viewer.user.role, "manage_keys")) return respond.forbidden(reply, page);
-    const { secret } = await clients.accounts.createApiKey({
+    const { secret, apiKey } = await clients.accounts.createApiKey({
       merchantId: viewer.user.merchantId,
       livemode: viewer.scope.livemode,
     });
+    await audit(deps, page, "api_key.created", apiKey?.id ?? "");
     return secretPage(reply, page, secret, viewer.scope.livemode, page.m.keys.createdTitle);
   });
 
@@ -97,6 +99,7 @@ export function registerApiKeysRoutes(scope: FastifyInstance, deps: DashboardRou
         merchantId: page.viewer!.user.merchantId,
         keyId: request.params.id,
       });
+      await audit(deps, page, "api_key.revealed", request.params.id);
       return secretPage(reply, page, secret, false, page.m.keys.revealTitle);
     } catch (err) {
       const failure = fromConnectError(err);
@@ -120,6 +123,7 @@ export function registerApiKeysRoutes(scope: FastifyInstance, deps: DashboardRou
       overlapSeconds: Number.isInteger(overlapSeconds) ? overlapSeconds : -1,
     });
     await deps.onKeyChanged(request.params.id);
+    await audit(deps, page, "api_key.rolled", request.params.id);
     return secretPage(reply, page, rolled.secret, rolled.apiKey?.livemode === true, page.m.keys.createdTitle);
   });
 
@@ -147,6 +151,7 @@ export function registerApiKeysRoutes(scope: FastifyInstance, deps: DashboardRou
       keyId: request.params.id,
     });
     await deps.onKeyChanged(request.params.id);
+    await audit(deps, page, "api_key.revoked", request.params.id);
     return respond.redirect(reply, page, "/dashboard/developers/api-keys?done=revoked");
   });
 }

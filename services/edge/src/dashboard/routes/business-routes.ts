@@ -3,6 +3,7 @@ import { type BusinessVerification, VerificationStatus } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { formOf } from "../../checkout/form-body.js";
 import { html, type SafeHtml } from "../../checkout/html.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { type DashboardPage, pageOf } from "../dashboard-page.js";
 import { may } from "../permissions.js";
@@ -125,6 +126,7 @@ ${form}`,
         flash: renderFlash({ text: `${page.m.business.invalid}. ${details}`, tone: "alert" }),
       });
     }
+    await audit(deps, page, "business.details_submitted");
     return respond.redirect(reply, page, "/dashboard/settings/business?sent=1");
   });
 }

@@ -3,6 +3,7 @@ import type { DashboardUser, MerchantExchangeRate } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { formOf } from "../../checkout/form-body.js";
 import { html, type SafeHtml } from "../../checkout/html.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { type DashboardPage, pageOf } from "../dashboard-page.js";
 import { may } from "../permissions.js";
@@ -101,6 +102,7 @@ ${history.length === 0 ? "" : html`<h2>${m.currencies.history}</h2>${table(m.cur
         flash: renderFlash({ text: `${page.m.currencies.invalid}. ${details}`, tone: "alert" }),
       });
     }
+    await audit(deps, page, "exchange_rate.set", currency);
     return respond.redirect(reply, page, `/dashboard/settings/currencies?saved=${currency}`);
   });
 }

@@ -4,6 +4,7 @@ import { RefundType } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { formOf } from "../../checkout/form-body.js";
 import { html, type SafeHtml } from "../../checkout/html.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { type DashboardPage, pageOf } from "../dashboard-page.js";
 import { readPaymentsFilter } from "../payments/payments-filter.js";
@@ -145,6 +146,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, deps: DashboardRo
       if (fromConnectError(err).reason === "NOT_FOUND") return respond.notFound(reply, page);
       return refused(reply, page, id, err);
     }
+    await audit(deps, page, "session.canceled", id);
     return respond.redirect(reply, page, `/dashboard/payments/${id}?done=canceled`);
   });
 
@@ -195,6 +197,7 @@ export function registerPaymentsRoutes(scope: FastifyInstance, deps: DashboardRo
       if (fromConnectError(err).reason === "NOT_FOUND") return respond.notFound(reply, page);
       return refused(reply, page, id, err);
     }
+    await audit(deps, page, form.type === "FULL" ? "refund.created_full" : "refund.created_partial", id);
     return respond.redirect(reply, page, `/dashboard/payments/${id}?done=refunded`);
   });
 }

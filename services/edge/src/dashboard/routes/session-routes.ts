@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { formOf } from "../../checkout/form-body.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { pageOf, SESSION_COOKIE } from "../dashboard-page.js";
 
@@ -9,6 +10,7 @@ export function registerSessionRoutes(scope: FastifyInstance, deps: DashboardRou
 
   scope.post("/sign-out", async (request, reply) => {
     const page = pageOf(request, secureCookies);
+    await audit(deps, page, "user.signed_out");
     await deps.clients.dashboardUsers.signOut({ sessionToken: page.viewer!.sessionToken });
     page.clearCookie(SESSION_COOKIE);
     return respond.redirect(reply, page, "/dashboard/sign-in?out=1");
@@ -25,6 +27,7 @@ export function registerSessionRoutes(scope: FastifyInstance, deps: DashboardRou
       });
     if (mode === "live" && !page.viewer!.liveAllowed) return respond.forbidden(reply, page);
     page.chooseMode(mode);
+    await audit(deps, page, "dashboard.mode_switched", mode);
     return respond.redirect(reply, page, "/dashboard/payments");
   });
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { CsrfTokens } from "../../checkout/csrf.js";
 import { formOf } from "../../checkout/form-body.js";
 import { html, type SafeHtml } from "../../checkout/html.js";
+import { audit } from "../audit.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { type DashboardPage, pageOf, SESSION_COOKIE } from "../dashboard-page.js";
 
@@ -85,12 +86,14 @@ ${message}
     const email = (form.get("email") ?? "").trim().slice(0, 320);
     const password = form.get("password") ?? "";
     try {
-      const { sessionToken } = await deps.clients.dashboardUsers.signIn({
+      const { sessionToken, session } = await deps.clients.dashboardUsers.signIn({
         email,
         password,
         clientAddress: request.ip,
       });
       page.setCookie(SESSION_COOKIE, sessionToken);
+      if (session?.user)
+        await audit(deps, page, "user.signed_in", "", { user: session.user, livemode: false });
       return respond.redirect(reply, page, "/dashboard/payments");
     } catch (err) {
       const failure = fromConnectError(err);
