@@ -139,6 +139,10 @@ export interface WebhookSendOutcome {
   retryAfterMs?: number;
   /** 410 Gone. */
   gone: boolean;
+  /** The headers sent (none when nothing was sent). */
+  sentHeaders?: Record<string, string>;
+  /** The first 1 KiB of the receiver's answer, as text. */
+  responseExcerpt?: string;
 }
 
 /** Signs and sends one attempt (adapters/delivery: the headers of docs/api/webhooks.md over HTTP). */

@@ -143,6 +143,8 @@ export async function sendClaimedAttempt(
     url: target.url,
     responseTimeMs: outcome.responseTimeMs,
     ...(outcome.httpStatus !== undefined ? { httpStatusCode: outcome.httpStatus } : {}),
+    ...(outcome.sentHeaders ? { requestHeaders: outcome.sentHeaders } : {}),
+    ...(outcome.responseExcerpt !== undefined ? { responseExcerpt: outcome.responseExcerpt } : {}),
   };
 
   if (outcome.ok) {

@@ -51,6 +51,10 @@ export interface Delivery {
   dueAt: Date;
   /** When the outcome was recorded. */
   completedAt?: Date;
+  /** The headers the attempt was sent with (ids, timestamp, signatures: nothing secret). */
+  requestHeaders?: Record<string, string>;
+  /** The first 1 KiB of the receiver's answer, as text. */
+  responseExcerpt?: string;
   /** Present while a dispatcher holds the attempt. */
   claim?: DeliveryClaim;
 }
@@ -64,4 +68,6 @@ export interface DeliveryResult {
   errorMessage?: string;
   nextRetryAt?: Date;
   completedAt: Date;
+  requestHeaders?: Record<string, string>;
+  responseExcerpt?: string;
 }

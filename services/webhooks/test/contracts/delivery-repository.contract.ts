@@ -177,6 +177,8 @@ export function deliveryRepositoryContract(
           errorMessage: "Receiver answered HTTP 500 Internal Server Error",
           nextRetryAt: at(7_200_000),
           completedAt: at(50),
+          requestHeaders: { "webhook-id": d.eventId, "webhook-signature": "v1,abc=" },
+          responseExcerpt: "<h1>Internal Server Error</h1>",
         };
         expect(await repo.complete(d.id, "tok", result)).toBe(true);
         const stored = await repo.findById(d.id);

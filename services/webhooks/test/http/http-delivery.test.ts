@@ -248,6 +248,21 @@ describe("HTTP delivery", () => {
     expect(receiver.closedConnections).toBe(1);
   });
 
+  it("keeps the first 1 KiB of the receiver's answer as the delivery's excerpt", async () => {
+    receiver.handle((_req, res) => {
+      res.writeHead(500, { "content-type": "text/html" });
+      res.end(`<h1>Down</h1>${"x".repeat(3000)}`);
+    });
+    const outcome = await deliverer().deliver(request());
+    expect(outcome.responseExcerpt).toHaveLength(1024);
+    expect(outcome.responseExcerpt?.startsWith("<h1>Down</h1>xxx")).toBe(true);
+    receiver.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    expect((await deliverer().deliver(request())).responseExcerpt).toBeUndefined();
+  });
+
   it("when two deliveries go to the same receiver, then the connection is reused", async () => {
     const d = deliverer();
     await d.deliver(request());

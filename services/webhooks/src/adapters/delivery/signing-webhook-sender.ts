@@ -56,7 +56,7 @@ export function createSigningWebhookSender(deliverer: HttpDeliverer): WebhookSen
           span.setAttribute("http.response.status_code", outcome.httpStatus);
         if (!outcome.ok)
           span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorMessage ?? "delivery failed" });
-        return outcome;
+        return { ...outcome, sentHeaders: headers };
       } finally {
         span.end();
       }

@@ -36,7 +36,12 @@ export interface DeliveryOutcome {
   retryAfterMs?: number;
   /** 410 Gone: the receiver says the endpoint no longer exists; stop retrying it. */
   gone: boolean;
+  /** The first RESPONSE_EXCERPT_BYTES of the receiver's answer, as text (shown in the delivery's detail). */
+  responseExcerpt?: string;
 }
+
+/** How much of a receiver's answer is kept on the delivery: enough to read an error page's gist. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface HttpDeliverer {
   deliver(request: DeliveryRequest): Promise<DeliveryOutcome>;
@@ -112,14 +117,31 @@ function outcomeOfAnswer(
 }
 
 /** Reads and throws away the answer so the socket can be reused, up to the cap. */
-function discard(response: IncomingMessage, done: () => void): void {
+/**
+ * Reads the answer's body: its first RESPONSE_EXCERPT_BYTES go to `excerpt` (once, when that much
+ * arrived or the body ended), the rest is drained and dropped, at most MAX_RESPONSE_BYTES.
+ */
+function readExcerpt(response: IncomingMessage, excerpt: (text: string) => void, done: () => void): void {
   let received = 0;
+  const kept: Buffer[] = [];
+  let given = false;
+  const give = () => {
+    if (given) return;
+    given = true;
+    excerpt(Buffer.concat(kept).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8"));
+  };
   response.on("data", (chunk: Buffer) => {
+    if (received < RESPONSE_EXCERPT_BYTES) kept.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - received));
     received += chunk.length;
+    if (received >= RESPONSE_EXCERPT_BYTES) give();
     if (received > MAX_RESPONSE_BYTES) response.destroy();
   });
-  response.on("error", () => {});
-  response.on("close", done);
+  response.on("end", give);
+  response.on("error", give);
+  response.on("close", () => {
+    give();
+    done();
+  });
 }
 
 function checkRequest(request: DeliveryRequest): void {
@@ -209,12 +231,23 @@ export function createHttpDeliverer(
         () => req.destroy(new DeliveryTimeoutError(request.timeoutMs)),
         request.timeoutMs,
       );
+      let answered: DeliveryOutcome | undefined;
       req.on("response", (response) => {
-        settle(outcomeOfAnswer(response.statusCode ?? 0, response.headers, elapsed()));
-        discard(response, () => clearTimeout(deadline));
+        // The response time is the answer's status line; the outcome waits for the excerpt
+        // (bounded by the same deadline, which ends a stalled body: the status still counts).
+        answered = outcomeOfAnswer(response.statusCode ?? 0, response.headers, elapsed());
+        const outcome = answered;
+        readExcerpt(
+          response,
+          (text) => settle(text === "" ? outcome : { ...outcome, responseExcerpt: text }),
+          () => clearTimeout(deadline),
+        );
       });
       req.on("error", (err) => {
         clearTimeout(deadline);
+        // After the status line, an error (the deadline ending a stalled body) ends only the
+        // reading: the answer settles with what arrived.
+        if (answered) return;
         const failure = describeNetworkError(err, hostname);
         settle(failed(failure.message, failure.cause, failure.detail));
       });

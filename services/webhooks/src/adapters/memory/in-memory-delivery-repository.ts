@@ -76,6 +76,8 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       responseTimeMs: _r,
       errorMessage: _e,
       nextRetryAt: _n,
+      requestHeaders: _q,
+      responseExcerpt: _x,
       ...kept
     } = d;
     this.byId.set(id, { ...kept, ...structuredClone(result) });

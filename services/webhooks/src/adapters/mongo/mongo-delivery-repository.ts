@@ -43,6 +43,9 @@ export interface DeliveryDocument {
   createdAt: Date;
   dueAt: Date;
   completedAt: Date | null;
+  /** Absent on deliveries recorded before they were kept. */
+  requestHeaders?: Record<string, string> | null;
+  responseExcerpt?: string | null;
   claimToken: string | null;
   claimedUntil: Date | null;
 }
@@ -98,6 +101,8 @@ function toDocument(d: Delivery): DeliveryDocument {
     createdAt: d.createdAt,
     dueAt: d.dueAt,
     completedAt: d.completedAt ?? null,
+    requestHeaders: d.requestHeaders ?? null,
+    responseExcerpt: d.responseExcerpt ?? null,
     claimToken: d.claim?.token ?? null,
     claimedUntil: d.claim?.until ?? null,
   };
@@ -122,6 +127,8 @@ function fromDocument(doc: DeliveryDocument): Delivery {
     createdAt: doc.createdAt,
     dueAt: doc.dueAt,
     ...(doc.completedAt != null ? { completedAt: doc.completedAt } : {}),
+    ...(doc.requestHeaders != null ? { requestHeaders: doc.requestHeaders } : {}),
+    ...(doc.responseExcerpt != null ? { responseExcerpt: doc.responseExcerpt } : {}),
     ...(doc.claimToken != null && doc.claimedUntil != null
       ? { claim: { token: doc.claimToken, until: doc.claimedUntil } }
       : {}),
@@ -239,6 +246,8 @@ export class MongoDeliveryRepository implements DeliveryRepository {
             errorMessage: result.errorMessage ?? null,
             nextRetryAt: result.nextRetryAt ?? null,
             completedAt: result.completedAt,
+            requestHeaders: result.requestHeaders ?? null,
+            responseExcerpt: result.responseExcerpt ?? null,
             claimToken: null,
             claimedUntil: null,
           },
