@@ -98,6 +98,16 @@ export interface EndpointRepository {
    * it). An existing endpoint is returned unchanged; racing callers all get the one created.
    */
   ensureSecret(scope: AccountScope, newSecret: string, now: Date): Promise<WebhookEndpoint>;
+  /**
+   * Sets the events the endpoint receives; creates it (without a URL, with `newSecret`) when the
+   * scope has none. Returns the endpoint as stored afterwards.
+   */
+  setSubscriptions(
+    scope: AccountScope,
+    events: string[],
+    newSecret: string,
+    now: Date,
+  ): Promise<WebhookEndpoint>;
   /** Disables the endpoint if its URL is still `url` and it is enabled; true when it did. */
   disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean>;
 }

@@ -3,6 +3,7 @@ import { generateWebhookSecret } from "@gateway/webhook-signature";
 import type { Delivery } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
 import { derivedId } from "../domain/derived-id.js";
+import { isSubscribed, subscriptionsOf } from "../domain/event-subscriptions.js";
 import type { WebhookEvent } from "../domain/webhook-event.js";
 import type { WebhooksStores } from "./ports.js";
 
@@ -50,6 +51,13 @@ export async function recordWebhookEvent(
     (event.sessionWebhookUrl
       ? await stores.endpoints.ensureSecret(event.scope, generateWebhookSecret(), now)
       : undefined);
+  // Events the account does not subscribe to (in this mode) are kept but not sent, whether they
+  // would go to the endpoint or to a session's own webhook_url (docs/api/webhooks.md#event-subscriptions).
+  const subscriptions = subscriptionsOf(endpoint?.enabledEvents);
+  if (!isSubscribed(subscriptions, event.type)) {
+    publishToListeners(deps, event, stored === "inserted");
+    return { firstTime: stored === "inserted" };
+  }
   const first: Delivery = {
     id: firstAttemptId(event.id),
     scope: event.scope,
@@ -65,8 +73,12 @@ export async function recordWebhookEvent(
     dueAt: now,
   };
   const queued = await stores.deliveries.insert(first);
-  // Once per event, after it is stored: a listener never sees an event the gateway could lose.
-  if (stored === "inserted" && !event.scope.livemode)
-    deps.liveFeed?.publish(event.scope.merchantId, { id: event.id, type: event.type, body: event.body });
+  publishToListeners(deps, event, stored === "inserted");
   return { firstTime: stored === "inserted" || queued === "inserted" };
+}
+
+/** Once per event, after it is stored: a listener never sees an event the gateway could lose. */
+function publishToListeners(deps: RecordEventDeps, event: WebhookEvent, firstTime: boolean): void {
+  if (firstTime && !event.scope.livemode)
+    deps.liveFeed?.publish(event.scope.merchantId, { id: event.id, type: event.type, body: event.body });
 }

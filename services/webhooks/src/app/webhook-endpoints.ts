@@ -2,6 +2,8 @@ import { type Clock, GatewayError } from "@gateway/platform";
 import { generateWebhookSecret } from "@gateway/webhook-signature";
 import type { AccountScope } from "../domain/account-scope.js";
 import { validateEndpointUrl } from "../domain/endpoint-url.js";
+import { readSubscriptions } from "../domain/event-subscriptions.js";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint.js";
 import type { EndpointRepository } from "./ports.js";
 
 export interface EndpointDeps {
@@ -54,4 +56,18 @@ export async function rotateSecret(
   const secret = generateWebhookSecret();
   const { rotated } = await deps.endpoints.rotateSecret(scope, secret, previousExpiresAt, now);
   return { secret, ...(rotated ? { previousSecretExpiresAt: previousExpiresAt } : {}) };
+}
+
+/**
+ * Chooses the events the account receives in this mode (docs/api/webhooks.md#event-subscriptions):
+ * known event types or `refund.*`. Creates the endpoint's secret when there is none yet.
+ */
+export async function setSubscriptions(
+  deps: EndpointDeps,
+  scope: AccountScope,
+  events: readonly string[],
+): Promise<WebhookEndpoint> {
+  const read = readSubscriptions(events);
+  if (!read.ok) throw GatewayError.validation(read.violations);
+  return deps.endpoints.setSubscriptions(scope, read.events, generateWebhookSecret(), deps.clock.now());
 }

@@ -16,6 +16,8 @@ export interface WebhookEndpoint {
   /** Set when the receiver answered 410 Gone; SetEndpoint clears it. */
   disabledAt?: Date;
   disabledReason?: string;
+  /** The event types (or `refund.*`) the endpoint receives; absent: the default set (event-subscriptions.ts). */
+  enabledEvents?: string[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -29,6 +29,29 @@ export function endpointRepositoryContract(adapter: string, open: () => Promise<
       expect(await repo.find(scope)).toEqual(second.endpoint);
     });
 
+    it("when subscriptions are set, then they are stored (creating the endpoint with a secret if needed) and kept by a URL change", async () => {
+      const scope = newScope();
+      const secret = generateWebhookSecret();
+      const created = await repo.setSubscriptions(scope, ["refund.*", "session.succeeded"], secret, T0);
+      expect(created).toEqual({
+        scope,
+        secret,
+        enabledEvents: ["refund.*", "session.succeeded"],
+        createdAt: T0,
+        updatedAt: T0,
+      });
+      await repo.setUrl(scope, URL_A, generateWebhookSecret(), later(1));
+      const changed = await repo.setSubscriptions(
+        scope,
+        ["session.failed"],
+        generateWebhookSecret(),
+        later(2),
+      );
+      expect(changed).toMatchObject({ url: URL_A, secret, enabledEvents: ["session.failed"] });
+      expect(await repo.find(scope)).toEqual(changed);
+      expect((await repo.find(newScope()))?.enabledEvents).toBeUndefined();
+    });
+
     it("when two first sets race, then one secret is created and both see it", async () => {
       const scope = newScope();
       const results = await Promise.all([

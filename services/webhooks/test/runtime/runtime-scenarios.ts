@@ -10,7 +10,7 @@ import {
 } from "../../src/adapters/http/index.js";
 import type { WebhooksStores } from "../../src/app/ports.js";
 import { firstAttemptId } from "../../src/app/record-session-event.js";
-import { setEndpoint } from "../../src/app/webhook-endpoints.js";
+import { setEndpoint, setSubscriptions } from "../../src/app/webhook-endpoints.js";
 import type { WebhooksSettings } from "../../src/app/webhooks-settings.js";
 import type { Delivery } from "../../src/domain/delivery.js";
 import type { SessionEventFacts } from "../../src/domain/webhook-event.js";
@@ -160,6 +160,11 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         occurredAt: new Date(),
       });
       const secret = await endpointFor(paid);
+      // Refund events are opt-in (issue 13): the account subscribes to them first.
+      await setSubscriptions({ endpoints: env.stores.endpoints, clock: systemClock }, scope, [
+        "session.succeeded",
+        "refund.*",
+      ]);
       await env.bus.publish(publishedRefundEvent(refund, env.subjectPrefix));
       await env.bus.publish({
         ...publishedRefundEvent(refund, env.subjectPrefix),
@@ -222,6 +227,10 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         scope,
         "https://account.example/hooks",
       );
+      // Refund events are opt-in (issue 13), for a session's own URL as for the endpoint.
+      await setSubscriptions({ endpoints: env.stores.endpoints, clock: systemClock }, scope, [
+        "refund.succeeded",
+      ]);
       await env.bus.publish(publishedRefundEvent(refund, env.subjectPrefix));
       await waitFor(() => (receiver.requests.length === 1 ? true : undefined), {
         message: "the POST to the session's URL",

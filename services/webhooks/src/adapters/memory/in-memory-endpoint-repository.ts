@@ -73,6 +73,26 @@ export class InMemoryEndpointRepository implements EndpointRepository {
     return structuredClone(endpoint);
   }
 
+  async setSubscriptions(
+    scope: AccountScope,
+    events: string[],
+    newSecret: string,
+    now: Date,
+  ): Promise<WebhookEndpoint> {
+    const existing = this.byScope.get(key(scope));
+    const endpoint: WebhookEndpoint = existing
+      ? { ...existing, enabledEvents: [...events], updatedAt: now }
+      : {
+          scope: { ...scope },
+          secret: newSecret,
+          enabledEvents: [...events],
+          createdAt: now,
+          updatedAt: now,
+        };
+    this.byScope.set(key(scope), endpoint);
+    return structuredClone(endpoint);
+  }
+
   async disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean> {
     const existing = this.byScope.get(key(scope));
     if (!existing || existing.url !== url || existing.disabledAt) return false;

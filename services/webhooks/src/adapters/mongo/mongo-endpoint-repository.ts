@@ -23,6 +23,8 @@ export interface EndpointDocument {
   previousSecretExpiresAt?: Date | null;
   disabledAt?: Date | null;
   disabledReason?: string | null;
+  /** Absent or null: the default subscriptions. */
+  enabledEvents?: string[] | null;
   createdAt: Date;
   updatedAt: Date;
   /** 1 at creation, +1 per change; each change first wins its version's ticket. */
@@ -108,6 +110,7 @@ export class MongoEndpointRepository implements EndpointRepository {
         : {}),
       ...(doc.disabledAt != null ? { disabledAt: doc.disabledAt } : {}),
       ...(doc.disabledReason != null ? { disabledReason: doc.disabledReason } : {}),
+      ...(doc.enabledEvents != null ? { enabledEvents: [...doc.enabledEvents] } : {}),
       createdAt: doc.createdAt,
       updatedAt: doc.updatedAt,
     };
@@ -175,6 +178,22 @@ export class MongoEndpointRepository implements EndpointRepository {
     );
     if (!after) throw new Error("setting the endpoint URL left no endpoint");
     return { endpoint: this.fromDocument(after), secretCreated: sameSealed(after.secret, sealed) };
+  }
+
+  async setSubscriptions(
+    scope: AccountScope,
+    events: string[],
+    newSecret: string,
+    now: Date,
+  ): Promise<WebhookEndpoint> {
+    const sealed = this.box.seal(newSecret, sealContext(scope));
+    const { after } = await this.mutate(scope, (current) => ({
+      ...(current ?? newEndpointDocument(scope, null, sealed, now)),
+      enabledEvents: [...events],
+      updatedAt: now,
+    }));
+    if (!after) throw new Error("setting the subscriptions left no endpoint");
+    return this.fromDocument(after);
   }
 
   async rotateSecret(
