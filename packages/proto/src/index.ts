@@ -12,6 +12,7 @@ export * from "./gen/gateway/events/v1/events_pb.js";
 export * from "./gen/gateway/refunds/v1/refunds_pb.js";
 export * from "./gen/gateway/refunds/v1/session_refunds_pb.js";
 export * from "./gen/gateway/sessions/v1/sessions_pb.js";
+export * from "./gen/gateway/webhooks/v1/endpoints_pb.js";
 export * from "./gen/gateway/webhooks/v1/webhooks_pb.js";
 export * from "./gen/grpc/health/v1/health_pb.js";
 export * from "./gen/grpc/reflection/v1/reflection_pb.js";

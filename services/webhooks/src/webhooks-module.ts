@@ -1,6 +1,6 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Clock, EventBus, EventSubscription, LiveEventFeed, Logger } from "@gateway/platform";
-import { WebhookService } from "@gateway/proto";
+import { WebhookEndpointsService, WebhookService } from "@gateway/proto";
 import { subscribeToGatewayEvents } from "./adapters/events/gateway-event-consumer.js";
 import { recordAttemptMetrics } from "./adapters/metrics/delivery-metrics.js";
 import { DeliveryDispatcher, type StopOptions } from "./app/delivery-dispatcher.js";
@@ -9,6 +9,7 @@ import { recordRefundEvent } from "./app/record-refund-event.js";
 import { recordSessionEvent } from "./app/record-session-event.js";
 import type { WebhooksSettings } from "./app/webhooks-settings.js";
 import { assertRetrySchedule } from "./domain/retry-schedule.js";
+import { createWebhookEndpointsHandlers } from "./rpc/webhook-endpoints-service.js";
 import { createWebhookServiceHandlers } from "./rpc/webhook-service.js";
 
 /** The error domain in every ErrorDetail this service raises. */
@@ -35,8 +36,14 @@ export function createWebhooksRoutes(deps: WebhooksRoutesDeps): (router: Connect
     ...(deps.wake ? { wake: deps.wake } : {}),
   });
   // No per-service interceptors: Connect would replace the server's list (tracing, metrics, error details).
+  const endpoints = createWebhookEndpointsHandlers({
+    stores: deps.stores,
+    clock: deps.clock,
+    ...(deps.wake ? { wake: deps.wake } : {}),
+  });
   return (router) => {
     router.service(WebhookService, handlers);
+    router.service(WebhookEndpointsService, endpoints);
   };
 }
 

@@ -71,3 +71,28 @@ export async function setSubscriptions(
   if (!read.ok) throw GatewayError.validation(read.violations);
   return deps.endpoints.setSubscriptions(scope, read.events, generateWebhookSecret(), deps.clock.now());
 }
+
+/** How long a replaced secret may keep signing, as the dashboard offers it: now, an hour, a day. */
+export const ROTATION_OVERLAPS_SECONDS = [0, 3600, 86_400] as const;
+
+/** The dashboard's rotation: `overlapSeconds` is one of ROTATION_OVERLAPS_SECONDS. */
+export async function rotateSecretWithOverlap(
+  deps: EndpointDeps,
+  scope: AccountScope,
+  overlapSeconds: number,
+): Promise<WebhookEndpoint> {
+  if (!(ROTATION_OVERLAPS_SECONDS as readonly number[]).includes(overlapSeconds)) {
+    throw GatewayError.validation([
+      { field: "overlap_seconds", code: "invalid", message: "overlap_seconds must be 0, 3600 or 86400." },
+    ]);
+  }
+  await rotateSecret(deps, scope, overlapSeconds * 1000);
+  const endpoint = await deps.endpoints.find(scope);
+  if (!endpoint) throw new Error("rotating the secret left no endpoint");
+  return endpoint;
+}
+
+/** The scope's endpoint, with a signing secret created now when there was none. */
+export function endpointWithSecret(deps: EndpointDeps, scope: AccountScope): Promise<WebhookEndpoint> {
+  return deps.endpoints.ensureSecret(scope, generateWebhookSecret(), deps.clock.now());
+}

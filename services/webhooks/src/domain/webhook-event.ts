@@ -113,8 +113,10 @@ export interface RefundEventFacts {
 export interface WebhookEvent {
   id: string;
   scope: AccountScope;
+  /** Empty for a test event (it belongs to no session). */
   sessionId: string;
-  type: WebhookEventType;
+  /** A merchant event, or the dashboard's test event. */
+  type: WebhookEventType | "webhook.test";
   /** The session event's sequence; refund events have none. */
   sequence?: number;
   occurredAt: Date;

@@ -12,6 +12,8 @@ export function listQueryFromProto(req: ListDeliveriesRequest): ListDeliveriesQu
       ...(req.event !== "" ? { event: req.event } : {}),
       ...(req.sessionId !== "" ? { sessionId: req.sessionId } : {}),
       ...(req.eventId !== "" ? { eventId: req.eventId } : {}),
+      ...(req.createdGte ? { createdGte: timestampDate(req.createdGte) } : {}),
+      ...(req.createdLte ? { createdLte: timestampDate(req.createdLte) } : {}),
     },
     limit: req.page?.limit ?? 0,
     ...(req.page && req.page.startingAfter !== "" ? { startingAfter: req.page.startingAfter } : {}),

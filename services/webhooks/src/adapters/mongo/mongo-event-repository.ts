@@ -13,7 +13,7 @@ export interface WebhookEventDocument {
   merchantId: string;
   livemode: boolean;
   sessionId: string;
-  type: WebhookEventType;
+  type: WebhookEvent["type"];
   /** null for refund events, which have no sequence. */
   sequence: number | null;
   occurredAt: Date;
