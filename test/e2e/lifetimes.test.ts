@@ -122,6 +122,24 @@ describe("session lifetimes and reconciliation, distributed mode with two sessio
     });
     expect(endpoint.status, endpoint.text).toBe(200);
     receiver.setSecrets(endpoint.body.secret);
+    // Late-payment returns are opt-in (issue 13): this merchant subscribes to them with the session events.
+    const subscribed = await request(
+      `${gw.edgeUrl}/admin/v1/merchants/${DEMO}/webhook-endpoints/test/subscriptions`,
+      {
+        method: "PUT",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: {
+          enabled_events: [
+            "session.succeeded",
+            "session.failed",
+            "session.expired",
+            "checkout.session.expired",
+            "session.late_payment_returned",
+          ],
+        },
+      },
+    );
+    expect(subscribed.status, subscribed.text).toBe(200);
   });
 
   afterAll(async () => {

@@ -14,6 +14,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-re
 const KEY = "sk_test_CliE2eDemoKey01abcdefghijklmnopqrstuvwxyzABC";
 const OTHER_VALID_LOOKING_KEY = "sk_test_CliE2eUnknown01abcdefghijklmnopqrstuvwxyzABC";
 
+const ADMIN_TOKEN = "merchant-cli-e2e-admin-token-0123456789";
+
 let target: GatewayTarget;
 /** A second gateway whose sessions live 3 s, for `trigger session.expired`. */
 let shortLived: GatewayTarget;
@@ -25,9 +27,21 @@ const keyed = () => ({ ...env(), GATEWAY_API_KEY: KEY });
 
 beforeAll(async () => {
   [target, shortLived] = await Promise.all([
-    startEmbeddedTarget(KEY),
+    startEmbeddedTarget(KEY, { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN }),
     startEmbeddedTarget(KEY, { GATEWAY_SESSION_LIFETIME: "3s" }),
   ]);
+  // Refund events are opt-in (issue 13): the demo merchant subscribes to them for `trigger refund.succeeded`.
+  const subscribed = await fetch(
+    `${target.url}/admin/v1/merchants/mer_demo/webhook-endpoints/test/subscriptions`,
+    {
+      method: "PUT",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        enabled_events: ["session.succeeded", "session.failed", "session.expired", "refund.*"],
+      }),
+    },
+  );
+  expect(subscribed.status).toBe(200);
   home = await mkdtemp(join(tmpdir(), "gateway-cli-"));
   gateway = new Gateway({ apiKey: KEY, baseUrl: target.url });
 });

@@ -144,6 +144,12 @@ describe("refunds, distributed mode", () => {
     expect(endpoint.status, endpoint.text).toBe(200);
     secret = endpoint.body.secret;
     receiver.setSecrets(secret);
+    // Refund events are opt-in (issue 13): this merchant subscribes to them with the session events.
+    const subscribed = await request(
+      `${gw.edgeUrl}/admin/v1/merchants/${shop.id}/webhook-endpoints/test/subscriptions`,
+      { method: "PUT", headers: adminAuth, body: { enabled_events: ["session.succeeded", "refund.*"] } },
+    );
+    expect(subscribed.status, subscribed.text).toBe(200);
   });
 
   afterAll(async () => {

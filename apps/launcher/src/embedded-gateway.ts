@@ -32,6 +32,7 @@ import {
   RefundService,
   SessionRefundsService,
   SessionService,
+  WebhookEndpointsService,
   WebhookService,
 } from "@gateway/proto";
 import { createRefundsRoutes, createRefundsRuntime, createSessionsPaidSessionLookup } from "@gateway/refunds";
@@ -158,21 +159,20 @@ export async function startEmbeddedGateway(
     settings: webhookSettings,
     liveFeed: liveEvents,
   });
-  const webhooks = createClient(
-    WebhookService,
-    createInProcessTransport({
-      name: "webhooks",
-      routes: createWebhooksRoutes({
-        stores: webhookStores,
-        clock,
-        logger: webhooksLogger,
-        settings: webhookSettings,
-        wake: () => webhooksRuntime.wake(),
-      }),
+  const webhooksTransport = createInProcessTransport({
+    name: "webhooks",
+    routes: createWebhooksRoutes({
+      stores: webhookStores,
+      clock,
       logger: webhooksLogger,
-      clientInterceptors,
+      settings: webhookSettings,
+      wake: () => webhooksRuntime.wake(),
     }),
-  );
+    logger: webhooksLogger,
+    clientInterceptors,
+  });
+  const webhooks = createClient(WebhookService, webhooksTransport);
+  const webhookEndpoints = createClient(WebhookEndpointsService, webhooksTransport);
 
   const refundsLogger = logger.child({ service: "refunds" });
   const refundStore = stores.refunds;
@@ -236,6 +236,7 @@ export async function startEmbeddedGateway(
     apiKeys,
     businessVerification,
     auditLog,
+    webhookEndpoints,
     rateLimiter: rateLimiting.limiter,
     epgSimulator: simulator,
     logger: edgeLogger,

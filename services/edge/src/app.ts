@@ -121,6 +121,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         ...(deps.apiKeys ? { apiKeys: deps.apiKeys } : {}),
         ...(deps.businessVerification ? { businessVerification: deps.businessVerification } : {}),
         ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
+        ...(deps.webhookEndpoints ? { webhookEndpoints: deps.webhookEndpoints } : {}),
       },
       ...(config.checkout ? { config: config.checkout } : {}),
       onKeyChanged: (keyId) => revocations.announce(keyId),
@@ -163,7 +164,11 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
         });
         // Same plugin, so behind the admin-token guard registerAdminRoutes installs.
         if (deps.webhooks)
-          registerAdminWebhookRoutes(admin, { accounts: deps.accounts, webhooks: deps.webhooks });
+          registerAdminWebhookRoutes(admin, {
+            accounts: deps.accounts,
+            webhooks: deps.webhooks,
+            ...(deps.webhookEndpoints ? { webhookEndpoints: deps.webhookEndpoints } : {}),
+          });
         if (deps.refunds) registerAdminRefundRoutes(admin, deps.refunds);
         if (deps.businessVerification)
           registerAdminVerificationRoutes(admin, { businessVerification: deps.businessVerification });

@@ -10,6 +10,7 @@ import type {
   RefundService,
   SessionRefundsService,
   SessionService,
+  WebhookEndpointsService,
   WebhookService,
 } from "@gateway/proto";
 import type { RateLimiter } from "@gateway/rate-limiter";
@@ -65,4 +66,6 @@ export interface EdgeDeps {
   businessVerification?: Client<typeof BusinessVerificationService>;
   /** The dashboard's audit log (accounts' AuditLogService); absent = actions are not recorded, no page. */
   auditLog?: Client<typeof AuditLogService>;
+  /** The dashboard's webhooks page (the webhooks service's WebhookEndpointsService); absent = not served. */
+  webhookEndpoints?: Client<typeof WebhookEndpointsService>;
 }

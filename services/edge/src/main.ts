@@ -44,6 +44,7 @@ runService({
       apiKeys: clients.apiKeys,
       businessVerification: clients.businessVerification,
       auditLog: clients.auditLog,
+      webhookEndpoints: clients.webhookEndpoints,
       logger,
       readiness: clients.readiness,
       rateLimiter: rateLimiting.limiter,

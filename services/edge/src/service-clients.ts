@@ -12,6 +12,7 @@ import {
   RefundService,
   SessionRefundsService,
   SessionService,
+  WebhookEndpointsService,
   WebhookService,
 } from "@gateway/proto";
 
@@ -37,6 +38,8 @@ export interface ServiceClients {
    * delivery-history and admin webhook routes fail (503), payments go on.
    */
   webhooks?: Client<typeof WebhookService>;
+  /** The dashboard's webhooks page, over the webhooks connection. */
+  webhookEndpoints?: Client<typeof WebhookEndpointsService>;
   /** Present when a refunds address is given; like webhooks, not a readiness check. */
   refunds?: Client<typeof RefundService>;
   /** One session's refunds (dashboard session detail), over the refunds connection. */
@@ -72,11 +75,18 @@ export function createServiceClients(config: {
     businessVerification: createClient(BusinessVerificationService, accountsTransport),
     auditLog: createClient(AuditLogService, accountsTransport),
     sessions: createClient(SessionService, sessionsTransport),
-    ...(config.webhooksUrl
-      ? { webhooks: createClient(WebhookService, transport(config.webhooksUrl, "webhooks")) }
-      : {}),
+    ...(config.webhooksUrl ? webhooksClients(transport(config.webhooksUrl, "webhooks")) : {}),
     ...(config.refundsUrl ? refundsClients(transport(config.refundsUrl, "refunds")) : {}),
     readiness: [healthCheck("accounts", accountsTransport), healthCheck("sessions", sessionsTransport)],
+  };
+}
+
+function webhooksClients(
+  webhooksTransport: Transport,
+): Pick<ServiceClients, "webhooks" | "webhookEndpoints"> {
+  return {
+    webhooks: createClient(WebhookService, webhooksTransport),
+    webhookEndpoints: createClient(WebhookEndpointsService, webhooksTransport),
   };
 }
 

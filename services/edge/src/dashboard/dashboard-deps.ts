@@ -10,6 +10,7 @@ import type {
   RefundService,
   SessionRefundsService,
   SessionService,
+  WebhookEndpointsService,
   WebhookService,
 } from "@gateway/proto";
 import type { CsrfTokens } from "../checkout/csrf.js";
@@ -29,6 +30,7 @@ export interface DashboardClients {
   apiKeys?: Client<typeof ApiKeysService>;
   businessVerification?: Client<typeof BusinessVerificationService>;
   auditLog?: Client<typeof AuditLogService>;
+  webhookEndpoints?: Client<typeof WebhookEndpointsService>;
 }
 
 /** What every dashboard route registration gets. */

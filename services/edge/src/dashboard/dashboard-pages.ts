@@ -118,7 +118,7 @@ function servedSections(clients: DashboardClients): Section[] {
   const served: Record<Section, boolean> = {
     payments: true,
     apiKeys: clients.apiKeys !== undefined,
-    webhooks: false,
+    webhooks: clients.webhookEndpoints !== undefined && clients.webhooks !== undefined,
     currencies: clients.exchangeRates !== undefined,
     business: clients.businessVerification !== undefined,
     users: true,

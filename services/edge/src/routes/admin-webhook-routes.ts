@@ -7,6 +7,7 @@ import {
   AccountScopeSchema,
   type AccountsService,
   DeliveryStatus,
+  type WebhookEndpointsService,
   type WebhookService,
 } from "@gateway/proto";
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -19,6 +20,8 @@ import { DELIVERY_STATUS_BY_NAME, deliveryToJson, WEBHOOK_EVENT_NAMES } from "./
 export interface AdminWebhookRoutesDeps {
   accounts: Client<typeof AccountsService>;
   webhooks: Client<typeof WebhookService>;
+  /** The subscriptions route; absent = not served. */
+  webhookEndpoints?: Client<typeof WebhookEndpointsService>;
 }
 
 type ModeParams = { id: string; mode: string };
@@ -47,6 +50,20 @@ class BodyReader {
       return undefined;
     }
     return value;
+  }
+
+  /** A required array of strings. */
+  strings(name: string): string[] {
+    const value = this.value(name);
+    if (value === undefined) {
+      this.violations.push(violation.required(name));
+      return [];
+    }
+    if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+      this.violations.push(violation.invalid(name, "Must be an array of event type strings."));
+      return [];
+    }
+    return value as string[];
   }
 
   timestamp(name: string): Timestamp | undefined {
@@ -107,6 +124,22 @@ export function registerAdminWebhookRoutes(admin: FastifyInstance, deps: AdminWe
       secret: response.secret === "" ? null : response.secret,
     });
   });
+
+  const webhookEndpoints = deps.webhookEndpoints;
+  if (webhookEndpoints) {
+    admin.put<{ Params: ModeParams }>(
+      "/merchants/:id/webhook-endpoints/:mode/subscriptions",
+      async (request, reply) => {
+        const scope = scopeOf(request.params.id, request.params.mode);
+        const reader = new BodyReader(requireJsonObjectBody(request.body).value, ["enabled_events"]);
+        const enabledEvents = reader.strings("enabled_events");
+        reader.finish();
+        await requireMerchant(scope.merchantId);
+        const { endpoint } = await webhookEndpoints.setSubscriptions({ scope, enabledEvents });
+        return sendJson(reply, 200, { enabled_events: endpoint?.enabledEvents ?? [] });
+      },
+    );
+  }
 
   admin.post<{ Params: ModeParams }>(
     "/merchants/:id/webhook-endpoints/:mode/rotate-secret",

@@ -1,5 +1,4 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { parseAmount, SETTLEMENT_CURRENCY } from "@gateway/money";
 import {
   type AccountScope,
@@ -8,6 +7,7 @@ import {
   PageRequestSchema,
 } from "@gateway/proto";
 import { STATUS_BY_NAME } from "../../mapping/list-sessions-query.js";
+import { readDayRange } from "../day-range.js";
 
 /** Rows per page of the dashboard's payments list. */
 export const PAYMENTS_PAGE_SIZE = 25;
@@ -32,18 +32,6 @@ export interface FilterProblem {
 export type PaymentsFilter =
   | { ok: true; form: PaymentsFilterForm; request: ListSessionsRequest }
   | { ok: false; form: PaymentsFilterForm; problems: FilterProblem[] };
-
-/** An HTML date input's value: a calendar day, read as a UTC day. */
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
-
-function dayStart(text: string): Date | undefined {
-  const match = DAY.exec(text);
-  if (!match) return undefined;
-  const at = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  // Rejects 2026-02-31, which Date.UTC would roll over into March.
-  return at.toISOString().slice(0, 10) === text ? at : undefined;
-}
 
 /** The single value of a query parameter; a repeated one counts as its first value. */
 function one(value: unknown): string {
@@ -78,13 +66,10 @@ export function readPaymentsFilter(query: Record<string, unknown>, scope: Accoun
     if (status === undefined) problems.push({ field: "status", code: "unknown_status" });
     else request.status = status;
   }
-  const from = form.from === "" ? undefined : dayStart(form.from);
-  const to = form.to === "" ? undefined : dayStart(form.to);
-  if (form.from !== "" && !from) problems.push({ field: "from", code: "invalid_date" });
-  if (form.to !== "" && !to) problems.push({ field: "to", code: "invalid_date" });
-  if (from && to && from.getTime() > to.getTime()) problems.push({ field: "to", code: "date_range" });
-  if (from) request.createdGte = timestampFromDate(from);
-  if (to) request.createdLte = timestampFromDate(new Date(to.getTime() + DAY_MS - 1));
+  const range = readDayRange(form.from, form.to);
+  problems.push(...range.problems);
+  if (range.createdGte) request.createdGte = range.createdGte;
+  if (range.createdLte) request.createdLte = range.createdLte;
   if (form.amount !== "") {
     if (parseAmount(form.amount, SETTLEMENT_CURRENCY).ok) request.amount = form.amount;
     else problems.push({ field: "amount", code: "invalid_amount" });
