@@ -23,6 +23,7 @@ import { registerPaymentsRoutes } from "./routes/payments-routes.js";
 import { registerSessionRoutes } from "./routes/session-routes.js";
 import { registerSignInRoutes } from "./routes/sign-in-routes.js";
 import { registerUsersRoutes } from "./routes/users-routes.js";
+import { registerWebhooksRoutes } from "./routes/webhooks-routes.js";
 import { SECTION_PATHS, type Section } from "./views/dashboard-layout.js";
 
 /**
@@ -102,6 +103,7 @@ export function registerDashboardPages(
         registerSessionRoutes(signedIn, routeDeps);
         registerPaymentsRoutes(signedIn, routeDeps);
         registerApiKeysRoutes(signedIn, routeDeps);
+        registerWebhooksRoutes(signedIn, routeDeps);
         registerBusinessRoutes(signedIn, routeDeps);
         registerCurrencyRoutes(signedIn, routeDeps);
         registerUsersRoutes(signedIn, routeDeps);

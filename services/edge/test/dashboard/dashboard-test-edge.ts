@@ -20,14 +20,15 @@ import {
   RefundService,
   SessionRefundsService,
   SessionService,
+  WebhookEndpointsService,
   WebhookService,
 } from "@gateway/proto";
+import { createMemoryWebhooksStores, createWebhooksRoutes } from "@gateway/webhooks";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import { createEdgeApp } from "../../src/index.js";
 import { ADMIN_TOKEN, ERRORS_URL } from "../fakes/edge-test-harness.js";
 import { FakeRefundsService } from "../fakes/fake-refunds-service.js";
-import { FakeWebhooksService } from "../fakes/fake-webhooks-service.js";
 import { SessionsUnderTest } from "../fakes/sessions-under-test.js";
 
 export const PASSWORD = "correct horse battery staple";
@@ -57,7 +58,17 @@ export function createDashboardTestEdge(): DashboardTestEdge {
   });
   const sessions = new SessionsUnderTest(clock, silent);
   const refunds = new FakeRefundsService(clock, (scope, id) => sessions.find(scope, id));
-  const webhooks = new FakeWebhooksService(clock);
+  // The real webhooks service on memory stores (no dispatcher: deliveries stay PENDING here).
+  const webhooksTransport = createInProcessTransport({
+    name: "webhooks",
+    routes: createWebhooksRoutes({
+      stores: createMemoryWebhooksStores(),
+      clock,
+      logger: silent,
+      settings: { secretOverlapMs: 24 * 3600_000 },
+    }),
+    logger: silent,
+  });
   const refundsTransport = createRouterTransport(
     (router) => {
       router.service(RefundService, refunds);
@@ -77,12 +88,8 @@ export function createDashboardTestEdge(): DashboardTestEdge {
     auditLog: createClient(AuditLogService, accountsTransport),
     refunds: createClient(RefundService, refundsTransport),
     sessionRefunds: createClient(SessionRefundsService, refundsTransport),
-    webhooks: createClient(
-      WebhookService,
-      createRouterTransport((router) => router.service(WebhookService, webhooks), {
-        router: { interceptors: [errorDetailInterceptor("webhooks.gateway")] },
-      }),
-    ),
+    webhooks: createClient(WebhookService, webhooksTransport),
+    webhookEndpoints: createClient(WebhookEndpointsService, webhooksTransport),
     logger: silent,
     clock,
     config: {

@@ -62,10 +62,10 @@ ${view.mayManage ? html`<form method="post" action="/dashboard/developers/api-ke
 /** The key itself, on a page of its own (no-store, no referrer), with what to do with it. */
 export function renderSecretKey(
   m: DashboardMessages,
-  o: { title: string; secret: string; hint: string },
+  o: { title: string; secret: string; hint: string; backHref?: string; backLabel?: string },
 ): SafeHtml {
   return html`<h1>${o.title}</h1>
 <div class="status-box" role="status"><p>${o.hint}</p></div>
 <p><code class="secret" data-secret>${o.secret}</code></p>
-<p><a class="button secondary inline" href="/dashboard/developers/api-keys">${m.keys.backToKeys}</a></p>`;
+<p><a class="button secondary inline" href="${o.backHref ?? "/dashboard/developers/api-keys"}">${o.backLabel ?? m.keys.backToKeys}</a></p>`;
 }
