@@ -1,7 +1,6 @@
 import { isDuplicateKeyError } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { InsertOutcome, WebhookEventRepository } from "../../app/ports.js";
-import type { WebhookEventType } from "../../domain/event-types.js";
 import type { WebhookEvent } from "../../domain/webhook-event.js";
 import { ensureIndexes, type IndexDeclaration } from "./ensure-indexes.js";
 import { runMongo } from "./mongo-errors.js";
