@@ -3,17 +3,20 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DistributedGateway, startDistributedGateway } from "@gateway/launcher";
 import { type LocalServer, startFerretDb, startNatsServer } from "@gateway/testkit";
+import { verifyStandardWebhook, verifyWebhook } from "@gateway/webhook-signature";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../e2e/support/browser.js";
 import { type AdminApi, adminApi, type MerchantApi, merchantApi } from "../e2e/support/http.js";
 import { payWithCard } from "../e2e/support/pay-with-card.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../e2e/support/webhook-receiver.js";
 import { seriousAxeViolations } from "./support/axe.js";
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), "../../artifacts/dashboard-screenshots");
 const ADMIN_TOKEN = "dashboard-browser-admin-token-0123456789";
 const OWNER_EMAIL = "owner@librairie.example";
 const OWNER_PASSWORD = "a long and private passphrase";
+const CARD = { number: "4242424242424242" };
 const LANGUAGES = [
   { lang: "en", dir: "ltr", locale: "en-GB" },
   { lang: "fr", dir: "ltr", locale: "fr-FR" },
@@ -21,11 +24,20 @@ const LANGUAGES = [
 ] as const;
 
 // The merchant dashboard on the whole distributed stack, driven by headless Chromium as the
-// operator and a merchant's owner use it.
+// operator and a merchant's owner use it, with real webhook receivers checking signatures. The
+// tests run in order: each goes on from what the previous ones set up.
 let gw: DistributedGateway;
 let admin: AdminApi;
-let api: MerchantApi;
 let merchantId: string;
+/** The merchant API with the test key the owner read in the dashboard. */
+let api: MerchantApi;
+/** The merchant's endpoint (subscribes to refunds later, in the dashboard). */
+let receiver: WebhookReceiver;
+/** Another merchant's endpoint, with the default subscriptions (no refunds). */
+let otherReceiver: WebhookReceiver;
+let otherApi: MerchantApi;
+let signingSecret: string;
+let paidSessionId: string;
 let browser: Browser;
 const ownServers: LocalServer[] = [];
 
@@ -37,26 +49,39 @@ beforeAll(async () => {
     mongodbUrl,
     natsUrl,
     databasePrefix: `browser_dash_${Date.now().toString(36)}`,
-    env: { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN },
+    env: { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_WEBHOOK_POLL_INTERVAL: "100ms" },
   });
   admin = adminApi(gw.edgeUrl, ADMIN_TOKEN);
-  const merchant = await admin.createMerchant("Librairie Al Kitab");
-  expect(merchant.status, merchant.text).toBe(201);
-  merchantId = merchant.body.id;
-  const terminal = await admin.setTerminal(merchantId, "test", {
+  receiver = await startWebhookReceiver();
+  otherReceiver = await startWebhookReceiver();
+  const terminal = {
     base_url: `${gw.simulatorUrl}/epg/rest`,
     username: "sim-merchant",
     password: "sim-password",
     active: true,
+  };
+  const merchant = await admin.createMerchant("Librairie Al Kitab");
+  expect(merchant.status, merchant.text).toBe(201);
+  merchantId = merchant.body.id;
+  expect((await admin.setTerminal(merchantId, "test", terminal)).status).toBe(200);
+
+  const other = await admin.createMerchant("Other Shop");
+  expect((await admin.setTerminal(other.body.id, "test", terminal)).status).toBe(200);
+  otherApi = merchantApi(gw.edgeUrl, (await admin.createKey(other.body.id, "test")).body.key);
+  const endpoint = await fetch(`${gw.edgeUrl}/admin/v1/merchants/${other.body.id}/webhook-endpoints/test`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ url: otherReceiver.url }),
   });
-  expect(terminal.status, terminal.text).toBe(200);
-  const key = await admin.createKey(merchantId, "test");
-  api = merchantApi(gw.edgeUrl, key.body.key);
+  expect(endpoint.status).toBe(200);
+  otherReceiver.setSecrets(((await endpoint.json()) as { secret: string }).secret);
   browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
+  await receiver?.close();
+  await otherReceiver?.close();
   await gw?.stop();
   for (const server of ownServers.reverse()) await server.stop();
 }, 60_000);
@@ -65,6 +90,16 @@ async function own(starting: Promise<LocalServer>): Promise<LocalServer> {
   const server = await starting;
   ownServers.push(server);
   return server;
+}
+
+async function paidSession(on: MerchantApi, reference: string, amount: string): Promise<string> {
+  const created = await on.createSession({ merchant_reference: reference, amount });
+  expect(created.status, created.text).toBe(201);
+  await payWithCard(created.body.checkout_url, CARD);
+  await expect
+    .poll(async () => (await on.getSession(created.body.id)).body.status, { timeout: 30_000 })
+    .toBe("SUCCEEDED");
+  return created.body.id;
 }
 
 describe("the merchant dashboard in Chromium (distributed stack)", () => {
@@ -87,7 +122,9 @@ describe("the merchant dashboard in Chromium (distributed stack)", () => {
     await page.waitForURL(/\/dashboard\/payments$/);
   }
 
-  it("the operator invites the owner, who sets a password, signs in, and sees a paid session with its attempt and delivery", async () => {
+  const shownSecret = (page: Page) => page.locator("code[data-secret]").textContent() as Promise<string>;
+
+  it("the operator invites the owner, who sets a password, signs in, reads the test key, sets the endpoint, and sees a paid session with its attempt and delivery", async () => {
     const invitation = await fetch(`${gw.edgeUrl}/admin/v1/merchants/${merchantId}/dashboard-invitations`, {
       method: "POST",
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
@@ -104,53 +141,90 @@ describe("the merchant dashboard in Chromium (distributed stack)", () => {
     await page.waitForURL(/\/dashboard\/sign-in\?invited=1$/);
     await signIn(page);
 
-    const created = await api.createSession({ merchant_reference: "dash-paid-1", amount: "42.000" });
-    expect(created.status, created.text).toBe(201);
-    const paid = await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
-    expect(paid.returnStatus).toBe(303);
-    await expect
-      .poll(async () => (await api.getSession(created.body.id)).body.status, { timeout: 30_000 })
-      .toBe("SUCCEEDED");
+    // The test key: created once, then shown again whenever asked.
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Create a key" }).click();
+    const created = await shownSecret(page);
+    await page.getByRole("link", { name: "Back to the API keys" }).click();
+    await page.getByRole("button", { name: "Show the key" }).click();
+    expect(await shownSecret(page)).toBe(created);
+    api = merchantApi(gw.edgeUrl, created);
+
+    // The endpoint and its signing secret.
+    await page.goto(`${gw.edgeUrl}/dashboard/developers/webhooks`);
+    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await page.getByRole("button", { name: "Save the URL" }).click();
+    await page.waitForURL(/done=url$/);
+    await page.getByRole("button", { name: "Show the signing secret" }).click();
+    signingSecret = await shownSecret(page);
+    expect(signingSecret).toMatch(/^whsec_/);
+    receiver.setSecrets(signingSecret);
+
+    paidSessionId = await paidSession(api, "dash-paid-1", "42.000");
+    const [delivered] = await receiver.waitForRequests(1, (r) => r.json?.data?.id === paidSessionId, 30_000);
+    expect(delivered!.standard?.ok).toBe(true);
 
     await page.goto(`${gw.edgeUrl}/dashboard/payments?status=SUCCEEDED`);
     await page.getByRole("link", { name: "dash-paid-1" }).click();
     await expect
       .poll(() => page.getByRole("heading", { level: 1 }).textContent())
       .toBe("Payment dash-paid-1");
-    const attempts = page.getByRole("table", { name: "Payment attempts" });
-    expect(await attempts.getByText("SUCCEEDED").count()).toBe(1);
-    // The delivery of session.succeeded is listed once the webhooks service recorded it.
+    expect(await page.getByRole("table", { name: "Payment attempts" }).getByText("SUCCEEDED").count()).toBe(
+      1,
+    );
     await expect
       .poll(
         async () => {
           await page.reload();
-          return page
-            .getByRole("table", { name: "Webhook deliveries" })
-            .getByText("session.succeeded")
-            .count();
+          return page.getByRole("table", { name: "Webhook deliveries" }).getByText("SUCCEEDED").count();
         },
         { timeout: 30_000 },
       )
       .toBeGreaterThan(0);
   });
 
-  it("a partial refund from the dashboard shows up in the session's refunds", async () => {
-    const created = await api.createSession({ merchant_reference: "dash-refund-1", amount: "100.000" });
-    await payWithCard(created.body.checkout_url, { number: "4242424242424242" });
-    await expect
-      .poll(async () => (await api.getSession(created.body.id)).body.status, { timeout: 30_000 })
-      .toBe("SUCCEEDED");
+  it("a resend from the dashboard reaches the receiver with the same webhook id and a valid signature", async () => {
     const page = await newPage();
     await signIn(page);
-    await page.goto(`${gw.edgeUrl}/dashboard/payments/${created.body.id}`);
-    await page.getByLabel("Partial refund").check();
-    await page.getByLabel("Amount to refund (TND)").fill("10.500");
-    await page.getByRole("button", { name: "Review the refund" }).click();
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Refund 10.500 TND?");
-    await page.getByRole("button", { name: "Yes, refund" }).click();
-    await page.waitForURL(/done=refunded$/);
-    const refunds = page.getByRole("table", { name: "Refunds" });
-    expect(await refunds.getByText("10.500").count()).toBe(1);
+    await page.goto(
+      `${gw.edgeUrl}/dashboard/developers/webhooks?event=session.succeeded&session=${paidSessionId}`,
+    );
+    await page.getByRole("link", { name: "session.succeeded" }).first().click();
+    expect(await page.getByRole("table", { name: "Headers" }).getByText("webhook-signature").count()).toBe(1);
+    const before = receiver.forSession(paidSessionId).length;
+    await page.getByRole("button", { name: "Resend" }).click();
+    await page.waitForURL(/done=resent$/);
+    const all = await receiver.waitForRequests(before + 1, (r) => r.json?.data?.id === paidSessionId, 30_000);
+    const [first, resent] = [all[0]!, all.at(-1)!];
+    expect(resent.webhookId).toBe(first.webhookId);
+    expect(resent.signature?.ok).toBe(true);
+    expect(resent.standard?.ok).toBe(true);
+  });
+
+  it("rotating the secret with an overlap: the next delivery verifies with the new secret, and with the old one during the overlap", async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.goto(`${gw.edgeUrl}/dashboard/developers/webhooks`);
+    await page.getByLabel("Old secret keeps signing").selectOption("3600");
+    await page.getByRole("button", { name: "Rotate the secret" }).click();
+    await page.waitForURL(/done=rotated$/);
+    await page.getByRole("button", { name: "Show the signing secret" }).click();
+    const rotated = await shownSecret(page);
+    expect(rotated).not.toBe(signingSecret);
+    await page.goto(`${gw.edgeUrl}/dashboard/developers/webhooks`);
+    const before = receiver.requests.length;
+    await page.getByRole("button", { name: "Send a test event" }).click();
+    await page.waitForURL(/done=test$/);
+    const [test] = await receiver.waitForRequests(
+      1,
+      (r) => r.n > before && r.json?.event === "webhook.test",
+      30_000,
+    );
+    expect(verifyStandardWebhook(test!.rawBody, test!.headers, rotated).ok).toBe(true);
+    expect(verifyWebhook(test!.rawBody, test!.headers, rotated).ok).toBe(true);
+    expect(verifyStandardWebhook(test!.rawBody, test!.headers, signingSecret).ok).toBe(true);
+    signingSecret = rotated;
+    receiver.setSecrets(rotated);
   });
 
   it("setting a EUR rate in currency settings makes a EUR session create succeed", async () => {
@@ -177,28 +251,65 @@ describe("the merchant dashboard in Chromium (distributed stack)", () => {
     expect(after.body.amount).toBe("33.500");
   });
 
+  it("a partial refund from the dashboard is listed and sent as refund.succeeded to the endpoint that subscribed, not to one that did not", async () => {
+    const otherSession = await paidSession(otherApi, "other-refunded", "20.000");
+    const otherRefund = await otherApi.refund(otherSession, { refund_type: "FULL" });
+    expect(otherRefund.status, otherRefund.text).toBe(201);
+
+    const page = await newPage();
+    await signIn(page);
+    await page.goto(`${gw.edgeUrl}/dashboard/developers/webhooks`);
+    await page.getByLabel("refund.* (every refund event)").check();
+    await page.getByRole("button", { name: "Save the events" }).click();
+    await page.waitForURL(/done=subscriptions$/);
+
+    const sessionId = await paidSession(api, "dash-refund-1", "100.000");
+    await page.goto(`${gw.edgeUrl}/dashboard/payments/${sessionId}`);
+    await page.getByLabel("Partial refund").check();
+    await page.getByLabel("Amount to refund (TND)").fill("10.500");
+    await page.getByRole("button", { name: "Review the refund" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Refund 10.500 TND?");
+    await page.getByRole("button", { name: "Yes, refund" }).click();
+    await page.waitForURL(/done=refunded$/);
+    expect(await page.getByRole("table", { name: "Refunds" }).getByText("10.500").count()).toBe(1);
+
+    const [refunded] = await receiver.waitForRequests(
+      1,
+      (r) => r.json?.event === "refund.succeeded" && r.json?.data?.session_id === sessionId,
+      30_000,
+    );
+    expect(refunded!.standard?.ok).toBe(true);
+    expect(refunded!.json.data.refunded_amount).toBe("10.500");
+    // The other merchant's refund came first through the same consumer: its endpoint got the
+    // session events it subscribes to by default, and no refund event.
+    expect(otherReceiver.requests.some((r) => r.json?.event === "session.succeeded")).toBe(true);
+    expect(otherReceiver.requests.filter((r) => String(r.json?.event).startsWith("refund."))).toEqual([]);
+  });
+
   for (const { lang, dir, locale } of LANGUAGES) {
     it(`every dashboard page in ${lang} has no serious or critical axe-core violation, and is saved as a screenshot`, async () => {
       const page = await newPage(locale);
       await page.goto(`${gw.edgeUrl}/dashboard/sign-in?lang=${lang}`);
-      const pages: Array<[string, string]> = [["sign-in", "/dashboard/sign-in"]];
       await check(page, lang, dir, "sign-in");
-      await page
-        .getByLabel(lang === "en" ? "Email" : lang === "fr" ? "E-mail" : "البريد الإلكتروني")
-        .fill(OWNER_EMAIL);
+      await page.locator("#email").fill(OWNER_EMAIL);
       await page.locator("#password").fill(OWNER_PASSWORD);
       await page.locator('form[action="/dashboard/sign-in"] button').click();
       await page.waitForURL(/\/dashboard\/payments$/);
-      const paid = (await api.listSessions({ merchant_reference: "dash-paid-1" })).body.data[0].id as string;
-      pages.push(
+      const deliveries = (await api.sessionDeliveries(paidSessionId)).body.data as Array<{ id: string }>;
+      const pages: Array<[string, string]> = [
         ["payments", "/dashboard/payments"],
-        ["payment-detail", `/dashboard/payments/${paid}`],
+        ["payment-detail", `/dashboard/payments/${paidSessionId}`],
+        ["api-keys", "/dashboard/developers/api-keys"],
+        ["webhooks", "/dashboard/developers/webhooks"],
+        ["delivery-detail", `/dashboard/developers/webhooks/deliveries/${deliveries[0]!.id}`],
         ["currencies", "/dashboard/settings/currencies"],
+        ["business", "/dashboard/settings/business"],
         ["users", "/dashboard/users"],
+        ["audit-log", "/dashboard/audit-log"],
         ["account", "/dashboard/account"],
         ["not-found", "/dashboard/nothing-here"],
-      );
-      for (const [name, path] of pages.slice(1)) {
+      ];
+      for (const [name, path] of pages) {
         await page.goto(`${gw.edgeUrl}${path}`);
         await check(page, lang, dir, name);
       }

@@ -220,6 +220,7 @@ export const ar: DashboardMessages = {
     secretTitle: "سر التوقيع الخاص بك",
     secretHint: "تحقق به من توقيع كل Webhook، على خادمك فقط.",
     rotate: "تجديد السر",
+    rotateOverlap: "يبقى السر القديم صالحًا للتوقيع",
     rotated: "تم تجديد سر التوقيع.",
     previousUntil: (at) => `السر السابق يوقّع أيضًا حتى ${at}.`,
     subscriptions: "الأحداث المُرسلة",

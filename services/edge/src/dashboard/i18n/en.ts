@@ -224,6 +224,7 @@ export const en: DashboardMessages = {
     secretTitle: "Your signing secret",
     secretHint: "Verify every webhook's signature with it, on your server only.",
     rotate: "Rotate the secret",
+    rotateOverlap: "Old secret keeps signing",
     rotated: "The signing secret was rotated.",
     previousUntil: (at) => `The previous secret also signs until ${at}.`,
     subscriptions: "Events sent",

@@ -227,6 +227,7 @@ export const fr: DashboardMessages = {
     secretTitle: "Votre secret de signature",
     secretHint: "Vérifiez la signature de chaque webhook avec lui, sur votre serveur uniquement.",
     rotate: "Renouveler le secret",
+    rotateOverlap: "L’ancien secret signe encore",
     rotated: "Le secret de signature a été renouvelé.",
     previousUntil: (at) => `L’ancien secret signe aussi jusqu’au ${at}.`,
     subscriptions: "Événements envoyés",

@@ -204,6 +204,7 @@ export interface DashboardMessages {
     secretTitle: string;
     secretHint: string;
     rotate: string;
+    rotateOverlap: string;
     rotated: string;
     previousUntil: (at: string) => string;
     subscriptions: string;

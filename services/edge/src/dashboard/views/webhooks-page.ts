@@ -46,7 +46,7 @@ ${
   manage
     ? html`<form method="post" action="/dashboard/developers/webhooks/secret">${csrf}<button class="button secondary inline" type="submit">${m.webhooks.revealSecret}</button></form>
 <form method="post" action="/dashboard/developers/webhooks/rotate">${csrf}
-<label for="overlap">${m.keys.overlap}</label>
+<label for="overlap">${m.webhooks.rotateOverlap}</label>
 <select id="overlap" name="overlap_seconds"><option value="0">${m.keys.overlapNow}</option><option value="3600">${m.keys.overlapHour}</option><option value="86400" selected>${m.keys.overlapDay}</option></select>
 <button class="button secondary inline" type="submit">${m.webhooks.rotate}</button></form>`
     : ""
