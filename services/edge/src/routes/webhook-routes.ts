@@ -38,6 +38,8 @@ export const WEBHOOK_EVENT_NAMES = [
   "session.late_payment_returned",
   "refund.succeeded",
   "refund.failed",
+  // The dashboard's test event (docs/api/webhooks.md#event-subscriptions); it belongs to no session.
+  "webhook.test",
 ];
 
 /** Delivery status names of the API ("PENDING", …) and their proto values. */
