@@ -181,7 +181,7 @@ export function registerWebhooksRoutes(scope: FastifyInstance, deps: DashboardRo
     const range = readDayRange(body.get("from") ?? "", body.get("to") ?? "");
     if (
       range.problems.length > 0 ||
-      (event !== "" && !(LOGGED_EVENTS as readonly string[]).includes(event)) ||
+      (event !== "" && !LOGGED_EVENTS.includes(event)) ||
       (status !== "" && !(DELIVERY_STATUSES as readonly string[]).includes(status))
     )
       return respond.notice(reply, page, 400, {

@@ -5,19 +5,11 @@ import {
   type ListDeliveriesRequest,
   ListDeliveriesRequestSchema,
 } from "@gateway/proto";
+import { WEBHOOK_EVENT_NAMES } from "../../routes/webhook-routes.js";
 import { type DayRangeProblem, readDayRange } from "../day-range.js";
 
-/** Every event a delivery can be of, for the log's event filter. */
-export const LOGGED_EVENTS = [
-  "session.succeeded",
-  "session.failed",
-  "session.expired",
-  "checkout.session.expired",
-  "session.late_payment_returned",
-  "refund.succeeded",
-  "refund.failed",
-  "webhook.test",
-] as const;
+/** Every event a delivery can be of, for the log's event filter: the API's list. */
+export const LOGGED_EVENTS: readonly string[] = WEBHOOK_EVENT_NAMES;
 
 export const DELIVERY_STATUSES = ["PENDING", "SUCCEEDED", "FAILED"] as const;
 const LOG_PAGE_SIZE = 25;
@@ -57,7 +49,7 @@ export function readDeliveryLogFilter(
     after: one(query.after),
   };
   const problems: DeliveryLogProblem[] = [];
-  if (form.event !== "" && !(LOGGED_EVENTS as readonly string[]).includes(form.event))
+  if (form.event !== "" && !LOGGED_EVENTS.includes(form.event))
     problems.push({ field: "event", code: "invalid" });
   if (form.status !== "" && !(DELIVERY_STATUSES as readonly string[]).includes(form.status))
     problems.push({ field: "status", code: "invalid" });
