@@ -43,6 +43,8 @@ export interface DashboardRouteDeps {
   preSessionCsrf: CsrfTokens;
   secureCookies: boolean;
   clock: Clock;
+  /** GATEWAY_PUBLIC_URL: invitation links point at the dashboard there. */
+  publicUrl: string;
   /** The sections served (their services are wired), in navigation order. */
   sections: Section[];
   /** After a key is revoked or rolled: every edge replica drops what it cached of it. */

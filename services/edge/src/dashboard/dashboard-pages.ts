@@ -51,6 +51,7 @@ export function registerDashboardPages(
     preSessionCsrf: new CsrfTokens(config.csrfSecret),
     secureCookies: config.secureCookies,
     clock: deps.clock,
+    publicUrl: deps.config?.publicUrl ?? "http://localhost:8080",
     onKeyChanged: deps.onKeyChanged,
     sections: servedSections(deps.clients),
   };

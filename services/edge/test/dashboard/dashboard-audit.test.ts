@@ -64,3 +64,37 @@ describe("dashboard audit log", () => {
     await owner.post("/dashboard/sign-out", { csrf });
   });
 });
+
+describe("dashboard users", () => {
+  it("an owner invites a teammate whose one-time link works; a developer may not invite", async () => {
+    const t = createDashboardTestEdge();
+    const { merchantId, email } = await merchantWithUser(t, "owner");
+    const owner = await signIn(t, email);
+    const page = await owner.get("/dashboard/users");
+    const bad = await owner.submit(page, "/dashboard/users/invitations", {
+      email: "not-an-email",
+      role: "viewer",
+    });
+    expect(bad.statusCode).toBe(422);
+    const invited = await owner.submit(page, "/dashboard/users/invitations", {
+      email: "new.dev@shop.example",
+      role: "developer",
+    });
+    expect(invited.statusCode).toBe(200);
+    const link = /<code class="secret" data-secret>([^<]+)<\/code>/.exec(invited.body)![1]!;
+    expect(link).toMatch(/^http:\/\/localhost:8080\/dashboard\/invitations\/inv_[0-9A-Za-z]{43}$/);
+    const { invitation } = await t.users.getInvitation({ invitationToken: link.split("/").at(-1)! });
+    expect(invitation).toMatchObject({ merchantId, email: "new.dev@shop.example", role: "developer" });
+
+    const developer = await signIn(t, await addUser(t, merchantId, "developer"));
+    const developerPage = await developer.get("/dashboard/users");
+    expect(developerPage.body).not.toContain("/dashboard/users/invitations");
+    const csrf = hiddenFields(developerPage.body, "/dashboard/sign-out").csrf!;
+    const refused = await developer.post("/dashboard/users/invitations", {
+      csrf,
+      email: "x@shop.example",
+      role: "owner",
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+});

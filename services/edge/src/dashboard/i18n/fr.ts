@@ -277,7 +277,19 @@ export const fr: DashboardMessages = {
     none: "Aucune action n’a encore été faite dans le tableau de bord.",
     next: "Entrées plus anciennes",
   },
-  users: { title: "Utilisateurs", email: "E-mail", role: "Rôle", since: "Membre depuis" },
+  users: {
+    title: "Utilisateurs",
+    email: "E-mail",
+    role: "Rôle",
+    since: "Membre depuis",
+    invite: "Inviter un collègue",
+    inviteHint:
+      "Le lien d’invitation fonctionne une fois, pendant 7 jours. Aucun e-mail n’est envoyé : transmettez-le vous-même.",
+    sendInvite: "Créer l’invitation",
+    invitedTitle: "Lien d’invitation",
+    invitedBody: (email) => `Donnez ce lien à ${email}. Il n’est affiché que maintenant.`,
+    invalid: "Aucune invitation n’a été créée",
+  },
   account: {
     title: "Votre compte",
     changePassword: "Changer votre mot de passe",

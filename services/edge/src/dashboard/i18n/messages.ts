@@ -256,6 +256,12 @@ export interface DashboardMessages {
     email: string;
     role: string;
     since: string;
+    invite: string;
+    inviteHint: string;
+    sendInvite: string;
+    invitedTitle: string;
+    invitedBody: (email: string) => string;
+    invalid: string;
   };
   account: {
     title: string;
