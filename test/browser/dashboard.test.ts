@@ -299,6 +299,7 @@ describe("the merchant dashboard in Chromium (distributed stack)", () => {
       const pages: Array<[string, string]> = [
         ["payments", "/dashboard/payments"],
         ["payment-detail", `/dashboard/payments/${paidSessionId}`],
+        ["cancel-confirmation", `/dashboard/payments/${paidSessionId}/cancel`],
         ["api-keys", "/dashboard/developers/api-keys"],
         ["webhooks", "/dashboard/developers/webhooks"],
         ["delivery-detail", `/dashboard/developers/webhooks/deliveries/${deliveries[0]!.id}`],

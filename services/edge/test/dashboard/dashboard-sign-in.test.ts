@@ -57,6 +57,20 @@ describe("dashboard sign-in", () => {
     expect(payments.body).toContain(email);
   });
 
+  it("when the public URL is https, then the session cookie is Secure too", async () => {
+    const secure = createDashboardTestEdge({ publicUrl: "https://pay.shop.example" });
+    const { email } = await merchantWithUser(secure, "owner");
+    const browser = new Browser(secure.app);
+    const res = await browser.submit(await browser.get("/dashboard/sign-in"), "/dashboard/sign-in", {
+      email,
+      password: PASSWORD,
+    });
+    const cookie = ([] as string[])
+      .concat(res.headers["set-cookie"] ?? [])
+      .find((c) => c.startsWith("gw_dashboard="));
+    expect(cookie).toMatch(/; Secure/);
+  });
+
   it("when the password is wrong or the email unknown, then 401 and the same message for both", async () => {
     const { email } = await merchantWithUser(t, "owner");
     const browser = new Browser(t.app);

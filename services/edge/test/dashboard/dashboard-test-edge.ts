@@ -47,7 +47,7 @@ export interface DashboardTestEdge {
  * real sessions service in process, and fakes of refunds and webhooks: what the dashboard's pages
  * call, as embedded mode wires it.
  */
-export function createDashboardTestEdge(): DashboardTestEdge {
+export function createDashboardTestEdge(options: { publicUrl?: string } = {}): DashboardTestEdge {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 10, 0, 0));
   const silent = createLogger({ service: "test", level: "silent" });
   const accountsTransport = createInProcessTransport({
@@ -97,7 +97,10 @@ export function createDashboardTestEdge(): DashboardTestEdge {
       adminToken: ADMIN_TOKEN,
       maxBodyBytes: 4096,
       authCacheTtlMs: 5000,
-      checkout: { publicUrl: "http://localhost:8080", csrfSecret: "dashboard-test-csrf-secret-0123456789" },
+      checkout: {
+        publicUrl: options.publicUrl ?? "http://localhost:8080",
+        csrfSecret: "dashboard-test-csrf-secret-0123456789",
+      },
     },
   });
   return { app, clock, sessions, refunds, accounts, users };
