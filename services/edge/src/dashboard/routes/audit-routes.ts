@@ -3,7 +3,7 @@ import { html } from "../../checkout/html.js";
 import type { DashboardRouteDeps } from "../dashboard-deps.js";
 import { pageOf } from "../dashboard-page.js";
 import { may } from "../permissions.js";
-import { utcText } from "../views/format.js";
+import { utcHtml } from "../views/format.js";
 
 const ENTRY_ID = /^aud_[0-9A-Za-z]{1,64}$/;
 const PAGE_SIZE = 50;
@@ -27,7 +27,7 @@ export function registerAuditRoutes(scope: FastifyInstance, deps: DashboardRoute
     });
     const rows = entries.map(
       (e) =>
-        html`<tr><td>${utcText(e.createdAt)}</td><th scope="row">${e.actorEmail}</th><td><code>${e.action}</code></td><td><code>${e.target}</code></td><td>${e.livemode ? m.mode.live : m.mode.test}</td><td><bdi dir="ltr">${e.ipAddress}</bdi></td></tr>`,
+        html`<tr><td>${utcHtml(e.createdAt)}</td><th scope="row">${e.actorEmail}</th><td><code>${e.action}</code></td><td><code>${e.target}</code></td><td>${e.livemode ? m.mode.live : m.mode.test}</td><td><bdi dir="ltr">${e.ipAddress}</bdi></td></tr>`,
     );
     return deps.respond.page(reply, page, {
       title: m.audit.title,

@@ -9,7 +9,7 @@ import { type DashboardPage, pageOf } from "../dashboard-page.js";
 import { may } from "../permissions.js";
 import { csrfInput } from "../views/dashboard-layout.js";
 import { renderFlash } from "../views/dashboard-notice.js";
-import { utcText } from "../views/format.js";
+import { utcHtml } from "../views/format.js";
 
 const STATUS_KEYS = {
   [VerificationStatus.UNSPECIFIED]: "not_submitted",
@@ -75,7 +75,7 @@ ${o.flash ?? ""}
 <p>${m.business.intro}</p>
 <dl class="facts">
 <div><dt>${m.business.status}</dt><dd>${m.business.statuses[statusKey]}</dd></div>
-${v.submittedAt ? html`<div><dt>${m.session.createdAt}</dt><dd>${utcText(v.submittedAt)}</dd></div>` : ""}
+${v.submittedAt ? html`<div><dt>${m.session.createdAt}</dt><dd>${utcHtml(v.submittedAt)}</dd></div>` : ""}
 ${v.reason ? html`<div><dt>${m.business.reason}</dt><dd>${v.reason}</dd></div>` : ""}
 </dl>
 ${form}`,

@@ -9,7 +9,7 @@ import { type DashboardPage, pageOf } from "../dashboard-page.js";
 import { may } from "../permissions.js";
 import { csrfInput } from "../views/dashboard-layout.js";
 import { renderFlash } from "../views/dashboard-notice.js";
-import { utcText } from "../views/format.js";
+import { utcHtml } from "../views/format.js";
 
 const HISTORY_SHOWN = 50;
 
@@ -42,7 +42,7 @@ export function registerCurrencyRoutes(scope: FastifyInstance, deps: DashboardRo
     const table = (caption: string, rates: MerchantExchangeRate[]) =>
       html`<div class="table-wrap"><table><caption>${caption}</caption>
 <thead><tr><th scope="col">${m.currencies.currency}</th><th scope="col" class="num">${m.currencies.rate}</th><th scope="col">${m.currencies.setAt}</th><th scope="col">${m.currencies.setBy}</th></tr></thead>
-<tbody>${rates.map((r) => html`<tr><th scope="row">${r.currency}</th><td class="num"><bdi dir="ltr">${r.rate}</bdi></td><td>${utcText(r.setAt)}</td><td>${who(r)}</td></tr>`)}</tbody></table></div>`;
+<tbody>${rates.map((r) => html`<tr><th scope="row">${r.currency}</th><td class="num"><bdi dir="ltr">${r.rate}</bdi></td><td>${utcHtml(r.setAt)}</td><td>${who(r)}</td></tr>`)}</tbody></table></div>`;
     const form = may(viewer.user.role, "manage_settings")
       ? html`<form method="post" action="/dashboard/settings/currencies">${csrfInput(page)}
 <div class="filters">

@@ -10,7 +10,7 @@ import { may } from "../permissions.js";
 import { renderSecretKey } from "../views/api-keys-page.js";
 import { csrfInput } from "../views/dashboard-layout.js";
 import { renderFlash } from "../views/dashboard-notice.js";
-import { utcText } from "../views/format.js";
+import { utcHtml } from "../views/format.js";
 
 const ROLES = ["owner", "developer", "viewer"] as const;
 
@@ -43,7 +43,7 @@ export function registerUsersRoutes(scope: FastifyInstance, deps: DashboardRoute
 ${flash ?? ""}
 <div class="table-wrap"><table><caption>${m.users.title}</caption>
 <thead><tr><th scope="col">${m.users.email}</th><th scope="col">${m.users.role}</th><th scope="col">${m.users.since}</th></tr></thead>
-<tbody>${users.map((u) => html`<tr><th scope="row">${u.email}</th><td>${m.roles[u.role as keyof typeof m.roles] ?? u.role}</td><td>${utcText(u.createdAt)}</td></tr>`)}</tbody>
+<tbody>${users.map((u) => html`<tr><th scope="row">${u.email}</th><td>${m.roles[u.role as keyof typeof m.roles] ?? u.role}</td><td>${utcHtml(u.createdAt)}</td></tr>`)}</tbody>
 </table></div>
 ${invite}`,
     });

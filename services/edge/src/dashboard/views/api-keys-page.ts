@@ -2,7 +2,7 @@ import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { ApiKey } from "@gateway/proto";
 import { html, type SafeHtml } from "../../checkout/html.js";
 import type { DashboardMessages } from "../i18n/messages.js";
-import { utcText } from "./format.js";
+import { utcHtml, utcText } from "./format.js";
 
 export interface ApiKeysView {
   m: DashboardMessages;
@@ -44,7 +44,7 @@ export function renderApiKeys(view: ApiKeysView): SafeHtml {
 <button class="button secondary inline" type="submit">${m.keys.roll}</button></form>
 <a class="button secondary inline" href="${`/dashboard/developers/api-keys/${key.id}/revoke`}">${m.keys.revoke}</a>`
         : "";
-    return html`<tr><th scope="row"><code>${key.prefix}…</code></th><td>${state.text}</td><td>${utcText(key.createdAt)}</td><td>${when(m, key.lastUsedAt)}</td><td>${actions}</td></tr>`;
+    return html`<tr><th scope="row"><code>${key.prefix}…</code></th><td>${state.text}</td><td>${utcHtml(key.createdAt)}</td><td>${when(m, key.lastUsedAt)}</td><td>${actions}</td></tr>`;
   });
   return html`<h1>${m.keys.title}</h1>
 ${view.flash}

@@ -10,6 +10,11 @@ export function utcText(at: Timestamp | Date | undefined): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+/** utcText kept left-to-right, also inside Arabic text. */
+export function utcHtml(at: Timestamp | Date | undefined): SafeHtml {
+  return html`<bdi dir="ltr">${utcText(at)}</bdi>`;
+}
+
 /** An exact decimal amount and its currency, kept left-to-right inside Arabic text. */
 export function money(amount: string, currency: string): SafeHtml {
   return html`<bdi dir="ltr">${amount}&nbsp;${currency}</bdi>`;

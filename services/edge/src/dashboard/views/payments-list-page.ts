@@ -2,7 +2,7 @@ import { type Session, SessionStatus } from "@gateway/proto";
 import { html, type SafeHtml } from "../../checkout/html.js";
 import type { DashboardMessages } from "../i18n/messages.js";
 import type { FilterProblem, PaymentsFilterForm } from "../payments/payments-filter.js";
-import { money, statusText, utcText } from "./format.js";
+import { money, statusText, utcHtml } from "./format.js";
 
 const FILTER_STATUSES = [
   SessionStatus.CREATED,
@@ -45,7 +45,7 @@ export function renderPaymentsList(view: PaymentsListView): SafeHtml {
   });
   const rows = view.sessions.map(
     (s) => html`<tr>
-<td>${utcText(s.createdAt)}</td>
+<td>${utcHtml(s.createdAt)}</td>
 <th scope="row"><a href="${`/dashboard/payments/${s.id}`}">${s.merchantReference}</a></th>
 <td><bdi>${s.orderNumber}</bdi></td>
 <td class="num">${money(s.amount, s.currency)}</td>

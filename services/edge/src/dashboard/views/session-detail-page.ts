@@ -3,7 +3,7 @@ import { html, type SafeHtml } from "../../checkout/html.js";
 import type { DashboardMessages } from "../i18n/messages.js";
 import type { RefundFormProblem } from "../payments/refund-form.js";
 import type { SessionDetail } from "../payments/session-detail.js";
-import { money, statusText, utcText } from "./format.js";
+import { money, statusText, utcHtml } from "./format.js";
 
 export interface SessionDetailView {
   m: DashboardMessages;
@@ -28,7 +28,7 @@ export function renderSessionDetail(view: SessionDetailView): SafeHtml {
 <thead><tr><th scope="col">${m.session.attemptNumber}</th><th scope="col">${m.payments.status}</th><th scope="col">${m.session.card}</th><th scope="col">${m.session.failure}</th><th scope="col">${m.payments.created}</th></tr></thead>
 <tbody>${detail.attempts.map(
           (a) =>
-            html`<tr><th scope="row">${a.attemptNumber}</th><td>${AttemptStatus[a.status]}</td><td>${a.cardBrand ? html`<bdi dir="ltr">${a.cardBrand} •••• ${a.cardLastFour}</bdi>` : ""}</td><td>${a.failureCode}</td><td>${utcText(a.createdAt)}</td></tr>`,
+            html`<tr><th scope="row">${a.attemptNumber}</th><td>${AttemptStatus[a.status]}</td><td>${a.cardBrand ? html`<bdi dir="ltr">${a.cardBrand} •••• ${a.cardLastFour}</bdi>` : ""}</td><td>${a.failureCode}</td><td>${utcHtml(a.createdAt)}</td></tr>`,
         )}</tbody></table></div>`;
   const deliveries =
     detail.deliveries === "unavailable"
@@ -39,7 +39,7 @@ export function renderSessionDetail(view: SessionDetailView): SafeHtml {
 <thead><tr><th scope="col">${m.session.event}</th><th scope="col">${m.session.deliveryStatus}</th><th scope="col">${m.session.httpStatus}</th><th scope="col">${m.payments.created}</th></tr></thead>
 <tbody>${detail.deliveries.map(
             (d) =>
-              html`<tr><th scope="row"><code>${d.event}</code></th><td>${DeliveryStatus[d.status]}</td><td>${d.httpStatusCode ?? ""}</td><td>${utcText(d.createdAt)}</td></tr>`,
+              html`<tr><th scope="row"><code>${d.event}</code></th><td>${DeliveryStatus[d.status]}</td><td>${d.httpStatusCode ?? ""}</td><td>${utcHtml(d.createdAt)}</td></tr>`,
           )}</tbody></table></div>`;
   const refunds =
     detail.refunds === "unavailable"
@@ -50,7 +50,7 @@ export function renderSessionDetail(view: SessionDetailView): SafeHtml {
 <thead><tr><th scope="col">${m.session.refund}</th><th scope="col" class="num">${m.session.amount}</th><th scope="col">${m.payments.status}</th><th scope="col">${m.payments.created}</th></tr></thead>
 <tbody>${detail.refunds.map(
             (r) =>
-              html`<tr><th scope="row">${r.type === "FULL" ? m.session.refundFull : m.session.refundPartial}</th><td class="num">${money(r.amount, r.currency)}</td><td>${m.session.refundStates[r.state]}${r.acquirerMessage ? html` (${r.acquirerMessage})` : ""}</td><td>${utcText(r.createdAt)}</td></tr>`,
+              html`<tr><th scope="row">${r.type === "FULL" ? m.session.refundFull : m.session.refundPartial}</th><td class="num">${money(r.amount, r.currency)}</td><td>${m.session.refundStates[r.state]}${r.acquirerMessage ? html` (${r.acquirerMessage})` : ""}</td><td>${utcHtml(r.createdAt)}</td></tr>`,
           )}</tbody></table></div>`;
   const cancel =
     view.mayCancel && CANCELABLE.has(s.status)
@@ -79,8 +79,8 @@ ${view.flash}
 <div><dt>${m.session.amount}</dt><dd>${money(s.amount, s.currency)}</dd></div>
 ${s.original && s.original.currency !== s.currency ? html`<div><dt>${m.session.original}</dt><dd>${money(s.original.amount, s.original.currency)}</dd></div>` : ""}
 <div><dt>${m.payments.orderNumber}</dt><dd><bdi>${s.orderNumber}</bdi></dd></div>
-<div><dt>${m.session.createdAt}</dt><dd>${utcText(s.createdAt)}</dd></div>
-${s.completedAt ? html`<div><dt>${m.session.completedAt}</dt><dd>${utcText(s.completedAt)}</dd></div>` : ""}
+<div><dt>${m.session.createdAt}</dt><dd>${utcHtml(s.createdAt)}</dd></div>
+${s.completedAt ? html`<div><dt>${m.session.completedAt}</dt><dd>${utcHtml(s.completedAt)}</dd></div>` : ""}
 </dl>
 ${cancel}
 <h2>${m.session.attempts}</h2>

@@ -7,7 +7,7 @@ import {
   type DeliveryLogProblem,
   LOGGED_EVENTS,
 } from "../webhooks/delivery-log-filter.js";
-import { utcText } from "./format.js";
+import { utcHtml, utcText } from "./format.js";
 
 /** What an endpoint can subscribe to, in the order the form lists them. */
 const SUBSCRIBABLE = [
@@ -74,7 +74,7 @@ function logSection(view: WebhooksView): SafeHtml {
     html`<div class="field"><label for="${`log-${name}`}">${label}</label><input id="${`log-${name}`}" name="${name}" type="${type}" value="${log.form[name]}"${invalid(name) ? html` aria-invalid="true"` : ""}></div>`;
   const rows = log.deliveries.map(
     (d) =>
-      html`<tr><td>${utcText(d.createdAt)}</td><th scope="row"><a href="${`/dashboard/developers/webhooks/deliveries/${d.id}`}"><code>${d.event}</code></a></th><td>${DeliveryStatus[d.status]}</td><td>${d.httpStatusCode ?? ""}</td><td>${d.attemptNumber}</td><td><code>${d.sessionId}</code></td></tr>`,
+      html`<tr><td>${utcHtml(d.createdAt)}</td><th scope="row"><a href="${`/dashboard/developers/webhooks/deliveries/${d.id}`}"><code>${d.event}</code></a></th><td>${DeliveryStatus[d.status]}</td><td>${d.httpStatusCode ?? ""}</td><td>${d.attemptNumber}</td><td><code>${d.sessionId}</code></td></tr>`,
   );
   return html`<h2>${m.webhooks.log}</h2>
 <form method="get" action="/dashboard/developers/webhooks">
