@@ -71,3 +71,32 @@ describe("MongoSessionRepository storage", () => {
     expect(plain?.outboxPending).toBe(0);
   });
 });
+
+// Two repositories on two connections stand for two sessions replicas. FerretDB 1.24 writes a
+// whole document back on update without isolation, so without the write lock both of these
+// compare-and-sets could pass, and the later write would erase the earlier one.
+describe("MongoSessionRepository across replicas", () => {
+  it("when two replicas change one session from the same version at once, then exactly one wins and its change stays", async () => {
+    const other = await createTestDb("sessions_repo_replica");
+    try {
+      const replicaA = await createMongoSessionRepository(await db());
+      const replicaB = await createMongoSessionRepository(other.client.db((await db()).databaseName));
+      for (let round = 0; round < 10; round++) {
+        const scope = newScope();
+        const session = sessionFixture(scope);
+        await replicaA.insert(session);
+        const [a, b] = await Promise.all([
+          replicaA.updateIf(scope, session.id, session.version, { status: "CANCELED" }),
+          replicaB.updateIf(scope, session.id, session.version, { status: "FAILED" }),
+        ]);
+        expect([a.updated, b.updated].filter(Boolean)).toHaveLength(1);
+        const winner = a.updated ? "CANCELED" : "FAILED";
+        const stored = await replicaA.findById(scope, session.id);
+        expect(stored?.status).toBe(winner);
+        expect(stored?.version).toBe(session.version + 1);
+      }
+    } finally {
+      await other.drop();
+    }
+  });
+});

@@ -1,8 +1,9 @@
-import { GatewayError } from "@gateway/platform";
+import { DocumentWriteLock, GatewayError } from "@gateway/platform";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   MongoSessionRepository,
+  SESSION_WRITE_LOCKS_COLLECTION,
   SESSIONS_COLLECTION,
 } from "../../src/adapters/mongo/mongo-session-repository.js";
 import { newScope, sessionFixture } from "../support/fixtures.js";
@@ -14,6 +15,7 @@ const client = new MongoClient("mongodb://127.0.0.1:1", {
 });
 const repo = new MongoSessionRepository(
   client.db("unreachable").collection(SESSIONS_COLLECTION, { useBigInt64: true }),
+  new DocumentWriteLock(client.db("unreachable").collection(SESSION_WRITE_LOCKS_COLLECTION)),
 );
 
 afterAll(async () => {

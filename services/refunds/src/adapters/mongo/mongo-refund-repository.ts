@@ -1,4 +1,9 @@
-import { GatewayError, isDuplicateKeyError, KeyedSerializer } from "@gateway/platform";
+import {
+  DocumentWriteLock,
+  GatewayError,
+  isDuplicateKeyError,
+  type WriteLockDocument,
+} from "@gateway/platform";
 import type { Collection, Db, FindOptions } from "mongodb";
 import type { AcquirerAnswer, RefundRepository, Settlement, SettleResult } from "../../app/ports.js";
 import type { AccountScope, Refund } from "../../domain/refund.js";
@@ -38,30 +43,25 @@ const REFUND_FIELDS: FindOptions = { projection: { _id: 0, outbox: 0 } };
 /** Rounds of marking an event published before leaving it to the relay's next look. */
 const MARK_ROUNDS = 10;
 
-/**
- * Every conditional write to one refund document from this process, one at a time. FerretDB
- * 1.24 does not apply a filtered update atomically against a concurrent one (it reads, applies
- * and writes back without isolation); serializing our own writes makes them hold within this
- * process. What must hold across processes (one outcome per refund) is decided by a unique
- * insert instead: see `settle`.
- */
-const documentWrites = new KeyedSerializer();
+/** The write locks of refund documents (docs/decisions.md#compare-and-set-that-holds-on-ferretdb). */
+export const REFUND_WRITE_LOCKS_COLLECTION = "refund_write_locks";
 
 /**
  * Refunds in MongoDB (or FerretDB), one document each, with the refund's event outbox on the
  * document. The balance invariant does not rest on this store (the ledger's unique inserts hold
- * it), and neither does the one-outcome rule (the settlements' unique index holds it).
+ * it), and neither does the one-outcome rule (the settlements' unique index holds it). Every
+ * update runs under the refund's write lock, so replicas never erase each other's changes on
+ * FerretDB, which writes a whole document back on update.
  */
 export class MongoRefundRepository implements RefundRepository {
   constructor(
     private readonly collection: Collection<RefundDocument>,
     private readonly settlements: Collection<SettlementDocument>,
+    private readonly writeLock: DocumentWriteLock,
   ) {}
 
   private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
-    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () =>
-      runMongo(operation),
-    );
+    return runMongo(() => this.writeLock.run(id, operation));
   }
 
   async insert(refund: Refund): Promise<boolean> {
@@ -223,5 +223,6 @@ export async function createMongoRefundRepository(db: Db): Promise<MongoRefundRe
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
   const settlements = db.collection<SettlementDocument>(SETTLEMENTS_COLLECTION);
   await runMongo(() => settlements.createIndex({ refundId: 1 }, { name: "refund_unique", unique: true }));
-  return new MongoRefundRepository(collection, settlements);
+  const locks = db.collection<WriteLockDocument>(REFUND_WRITE_LOCKS_COLLECTION);
+  return new MongoRefundRepository(collection, settlements, new DocumentWriteLock(locks));
 }

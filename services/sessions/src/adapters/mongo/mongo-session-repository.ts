@@ -1,10 +1,11 @@
 import {
+  DocumentWriteLock,
   GatewayError,
   isDuplicateKeyError,
-  KeyedSerializer,
   NEWEST_FIRST_SORT,
   newestFirstWindowFilter,
   pageOfWindow,
+  type WriteLockDocument,
 } from "@gateway/platform";
 import type {
   Collection,
@@ -91,15 +92,8 @@ const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
 /** Rounds of marking an event published before giving up until the relay's next look. */
 const MARK_ROUNDS = 10;
 
-/**
- * Every conditional write to one session document from this process, one at a time.
- * MongoDB applies a filtered update atomically, so there this only orders our own writes.
- * FerretDB 1.24 (SQLite backend) does not: it reads the document, applies the update and
- * writes it back without isolation, so two concurrent compare-and-sets on one document can
- * both "succeed" and one write is lost. Serializing them makes compare-and-set hold for every
- * writer in this process (one sessions replica); several replicas need real MongoDB.
- */
-const documentWrites = new KeyedSerializer();
+/** The write locks of session documents (docs/decisions.md#compare-and-set-that-holds-on-ferretdb). */
+export const SESSION_WRITE_LOCKS_COLLECTION = "session_write_locks";
 
 async function ensureIndexes(collection: Collection<SessionDocument>): Promise<void> {
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
@@ -153,16 +147,18 @@ const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({
 
 /**
  * Sessions in MongoDB (or FerretDB): one document per session, every state change a single
- * atomic conditional update. Driver errors are translated here and never reach use cases.
+ * conditional update made under the document's write lock, so a compare-and-set holds across
+ * replicas on FerretDB too. Driver errors are translated here and never reach use cases.
  */
 export class MongoSessionRepository implements SessionRepository {
-  constructor(private readonly collection: Collection<SessionDocument>) {}
+  constructor(
+    private readonly collection: Collection<SessionDocument>,
+    private readonly writeLock: DocumentWriteLock,
+  ) {}
 
   /** Runs a conditional write to the session `id` after this process's other writes to it. */
   private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
-    return documentWrites.run(`${this.collection.dbName}/${this.collection.collectionName}/${id}`, () =>
-      runMongo(operation),
-    );
+    return runMongo(() => this.writeLock.run(id, operation));
   }
 
   async insert(session: Session): Promise<InsertResult> {
@@ -340,5 +336,6 @@ export async function createMongoSessionRepository(db: Db): Promise<SessionRepos
   // useBigInt64: Int64 amounts come back as bigint, exactly, never as a JS number.
   const collection = db.collection<SessionDocument>(SESSIONS_COLLECTION, { useBigInt64: true });
   await ensureIndexes(collection);
-  return new MongoSessionRepository(collection);
+  const locks = db.collection<WriteLockDocument>(SESSION_WRITE_LOCKS_COLLECTION);
+  return new MongoSessionRepository(collection, new DocumentWriteLock(locks));
 }
