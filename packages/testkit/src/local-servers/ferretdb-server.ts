@@ -6,20 +6,20 @@ import { startPostgres } from "./postgres-server.js";
 import { pingMongo } from "./probes.js";
 
 /**
- * FerretDB's storage: SQLite (the default) or PostgreSQL (pushes equality filters down; opt-in with
- * GATEWAY_FERRETDB_BACKEND=postgresql). Not the default yet: with two sessions replicas on it,
- * test/e2e/lifetimes.test.ts loses compare-and-sets (FerretDB 1.24's findAndModify reads, then
- * updates by _id in a separate statement; see docs/decisions.md, "Distributed mode at scale").
+ * FerretDB's storage: PostgreSQL (the default: it pushes equality filters down, so lookups do not
+ * read every document) or SQLite (GATEWAY_FERRETDB_BACKEND=sqlite, for machines without
+ * PostgreSQL; it starts faster). Replicas' compare-and-sets hold on both because the stores take
+ * a write lock per document (docs/decisions.md#compare-and-set-that-holds-on-ferretdb).
  */
 export type FerretDbBackend = "postgresql" | "sqlite";
 
 export interface FerretDbOptions extends StartOptions {
-  /** By default GATEWAY_FERRETDB_BACKEND, else "sqlite". */
+  /** By default GATEWAY_FERRETDB_BACKEND, else "postgresql". */
   backend?: FerretDbBackend;
 }
 
 export function ferretDbBackend(requested?: FerretDbBackend): FerretDbBackend {
-  const chosen = requested ?? process.env.GATEWAY_FERRETDB_BACKEND ?? "sqlite";
+  const chosen = requested ?? process.env.GATEWAY_FERRETDB_BACKEND ?? "postgresql";
   if (chosen !== "postgresql" && chosen !== "sqlite") {
     throw new Error(`GATEWAY_FERRETDB_BACKEND must be "postgresql" or "sqlite", got "${chosen}"`);
   }

@@ -1,5 +1,5 @@
 import { type CommandStartedEvent, type Db, type Document, MongoClient } from "mongodb";
-import { startFerretDb } from "../local-servers/ferretdb-server.js";
+import { ferretDbBackend, startFerretDb } from "../local-servers/ferretdb-server.js";
 import type { LocalServer } from "../local-servers/local-server.js";
 import { uniqueDbName } from "./unique-db-name.js";
 
@@ -112,8 +112,9 @@ export interface QueryPlanDb {
 }
 
 /**
- * Pushdown is judged on FerretDB over PostgreSQL, started on first use (the shared test server may
- * run on SQLite, which pushes almost nothing down); PLAN_MONGODB_URL points it at a real MongoDB.
+ * Pushdown is judged on FerretDB over PostgreSQL: the shared test server when it runs on
+ * PostgreSQL (the default), else one started on first use (SQLite pushes almost nothing down);
+ * PLAN_MONGODB_URL points it at a real MongoDB.
  */
 export function createQueryPlanDb(prefix: string): QueryPlanDb {
   let server: LocalServer | undefined;
@@ -122,7 +123,9 @@ export function createQueryPlanDb(prefix: string): QueryPlanDb {
   let recorder: ReturnType<typeof recordQueries> | undefined;
   const db = async (): Promise<Db> => {
     if (!database) {
-      let url = process.env.PLAN_MONGODB_URL;
+      let url =
+        process.env.PLAN_MONGODB_URL ??
+        (ferretDbBackend() === "postgresql" ? process.env.MONGODB_URL : undefined);
       if (url === undefined) {
         server = await startFerretDb({ backend: "postgresql" });
         url = server.url;
