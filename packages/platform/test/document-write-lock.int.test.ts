@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTestDb, type TestDb } from "@gateway/testkit";
+import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocumentWriteLock, GatewayError, type WriteLockDocument } from "../src/index.js";
 
@@ -12,18 +13,20 @@ interface Counter {
 // Two locks on two connections stand for two replicas: each queues only its own writers in
 // memory, so exclusion between them rests on the lock documents in the MongoDB wire server.
 describe("DocumentWriteLock on the MongoDB wire server", () => {
-  let first: TestDb;
-  let second: TestDb;
+  const url = process.env.MONGODB_URL ?? "mongodb://127.0.0.1:27017";
+  const database = `platform_write_lock_${randomBytes(6).toString("hex")}`;
+  // retryWrites off: FerretDB has no retryable writes.
+  const first = new MongoClient(url, { retryWrites: false });
+  const second = new MongoClient(url, { retryWrites: false });
   beforeAll(async () => {
-    first = await createTestDb("write_lock");
-    second = await createTestDb("write_lock");
+    await Promise.all([first.connect(), second.connect()]);
   });
   afterAll(async () => {
-    await second.client.close();
-    await first.drop();
+    await first.db(database).dropDatabase();
+    await Promise.all([first.close(), second.close()]);
   });
-  const locksOf = (t: TestDb) => t.client.db(first.db.databaseName).collection<WriteLockDocument>("locks");
-  const countersOf = (t: TestDb) => t.client.db(first.db.databaseName).collection<Counter>("counters");
+  const locksOf = (client: MongoClient) => client.db(database).collection<WriteLockDocument>("locks");
+  const countersOf = (client: MongoClient) => client.db(database).collection<Counter>("counters");
 
   it("when two replicas read-modify-write one document at once, then no write is lost and they never overlap", async () => {
     const replicas = [first, second].map((t) => ({

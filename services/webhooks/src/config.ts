@@ -72,6 +72,12 @@ export const webhookDeliveryConfigSpec = {
     default: "16",
     parse: parse.positiveInt,
   },
+  endpointConcurrency: {
+    env: "GATEWAY_WEBHOOK_ENDPOINT_CONCURRENCY",
+    description: "webhook POSTs in flight at once per process to one URL",
+    default: "8",
+    parse: parse.positiveInt,
+  },
 };
 
 /** Environment of the webhooks process (distributed mode). */
@@ -108,6 +114,7 @@ export function webhooksSettingsFromConfig(config: WebhookDeliveryConfig): Webho
     secretOverlapMs: config.secretOverlapMs,
     pollIntervalMs: config.pollIntervalMs,
     concurrency: config.concurrency,
+    endpointConcurrency: config.endpointConcurrency,
   };
 }
 

@@ -105,7 +105,11 @@ export function createWebhooksRuntime(deps: WebhooksRuntimeDeps): WebhooksRuntim
         logger: deps.logger,
         recordSession: (facts, traceContext) => recordSessionEvent(recordDeps, facts, traceContext),
         recordRefund: (facts, traceContext) => recordRefundEvent(recordDeps, facts, traceContext),
-        onRecorded: () => dispatcher.wake(),
+        // Deliver on the event: the first attempt goes straight to a slot, claimed by its id.
+        // A redelivered event whose attempt was queued before is found by the next look.
+        onRecorded: (recorded) => {
+          if (recorded.queued) dispatcher.sendNow(recorded.queued);
+        },
         ...(deps.subjectPrefix ? { subjectPrefix: deps.subjectPrefix } : {}),
         ...(deps.durable ? { durable: deps.durable } : {}),
         concurrency: deps.settings.concurrency,

@@ -41,6 +41,7 @@ describe("webhooks configuration", () => {
       allowedCidrs: [],
       pollIntervalMs: 1_000,
       concurrency: 16,
+      endpointConcurrency: 8,
     });
     expect(config.secretsKey).toHaveLength(32);
     expect(config.previousSecretsKeys).toBeUndefined();
@@ -50,6 +51,7 @@ describe("webhooks configuration", () => {
       secretOverlapMs: 86_400_000,
       pollIntervalMs: 1_000,
       concurrency: 16,
+      endpointConcurrency: 8,
     });
     expect(addressPolicyFromConfig(config)).toEqual({ allowPrivate: false, allowCidrs: [] });
   });

@@ -18,11 +18,17 @@ export interface StopOptions {
 
 const CLAIM_ERROR_LOG_INTERVAL_MS = 30_000;
 
+/** Attempts handed over on their event and not yet started; beyond this they wait for a look. */
+const MAX_READY = 1_000;
+
 /**
- * Sends due attempts: claims them one by one from the store (a lease per attempt, so any number
- * of dispatchers, in this process or others, share the queue), up to `concurrency` at once. It
- * looks again when woken (a new event, a resend, a freed slot, a retry of its own coming due) and
- * at least every `pollIntervalMs` (work queued by other replicas, expired leases).
+ * Sends due attempts, up to `concurrency` at once and `endpointConcurrency` at once per URL.
+ * An event's first attempt is handed over as soon as it is stored (`sendNow`) and claimed by its
+ * id, so delivery needs no look over the queue (docs/decisions.md#webhooks-go-out-on-the-event).
+ * Everything else (retries coming due, other replicas' work, expired leases, resends) is found by
+ * a look over the store, `claimNextDue`, made when woken and at least every `pollIntervalMs`.
+ * Every attempt is claimed under a lease, so any number of dispatchers, in this process or
+ * others, share the work without sending an attempt twice while its lease lasts.
  */
 export class DeliveryDispatcher {
   private started = false;
@@ -32,8 +38,14 @@ export class DeliveryDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private wakePending = false;
+  /** A look over the store is due (poll, wake(), a retry of ours, a look cut short by full slots). */
+  private lookPending = true;
   private wakeSleeper: (() => void) | undefined;
   private lastClaimErrorLog = 0;
+  /** First attempts handed over on their event, oldest first. */
+  private readonly ready: Delivery[] = [];
+  /** Attempts in flight per URL. */
+  private readonly perUrl = new Map<string, number>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -45,6 +57,26 @@ export class DeliveryDispatcher {
 
   /** Look for due work now rather than at the next poll. */
   wake(): void {
+    this.lookPending = true;
+    this.nudge();
+  }
+
+  /**
+   * Sends this just-queued attempt as soon as a slot (and its URL's share) is free, claiming it
+   * by id. When too many are waiting it is left to the next look, which finds it in the store.
+   */
+  sendNow(attempt: Delivery): void {
+    if (this.stopping) return;
+    if (this.ready.length >= MAX_READY) {
+      this.lookPending = true;
+      return;
+    }
+    this.ready.push(attempt);
+    this.nudge();
+  }
+
+  /** Run the loop again without a look over the store (new ready work, a freed slot). */
+  private nudge(): void {
     this.wakePending = true;
     this.wakeSleeper?.();
   }
@@ -61,7 +93,9 @@ export class DeliveryDispatcher {
   async dispatchDue(): Promise<number> {
     const running: Promise<void>[] = [];
     for (;;) {
-      const claimed = await this.claim();
+      const claimed = await this.claim((now, until, token) =>
+        this.deps.stores.deliveries.claimNextDue(now, until, token),
+      );
       if (!claimed) break;
       running.push(this.process(claimed));
     }
@@ -105,24 +139,82 @@ export class DeliveryDispatcher {
     }
   }
 
+  private hasSlot(): boolean {
+    return !this.stopping && this.inFlight.size < this.deps.settings.concurrency;
+  }
+
+  /** URLs with every send they may have in flight: a look leaves their attempts for later. */
+  private fullUrls(): string[] {
+    return [...this.perUrl.keys()].filter((url) => !this.urlHasRoom(url));
+  }
+
+  private urlHasRoom(url: string): boolean {
+    const { endpointConcurrency, concurrency } = this.deps.settings;
+    return (this.perUrl.get(url) ?? 0) < (endpointConcurrency ?? concurrency);
+  }
+
   private async fill(): Promise<void> {
-    while (!this.stopping && this.inFlight.size < this.deps.settings.concurrency) {
-      const claimed = await this.claim();
+    this.fillFromReady();
+    if (!this.lookPending) return;
+    this.lookPending = false;
+    while (this.hasSlot()) {
+      const full = this.fullUrls();
+      const claimed = await this.claim((now, until, token) =>
+        this.deps.stores.deliveries.claimNextDue(now, until, token, full),
+      );
       if (!claimed) return;
-      const running: Promise<void> = this.process(claimed).finally(() => {
-        this.inFlight.delete(running);
-        this.wake();
+      this.startClaimed(claimed);
+    }
+    // Slots ran out before the look did: look again once one frees.
+    this.lookPending = true;
+  }
+
+  /**
+   * Starts ready attempts whose URL has room, oldest first; the others keep their place. Each
+   * takes its slot at once and is claimed inside it, so claims run side by side.
+   */
+  private fillFromReady(): void {
+    for (let i = 0; i < this.ready.length && this.hasSlot(); ) {
+      const attempt = this.ready[i]!;
+      if (!this.urlHasRoom(attempt.url)) {
+        i++;
+        continue;
+      }
+      this.ready.splice(i, 1);
+      this.run(attempt.url, async () => {
+        const claimed = await this.claim((now, until, token) =>
+          this.deps.stores.deliveries.claimIfDue(attempt.id, now, until, token),
+        );
+        if (claimed) await this.process(claimed);
       });
-      this.inFlight.add(running);
     }
   }
 
-  private async claim(): Promise<(Delivery & { claim: DeliveryClaim }) | undefined> {
+  private startClaimed(claimed: Delivery & { claim: DeliveryClaim }): void {
+    this.run(claimed.url, () => this.process(claimed));
+  }
+
+  /** Runs `send` in a slot counted against `url`; a freed slot runs the loop again. */
+  private run(url: string, send: () => Promise<void>): void {
+    this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
+    const running: Promise<void> = send().finally(() => {
+      this.inFlight.delete(running);
+      const left = (this.perUrl.get(url) ?? 1) - 1;
+      if (left > 0) this.perUrl.set(url, left);
+      else this.perUrl.delete(url);
+      this.nudge();
+    });
+    this.inFlight.add(running);
+  }
+
+  private async claim(
+    take: (now: Date, until: Date, token: string) => Promise<Delivery | undefined>,
+  ): Promise<(Delivery & { claim: DeliveryClaim }) | undefined> {
     const now = this.deps.clock.now();
     const until = new Date(now.getTime() + leaseMsOf(this.deps.settings));
     const token = randomUUID();
     try {
-      const claimed = await this.deps.stores.deliveries.claimNextDue(now, until, token);
+      const claimed = await take(now, until, token);
       return claimed ? { ...claimed, claim: { token, until } } : undefined;
     } catch (err) {
       // The store is unreachable: try again at the next poll; say so now and then, not every poll.
@@ -146,7 +238,10 @@ export class DeliveryDispatcher {
         this.wakePending = false;
         resolve();
       };
-      const timer = setTimeout(done, this.deps.settings.pollIntervalMs);
+      const timer = setTimeout(() => {
+        this.lookPending = true;
+        done();
+      }, this.deps.settings.pollIntervalMs);
       this.wakeSleeper = done;
     });
   }

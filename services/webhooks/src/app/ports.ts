@@ -44,7 +44,19 @@ export interface DeliveryRepository {
    * Atomically takes the PENDING attempt due the longest (dueAt <= now) whose lease is absent or
    * expired, setting the lease to (token, leaseUntil). Undefined when nothing is due.
    */
-  claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined>;
+  claimNextDue(
+    now: Date,
+    leaseUntil: Date,
+    token: string,
+    /** Leave attempts to these URLs where they are (their endpoint has all the sends it may). */
+    skipUrls?: readonly string[],
+  ): Promise<Delivery | undefined>;
+  /**
+   * The same for one known attempt (found by id, not by a look over the queue): takes it when it
+   * is PENDING, due and its lease is absent or expired. Undefined otherwise (unknown, settled,
+   * not yet due, or taken by someone else).
+   */
+  claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined>;
   /**
    * Records the outcome of a claimed attempt and drops the lease, only if it is still PENDING
    * and the lease is still `token`'s. False when someone else took it over (nothing changed).

@@ -12,6 +12,8 @@ export interface RecordedEvent {
   firstTime: boolean;
   /** The stored metadata was not a JSON object; the envelope carries `metadata: null`. */
   metadataUnreadable: boolean;
+  /** The first attempt, when this call queued it: hand it to the dispatcher to send at once. */
+  queued?: Delivery;
 }
 
 export interface RecordEventDeps {
@@ -35,7 +37,7 @@ export async function recordWebhookEvent(
   deps: RecordEventDeps,
   received: Omit<WebhookEvent, "receivedAt" | "traceContext">,
   traceContext?: Record<string, string>,
-): Promise<{ firstTime: boolean }> {
+): Promise<{ firstTime: boolean; queued?: Delivery }> {
   const { stores, clock } = deps;
   const now = clock.now();
   const event: WebhookEvent = {
@@ -74,7 +76,10 @@ export async function recordWebhookEvent(
   };
   const queued = await stores.deliveries.insert(first);
   publishToListeners(deps, event, stored === "inserted");
-  return { firstTime: stored === "inserted" || queued === "inserted" };
+  return {
+    firstTime: stored === "inserted" || queued === "inserted",
+    ...(queued === "inserted" ? { queued: first } : {}),
+  };
 }
 
 /** Once per event, after it is stored: a listener never sees an event the gateway could lose. */

@@ -13,7 +13,7 @@ export async function recordRefundEvent(
   traceContext?: Record<string, string>,
 ): Promise<RecordedEvent> {
   const { body, warning } = buildRefundEnvelope(facts);
-  const { firstTime } = await recordWebhookEvent(
+  const { firstTime, queued } = await recordWebhookEvent(
     deps,
     {
       id: facts.eventId,
@@ -26,5 +26,5 @@ export async function recordRefundEvent(
     },
     traceContext,
   );
-  return { firstTime, metadataUnreadable: warning.metadataUnreadable };
+  return { firstTime, metadataUnreadable: warning.metadataUnreadable, ...(queued ? { queued } : {}) };
 }

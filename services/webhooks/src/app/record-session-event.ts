@@ -14,7 +14,7 @@ export async function recordSessionEvent(
   traceContext?: Record<string, string>,
 ): Promise<RecordedEvent> {
   const { body, warning } = buildEnvelope(facts);
-  const { firstTime } = await recordWebhookEvent(
+  const { firstTime, queued } = await recordWebhookEvent(
     deps,
     {
       id: facts.eventId,
@@ -28,5 +28,5 @@ export async function recordSessionEvent(
     },
     traceContext,
   );
-  return { firstTime, metadataUnreadable: warning.metadataUnreadable };
+  return { firstTime, metadataUnreadable: warning.metadataUnreadable, ...(queued ? { queued } : {}) };
 }

@@ -10,6 +10,11 @@ export interface WebhooksSettings {
   pollIntervalMs: number;
   /** Attempts sent at once by one dispatcher. */
   concurrency: number;
+  /**
+   * Attempts sent at once by one dispatcher to one URL, so one slow receiver cannot take every
+   * slot; default `concurrency` (no limit of its own).
+   */
+  endpointConcurrency?: number;
   /** How long a claimed attempt stays ours; default timeoutMs + 30 s. Must outlast a send. */
   leaseMs?: number;
 }

@@ -159,6 +159,55 @@ export function deliveryRepositoryContract(
       });
     });
 
+    describe("claiming due attempts past busy endpoints", () => {
+      it("when a look skips a URL, then that URL's attempts stay and the next due attempt elsewhere is claimed", async () => {
+        const scope = newScope();
+        const busy = attempt(scope, { dueAt: at(0), url: "https://busy.example/hooks" });
+        const other = attempt(scope, { dueAt: at(500), url: "https://other.example/hooks" });
+        for (const d of [busy, other]) await repo.insert(d);
+        const skip = ["https://busy.example/hooks"];
+        expect((await repo.claimNextDue(at(1_000), at(2_000), "t1", skip))?.id).toBe(other.id);
+        expect(await repo.claimNextDue(at(1_000), at(2_000), "t2", skip)).toBeUndefined();
+        expect((await repo.claimNextDue(at(1_000), at(2_000), "t3"))?.id).toBe(busy.id);
+      });
+    });
+
+    describe("claiming one known attempt (on its event)", () => {
+      it("when the attempt is due and free, then it is claimed; a second claim waits for the lease to run out", async () => {
+        const d = attempt(newScope());
+        await repo.insert(d);
+        const first = await repo.claimIfDue(d.id, at(0), at(10_000), "first");
+        expect(first?.id).toBe(d.id);
+        expect(first?.claim).toEqual({ token: "first", until: at(10_000) });
+        expect(await repo.claimIfDue(d.id, at(9_999), at(20_000), "second")).toBeUndefined();
+        expect(await repo.claimNextDue(at(9_999), at(20_000), "look")).toBeUndefined();
+        expect((await repo.claimIfDue(d.id, at(10_000), at(20_000), "second"))?.claim?.token).toBe("second");
+        expect(
+          await repo.complete(d.id, "first", { status: "SUCCEEDED", url: d.url, completedAt: at(10_001) }),
+        ).toBe(false);
+      });
+
+      it("when the attempt is settled, not yet due or unknown, then nothing is claimed", async () => {
+        const settled = attempt(newScope(), { status: "SUCCEEDED", completedAt: at(0) });
+        const future = attempt(newScope(), { dueAt: at(60_000) });
+        for (const d of [settled, future]) await repo.insert(d);
+        expect(await repo.claimIfDue(settled.id, at(1_000), at(2_000), "t")).toBeUndefined();
+        expect(await repo.claimIfDue(future.id, at(1_000), at(2_000), "t")).toBeUndefined();
+        expect(await repo.claimIfDue("whd_unknown", at(1_000), at(2_000), "t")).toBeUndefined();
+        expect((await repo.claimIfDue(future.id, at(60_000), at(70_000), "t"))?.id).toBe(future.id);
+      });
+
+      it("when a look and a claim by id race for one attempt, then exactly one of them gets it", async () => {
+        const d = attempt(newScope());
+        await repo.insert(d);
+        const [byLook, byId] = await Promise.all([
+          repo.claimNextDue(at(0), at(10_000), "look"),
+          repo.claimIfDue(d.id, at(0), at(10_000), "event"),
+        ]);
+        expect([byLook, byId].filter((c) => c !== undefined)).toHaveLength(1);
+      });
+    });
+
     describe("completing", () => {
       it("when the holder records a failure, then the figures are stored, the lease is dropped and it is final", async () => {
         const d = attempt(newScope(), {

@@ -68,16 +68,19 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       await env.close();
     });
 
-    async function startRuntime(policy: AddressPolicy = { allowPrivate: true, allowCidrs: [] }) {
+    async function startRuntime(
+      policy: AddressPolicy = { allowPrivate: true, allowCidrs: [] },
+      o: { settings?: Partial<WebhooksSettings>; stores?: WebhooksStores } = {},
+    ) {
       const deliverer = createHttpDeliverer(policy);
       const { logger, lines } = captureLogger();
       const runtime = createWebhooksRuntime({
-        stores: env.stores,
+        stores: o.stores ?? env.stores,
         bus: env.bus,
         sender: createSigningWebhookSender(deliverer),
         clock: systemClock,
         logger,
-        settings: SETTINGS,
+        settings: { ...SETTINGS, ...o.settings },
         subjectPrefix: env.subjectPrefix,
         durable: env.durable,
       });
@@ -390,6 +393,74 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         message: "the skipped event to be logged",
       });
       expect(await env.stores.events.findById("evt_canceled")).toBeUndefined();
+    });
+
+    it("when events arrive, then each is POSTed on its event, without a look over the queue per event", async () => {
+      let looks = 0;
+      const deliveries = env.stores.deliveries;
+      const counting: WebhooksStores = {
+        ...env.stores,
+        deliveries: Object.assign(Object.create(deliveries), {
+          claimNextDue: (...args: Parameters<typeof deliveries.claimNextDue>) => {
+            looks++;
+            return deliveries.claimNextDue(...args);
+          },
+        }),
+      };
+      // Polls an hour apart: only the look at start happens while the events flow.
+      await startRuntime(undefined, { stores: counting, settings: { pollIntervalMs: 3_600_000 } });
+      const scope = newScope();
+      const events = Array.from({ length: 10 }, () => eventFacts("session.succeeded", { scope }));
+      await endpointFor(events[0]!);
+      for (const facts of events) await publish(facts);
+      for (const facts of events) expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
+      expect(receiver.requests).toHaveLength(10);
+      expect(looks).toBeLessThanOrEqual(2);
+    });
+
+    it("when one endpoint is slow, then at most its share of the slots wait on it and another endpoint's events still go out", async () => {
+      let open = 0;
+      let most = 0;
+      const release: Array<() => void> = [];
+      receiver.handle((_req, res) => {
+        open++;
+        most = Math.max(most, open);
+        release.push(() => {
+          open--;
+          res.end("ok");
+        });
+      });
+      const fast = await startReceiver();
+      try {
+        await startRuntime(undefined, {
+          settings: { concurrency: 4, endpointConcurrency: 2, timeoutMs: 5_000 },
+        });
+        const slowScope = newScope();
+        const slowEvents = Array.from({ length: 5 }, () =>
+          eventFacts("session.succeeded", { scope: slowScope }),
+        );
+        await endpointFor(slowEvents[0]!);
+        for (const facts of slowEvents) await publish(facts);
+        await waitFor(() => open === 2, { message: "two POSTs held by the slow endpoint" });
+        const fastFacts = eventFacts("session.succeeded", { scope: newScope() });
+        await setEndpoint(
+          { endpoints: env.stores.endpoints, clock: systemClock },
+          fastFacts.session.scope,
+          fast.url,
+        );
+        await publish(fastFacts);
+        expect((await settled(fastFacts, 1))[0]?.status).toBe("SUCCEEDED");
+        expect(open).toBe(2);
+        while (receiver.requests.length < 5 || release.length > 0) {
+          await waitFor(() => release.length > 0, { message: "a held POST to release" });
+          release.shift()!();
+        }
+        for (const facts of slowEvents) expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
+        expect(most).toBe(2);
+      } finally {
+        for (const done of release.splice(0)) done();
+        await fast.close();
+      }
     });
   });
 }

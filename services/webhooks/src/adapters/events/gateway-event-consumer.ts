@@ -44,8 +44,8 @@ export interface GatewayEventConsumerOptions {
   recordSession: (facts: SessionEventFacts, traceContext: Record<string, string>) => Promise<RecordedEvent>;
   /** Stores a refund event, the same way. */
   recordRefund: (facts: RefundEventFacts, traceContext: Record<string, string>) => Promise<RecordedEvent>;
-  /** Called once an event's first attempt is queued. */
-  onRecorded?: () => void;
+  /** Called with what storing each event did (its first attempt, when queued now). */
+  onRecorded?: (recorded: RecordedEvent) => void;
   subjectPrefix?: string;
   durable?: string;
   concurrency?: number;
@@ -110,7 +110,7 @@ export function subscribeToGatewayEvents(o: GatewayEventConsumerOptions): Promis
           "stored metadata is not a JSON object; the webhook carries metadata: null",
         );
       }
-      o.onRecorded?.();
+      o.onRecorded?.(recorded);
       return "ack";
     } catch (err) {
       const unavailable = err instanceof GatewayError && err.reason === "SERVICE_UNAVAILABLE";

@@ -55,16 +55,30 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return latest ? copy(latest) : undefined;
   }
 
-  async claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
+  async claimNextDue(
+    now: Date,
+    leaseUntil: Date,
+    token: string,
+    skipUrls: readonly string[] = [],
+  ): Promise<Delivery | undefined> {
     let next: Delivery | undefined;
     for (const d of this.byId.values()) {
       if (d.status !== "PENDING" || d.dueAt.getTime() > now.getTime()) continue;
+      if (skipUrls.includes(d.url)) continue;
       if (d.claim && d.claim.until.getTime() > now.getTime()) continue;
       if (!next || d.dueAt.getTime() < next.dueAt.getTime()) next = d;
     }
     if (!next) return undefined;
     next.claim = { token, until: new Date(leaseUntil) };
     return copy(next);
+  }
+
+  async claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
+    const d = this.byId.get(id);
+    if (d?.status !== "PENDING" || d.dueAt.getTime() > now.getTime()) return undefined;
+    if (d.claim && d.claim.until.getTime() > now.getTime()) return undefined;
+    d.claim = { token, until: new Date(leaseUntil) };
+    return copy(d);
   }
 
   async complete(id: string, token: string, result: DeliveryResult): Promise<boolean> {

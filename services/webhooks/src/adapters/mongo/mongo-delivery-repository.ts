@@ -178,39 +178,64 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     return doc ? fromDocument(doc) : undefined;
   }
 
-  async claimNextDue(now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
+  async claimNextDue(
+    now: Date,
+    leaseUntil: Date,
+    token: string,
+    skipUrls: readonly string[] = [],
+  ): Promise<Delivery | undefined> {
     const candidates = await runMongo(() =>
       this.collection
         .find({
           status: "PENDING",
           dueAt: { $lte: now },
           $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }],
+          ...(skipUrls.length > 0 ? { url: { $nin: [...skipUrls] } } : {}),
         })
         .sort({ dueAt: 1 })
         .limit(CLAIM_CANDIDATES)
         .toArray(),
     );
     for (const candidate of candidates) {
-      const previousUntil = candidate.claimedUntil ?? null;
-      const key = `${candidate.id}|${previousUntil ? previousUntil.getTime() : "free"}`;
-      if (
-        !(await this.takeTicket(
-          { key, deliveryId: candidate.id, token, until: leaseUntil, createdAt: now },
-          now,
-        ))
-      )
-        continue;
-      const taken = await runMongo(() =>
-        this.collection.updateOne(
-          { id: candidate.id, status: "PENDING", claimedUntil: previousUntil },
-          { $set: { claimToken: token, claimedUntil: leaseUntil } },
-        ),
-      );
-      if (taken.modifiedCount === 1)
-        return fromDocument({ ...candidate, claimToken: token, claimedUntil: leaseUntil });
-      // Completed between our read and our ticket: nothing to send.
+      const taken = await this.take(candidate, now, leaseUntil, token);
+      if (taken) return taken;
     }
     return undefined;
+  }
+
+  async claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
+    const candidate = await runMongo(() => this.collection.findOne({ id }));
+    if (candidate?.status !== "PENDING" || candidate.dueAt.getTime() > now.getTime()) return undefined;
+    if (candidate.claimedUntil && candidate.claimedUntil.getTime() > now.getTime()) return undefined;
+    return this.take(candidate, now, leaseUntil, token);
+  }
+
+  /** Takes a PENDING attempt seen with lease `claimedUntil`: the ticket decides, then the lease is recorded. */
+  private async take(
+    candidate: DeliveryDocument,
+    now: Date,
+    leaseUntil: Date,
+    token: string,
+  ): Promise<Delivery | undefined> {
+    const previousUntil = candidate.claimedUntil ?? null;
+    const key = `${candidate.id}|${previousUntil ? previousUntil.getTime() : "free"}`;
+    if (
+      !(await this.takeTicket(
+        { key, deliveryId: candidate.id, token, until: leaseUntil, createdAt: now },
+        now,
+      ))
+    )
+      return undefined;
+    const taken = await runMongo(() =>
+      this.collection.updateOne(
+        { id: candidate.id, status: "PENDING", claimedUntil: previousUntil },
+        { $set: { claimToken: token, claimedUntil: leaseUntil } },
+      ),
+    );
+    // Not modified: completed between our read and our ticket, nothing to send.
+    return taken.modifiedCount === 1
+      ? fromDocument({ ...candidate, claimToken: token, claimedUntil: leaseUntil })
+      : undefined;
   }
 
   /** Inserts the ticket; false when another dispatcher holds it. */
