@@ -46,6 +46,11 @@ export class DeliveryDispatcher {
   private readonly ready: Delivery[] = [];
   /** Attempts in flight per URL. */
   private readonly perUrl = new Map<string, number>();
+  /**
+   * Attempts a look claimed for a URL that had no room left in that batch; they start as soon as
+   * it has (within one send's time, well inside their lease), before anything else is claimed.
+   */
+  private readonly waiting: Array<Delivery & { claim: DeliveryClaim }> = [];
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -93,8 +98,8 @@ export class DeliveryDispatcher {
   async dispatchDue(): Promise<number> {
     const running: Promise<void>[] = [];
     for (;;) {
-      const claimed = await this.claim((now, until, token) =>
-        this.deps.stores.deliveries.claimNextDue(now, until, token),
+      const [claimed] = await this.claim(1, (now, until, tokens) =>
+        this.deps.stores.deliveries.claimDue(now, until, tokens),
       );
       if (!claimed) break;
       running.push(this.process(claimed));
@@ -154,19 +159,37 @@ export class DeliveryDispatcher {
   }
 
   private async fill(): Promise<void> {
+    this.startWaiting();
     this.fillFromReady();
     if (!this.lookPending) return;
     this.lookPending = false;
-    while (this.hasSlot()) {
+    while (this.hasSlot() && this.waiting.length === 0) {
+      const free = this.deps.settings.concurrency - this.inFlight.size;
       const full = this.fullUrls();
-      const claimed = await this.claim((now, until, token) =>
-        this.deps.stores.deliveries.claimNextDue(now, until, token, full),
+      const claimed = await this.claim(free, (now, until, tokens) =>
+        this.deps.stores.deliveries.claimDue(now, until, tokens, full),
       );
-      if (!claimed) return;
-      this.startClaimed(claimed);
+      for (const attempt of claimed) {
+        if (this.urlHasRoom(attempt.url)) this.startClaimed(attempt);
+        else this.waiting.push(attempt);
+      }
+      if (claimed.length < free) return;
     }
     // Slots ran out before the look did: look again once one frees.
     this.lookPending = true;
+  }
+
+  /** Starts claimed attempts that waited for their URL's share, once it has room again. */
+  private startWaiting(): void {
+    for (let i = 0; i < this.waiting.length && this.hasSlot(); ) {
+      const attempt = this.waiting[i]!;
+      if (!this.urlHasRoom(attempt.url)) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      this.startClaimed(attempt);
+    }
   }
 
   /**
@@ -182,9 +205,10 @@ export class DeliveryDispatcher {
       }
       this.ready.splice(i, 1);
       this.run(attempt.url, async () => {
-        const claimed = await this.claim((now, until, token) =>
-          this.deps.stores.deliveries.claimIfDue(attempt.id, now, until, token),
-        );
+        const [claimed] = await this.claim(1, async (now, until, [token]) => {
+          const taken = await this.deps.stores.deliveries.claimIfDue(attempt.id, now, until, token!);
+          return taken ? [taken] : [];
+        });
         if (claimed) await this.process(claimed);
       });
     }
@@ -207,22 +231,24 @@ export class DeliveryDispatcher {
     this.inFlight.add(running);
   }
 
+  /** Claims with `count` fresh lease tokens through `take`; none when the store cannot be reached. */
   private async claim(
-    take: (now: Date, until: Date, token: string) => Promise<Delivery | undefined>,
-  ): Promise<(Delivery & { claim: DeliveryClaim }) | undefined> {
+    count: number,
+    take: (now: Date, until: Date, tokens: string[]) => Promise<Delivery[]>,
+  ): Promise<Array<Delivery & { claim: DeliveryClaim }>> {
     const now = this.deps.clock.now();
     const until = new Date(now.getTime() + leaseMsOf(this.deps.settings));
-    const token = randomUUID();
+    const tokens = Array.from({ length: count }, () => randomUUID());
     try {
-      const claimed = await take(now, until, token);
-      return claimed ? { ...claimed, claim: { token, until } } : undefined;
+      const claimed = await take(now, until, tokens);
+      return claimed.flatMap((d) => (d.claim ? [{ ...d, claim: d.claim }] : []));
     } catch (err) {
       // The store is unreachable: try again at the next poll; say so now and then, not every poll.
       if (Date.now() - this.lastClaimErrorLog >= CLAIM_ERROR_LOG_INTERVAL_MS) {
         this.lastClaimErrorLog = Date.now();
         this.deps.logger.warn({ err }, "cannot claim due webhook deliveries; retrying");
       }
-      return undefined;
+      return [];
     }
   }
 

@@ -52,6 +52,16 @@ export interface DeliveryRepository {
     skipUrls?: readonly string[],
   ): Promise<Delivery | undefined>;
   /**
+   * The same for up to `tokens.length` attempts at once, oldest due first, each leased to its own
+   * token. Fewer (or none) when fewer are due.
+   */
+  claimDue(
+    now: Date,
+    leaseUntil: Date,
+    tokens: readonly string[],
+    skipUrls?: readonly string[],
+  ): Promise<Delivery[]>;
+  /**
    * The same for one known attempt (found by id, not by a look over the queue): takes it when it
    * is PENDING, due and its lease is absent or expired. Undefined otherwise (unknown, settled,
    * not yet due, or taken by someone else).

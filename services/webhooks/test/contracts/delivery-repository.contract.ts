@@ -159,6 +159,40 @@ export function deliveryRepositoryContract(
       });
     });
 
+    describe("claiming due attempts in batches", () => {
+      it("when several are claimed at once, then the oldest due go first, each leased to its own token", async () => {
+        const scope = newScope();
+        const ds = [3, 1, 4, 2, 5].map((n) => attempt(scope, { dueAt: at(n * 100) }));
+        for (const d of ds) await repo.insert(d);
+        const claimed = await repo.claimDue(at(1_000), at(9_000), ["a", "b", "c"]);
+        expect(claimed.map((c) => c.dueAt)).toEqual([at(100), at(200), at(300)]);
+        expect(new Set(claimed.map((c) => c.claim?.token))).toEqual(new Set(["a", "b", "c"]));
+        expect((await repo.claimDue(at(1_000), at(9_000), ["d", "e", "f"])).map((c) => c.dueAt)).toEqual([
+          at(400),
+          at(500),
+        ]);
+        expect(await repo.claimDue(at(1_000), at(9_000), ["g"])).toEqual([]);
+      });
+
+      it("when batches are claimed side by side, then every due attempt goes to exactly one claimer", async () => {
+        const scope = newScope();
+        const ids = new Set<string>();
+        for (let i = 0; i < 12; i++) {
+          const d = attempt(scope, { dueAt: at(i) });
+          ids.add(d.id);
+          await repo.insert(d);
+        }
+        const batches = await Promise.all(
+          Array.from({ length: 4 }, (_, b) =>
+            repo.claimDue(at(100), at(60_000), [`t${b}a`, `t${b}b`, `t${b}c`, `t${b}d`, `t${b}e`]),
+          ),
+        );
+        const got = batches.flat().map((c) => c.id);
+        expect(got).toHaveLength(12);
+        expect(new Set(got)).toEqual(ids);
+      });
+    });
+
     describe("claiming due attempts past busy endpoints", () => {
       it("when a look skips a URL, then that URL's attempts stay and the next due attempt elsewhere is claimed", async () => {
         const scope = newScope();

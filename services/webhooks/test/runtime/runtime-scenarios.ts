@@ -10,6 +10,7 @@ import {
 } from "../../src/adapters/http/index.js";
 import type { WebhooksStores } from "../../src/app/ports.js";
 import { firstAttemptId } from "../../src/app/record-session-event.js";
+import { bulkResendDeliveries } from "../../src/app/resend-deliveries.js";
 import { setEndpoint, setSubscriptions } from "../../src/app/webhook-endpoints.js";
 import type { WebhooksSettings } from "../../src/app/webhooks-settings.js";
 import type { Delivery } from "../../src/domain/delivery.js";
@@ -461,6 +462,44 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         for (const done of release.splice(0)) done();
         await fast.close();
       }
+    });
+
+    it("when a look claims a batch of resends to one slow endpoint, then it still gets at most its share at once and every resend goes out", async () => {
+      const handle = await startRuntime(undefined, { settings: { concurrency: 4, endpointConcurrency: 2 } });
+      const scope = newScope();
+      const events = Array.from({ length: 6 }, () => eventFacts("session.succeeded", { scope }));
+      await endpointFor(events[0]!);
+      for (const facts of events) await publish(facts);
+      for (const facts of events) await settled(facts, 1);
+      let open = 0;
+      let most = 0;
+      const release: Array<() => void> = [];
+      receiver.handle((_req, res) => {
+        open++;
+        most = Math.max(most, open);
+        release.push(() => {
+          open--;
+          res.end("ok");
+        });
+      });
+      const resent = await bulkResendDeliveries(
+        { stores: env.stores, clock: systemClock, wake: () => handle.runtime.wake() },
+        scope,
+        {},
+      );
+      expect(resent).toBe(6);
+      let answered = 0;
+      while (answered < 6) {
+        await waitFor(() => release.length > 0, { message: "a resend to answer" });
+        expect(open).toBeLessThanOrEqual(2);
+        release.shift()!();
+        answered++;
+      }
+      for (const facts of events) {
+        const rows = await settled(facts, 2);
+        expect(rows.map((r) => r.status)).toEqual(["SUCCEEDED", "SUCCEEDED"]);
+      }
+      expect(most).toBe(2);
     });
   });
 }

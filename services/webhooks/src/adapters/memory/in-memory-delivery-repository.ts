@@ -61,16 +61,29 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     token: string,
     skipUrls: readonly string[] = [],
   ): Promise<Delivery | undefined> {
-    let next: Delivery | undefined;
-    for (const d of this.byId.values()) {
-      if (d.status !== "PENDING" || d.dueAt.getTime() > now.getTime()) continue;
-      if (skipUrls.includes(d.url)) continue;
-      if (d.claim && d.claim.until.getTime() > now.getTime()) continue;
-      if (!next || d.dueAt.getTime() < next.dueAt.getTime()) next = d;
-    }
-    if (!next) return undefined;
-    next.claim = { token, until: new Date(leaseUntil) };
-    return copy(next);
+    return (await this.claimDue(now, leaseUntil, [token], skipUrls))[0];
+  }
+
+  async claimDue(
+    now: Date,
+    leaseUntil: Date,
+    tokens: readonly string[],
+    skipUrls: readonly string[] = [],
+  ): Promise<Delivery[]> {
+    const due = [...this.byId.values()]
+      .filter(
+        (d) =>
+          d.status === "PENDING" &&
+          d.dueAt.getTime() <= now.getTime() &&
+          !(d.claim && d.claim.until.getTime() > now.getTime()) &&
+          !skipUrls.includes(d.url),
+      )
+      .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+      .slice(0, tokens.length);
+    return due.map((d, i) => {
+      d.claim = { token: tokens[i]!, until: new Date(leaseUntil) };
+      return copy(d);
+    });
   }
 
   async claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {

@@ -20,7 +20,7 @@ import { runMongo } from "./mongo-errors.js";
 export const DELIVERIES_COLLECTION = "deliveries";
 export const LEASES_COLLECTION = "delivery_leases";
 
-/** Candidates read per claim; racing dispatchers that lose one move on to the next. */
+/** Candidates read per claim beyond the number wanted; racing dispatchers that lose one move on to the next. */
 const CLAIM_CANDIDATES = 16;
 
 /** One attempt per document; optional values are stored as null so every field can be filtered on. */
@@ -184,6 +184,16 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     token: string,
     skipUrls: readonly string[] = [],
   ): Promise<Delivery | undefined> {
+    return (await this.claimDue(now, leaseUntil, [token], skipUrls))[0];
+  }
+
+  async claimDue(
+    now: Date,
+    leaseUntil: Date,
+    tokens: readonly string[],
+    skipUrls: readonly string[] = [],
+  ): Promise<Delivery[]> {
+    if (tokens.length === 0) return [];
     const candidates = await runMongo(() =>
       this.collection
         .find({
@@ -193,14 +203,25 @@ export class MongoDeliveryRepository implements DeliveryRepository {
           ...(skipUrls.length > 0 ? { url: { $nin: [...skipUrls] } } : {}),
         })
         .sort({ dueAt: 1 })
-        .limit(CLAIM_CANDIDATES)
+        .limit(tokens.length + CLAIM_CANDIDATES)
         .toArray(),
     );
-    for (const candidate of candidates) {
-      const taken = await this.take(candidate, now, leaseUntil, token);
-      if (taken) return taken;
-    }
-    return undefined;
+    // One taker per token, side by side; each tries the next candidate no taker of this call has
+    // tried, so they never race each other, only other dispatchers.
+    let next = 0;
+    const won: Delivery[] = [];
+    await Promise.all(
+      tokens.map(async (token) => {
+        while (next < candidates.length) {
+          const taken = await this.take(candidates[next++]!, now, leaseUntil, token);
+          if (taken) {
+            won.push(taken);
+            return;
+          }
+        }
+      }),
+    );
+    return won.sort((x, y) => x.dueAt.getTime() - y.dueAt.getTime());
   }
 
   async claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
