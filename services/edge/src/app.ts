@@ -16,6 +16,7 @@ import type { EdgeDeps } from "./edge-deps.js";
 import { installHttpMetrics } from "./http/http-metrics.js";
 import { installJsonContentTypeParser } from "./http/json-content-type-parser.js";
 import { answerExpectationsWithProblems, requireHostHeader } from "./http/node-answers.js";
+import { answerNulInUrl, NUL_IN_URL } from "./http/nul-in-url.js";
 import { createClientErrorHandler } from "./problem/client-error-handler.js";
 import { frameworkErrorHandler, installProblemHandling } from "./problem/install-problem-handling.js";
 import { installRateLimiting } from "./rate-limit/rate-limit-hook.js";
@@ -88,6 +89,12 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     reply.header("request-id", request.id);
     if (hsts) reply.header("strict-transport-security", HSTS_VALUE);
     requireHostHeader(request);
+    // No resource name or filter value holds a NUL; and FerretDB on PostgreSQL fails any query
+    // holding one instead of finding nothing (docs/decisions.md#a-nul-in-the-url-finds-nothing).
+    if (NUL_IN_URL.test(request.url)) {
+      answerNulInUrl(request, reply);
+      return reply;
+    }
     if (closing && request.url !== "/healthz") {
       reply.header("connection", "close");
       throw new GatewayError("SERVICE_UNAVAILABLE", "The gateway is restarting; retry on a new connection.");

@@ -5,6 +5,7 @@ import { type Lifetimes, newSession } from "../domain/new-session.js";
 import { requestFingerprint } from "../domain/request-fingerprint.js";
 import { currentCheckoutLink, type Session } from "../domain/session.js";
 import type { CreateSessionInput } from "../domain/validation/create-session-input.js";
+import { hasControlCharacter } from "../domain/validation/field-rules.js";
 import { foreignCurrencyOf, validateCreateSession } from "../domain/validation/validate-create-session.js";
 import { contention, MAX_ROUNDS } from "./payment-deps.js";
 import type { ExchangeRateProvider, SessionRepository, TerminalProvider } from "./ports.js";
@@ -43,8 +44,10 @@ export async function createSession(
     () => undefined,
     (err: unknown) => ({ err }),
   );
+  // A reference no session can have (validation refuses it below) is not looked up: FerretDB on
+  // PostgreSQL fails any query holding a NUL character instead of finding nothing.
   const existing =
-    input.merchantReference !== ""
+    input.merchantReference !== "" && !hasControlCharacter(input.merchantReference)
       ? await repo.findByReference(input.scope, input.merchantReference)
       : undefined;
 

@@ -26,6 +26,20 @@ async function failure(promise: Promise<unknown>): Promise<GatewayError> {
 }
 
 describe("createSession", () => {
+  it("when the reference holds a control character, then the store is not asked and the answer is a validation error", async () => {
+    const memory = createMemorySessionRepository();
+    // As FerretDB on PostgreSQL answers a query holding a NUL: an error, not "nothing found".
+    const repo = Object.assign(Object.create(memory), {
+      findByReference: async () => {
+        throw new Error("the store cannot be asked about this reference");
+      },
+    }) as SessionRepository;
+    const { deps, scope } = setup(undefined, repo);
+    const error = await failure(createSession(deps, createInput(scope, { merchantReference: "r\u0000" })));
+    expect(error.reason).toBe("VALIDATION_ERROR");
+    expect(error.violations.map((v) => [v.field, v.code])).toEqual([["merchant_reference", "invalid"]]);
+  });
+
   it("when a TND request is valid, then a CREATED session is stored with rate 1.000000", async () => {
     const { deps, scope, repo, clock } = setup();
     const { session, created } = await createSession(

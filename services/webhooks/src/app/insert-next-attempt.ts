@@ -16,11 +16,18 @@ export async function insertNextAttempt(
   deliveries: DeliveryRepository,
   eventId: string,
   build: (attemptNumber: number) => Delivery,
+  /** The event's latest attempt, when the caller has just read it: saves the first read. */
+  knownLatest?: Delivery,
 ): Promise<{ delivery: Delivery; inserted: boolean }> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const latest = await deliveries.latestForEvent(eventId);
+    const latest =
+      round === 0 && knownLatest !== undefined ? knownLatest : await deliveries.latestForEvent(eventId);
     const candidate = build((latest?.attemptNumber ?? 0) + 1);
-    if ((await deliveries.insert(candidate)) === "inserted") return { delivery: candidate, inserted: true };
+    if ((await deliveries.insert(candidate)) === "inserted") {
+      // A hint for bulk resends; losing it (the store went away just now) costs them time, not correctness.
+      await deliveries.markSuperseded(eventId, candidate.attemptNumber).catch(() => undefined);
+      return { delivery: candidate, inserted: true };
+    }
     const existing = await deliveries.findById(candidate.id);
     if (existing) return { delivery: existing, inserted: false };
   }

@@ -13,6 +13,8 @@ export interface DeliveryFilter {
   eventId?: string;
   createdGte?: Date;
   createdLte?: Date;
+  /** Leave out attempts known to be superseded by a later attempt of their event. */
+  latestOnly?: boolean;
 }
 
 import type { ListPosition } from "@gateway/platform";
@@ -40,6 +42,12 @@ export interface DeliveryRepository {
   findInScope(scope: AccountScope, id: string): Promise<Delivery | undefined>;
   /** The attempt of the event with the highest attempt number. */
   latestForEvent(eventId: string): Promise<Delivery | undefined>;
+  /**
+   * Notes that the event's attempts numbered below `attemptNumber` are superseded (a later one
+   * exists), so `latestOnly` lists skip them. A hint: a note that was never written (a crash)
+   * only makes such lists longer, never wrong.
+   */
+  markSuperseded(eventId: string, attemptNumber: number): Promise<void>;
   /**
    * Atomically takes the PENDING attempt due the longest (dueAt <= now) whose lease is absent or
    * expired, setting the lease to (token, leaseUntil). Undefined when nothing is due.

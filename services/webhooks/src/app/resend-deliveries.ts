@@ -2,6 +2,7 @@ import { type Clock, GatewayError, newId } from "@gateway/platform";
 import { type AccountScope, sameScope } from "../domain/account-scope.js";
 import type { Delivery, DeliveryStatus } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint.js";
 import { insertNextAttempt } from "./insert-next-attempt.js";
 import type { WebhooksStores } from "./ports.js";
 
@@ -10,33 +11,54 @@ export interface ResendDeps {
   clock: Clock;
   /** Tells the dispatcher there is work now. */
   wake?: () => void;
+  /** How long one bulk call takes new events; default MAX_BULK_RESEND_MS. */
+  bulkTimeBudgetMs?: number;
 }
 
 /** At most this many events per bulk call; later calls continue (see bulkResendDeliveries). */
 export const MAX_BULK_RESEND = 1_000;
+/**
+ * A bulk call stops taking new events after this long, so it answers well within a client's
+ * timeout however slow the store is; later calls continue where it stopped.
+ */
+export const MAX_BULK_RESEND_MS = 5_000;
 const BULK_PAGE = 100;
+/** Resends of one page queued side by side. */
+const BULK_PARALLEL = 8;
 
-/** Queues one resend of the event, as a new attempt due now. */
-async function queueResend(deps: ResendDeps, of: Delivery): Promise<Delivery> {
+/**
+ * Queues one resend of the event, as a new attempt due now. `endpoint` is the account's, when
+ * the caller already read it; `latest` the event's latest attempt, when the caller knows it.
+ */
+async function queueResend(
+  deps: ResendDeps,
+  of: Delivery,
+  known: { endpoint?: WebhookEndpoint | undefined; latest?: Delivery } = {},
+): Promise<Delivery> {
   const { stores, clock } = deps;
   const event = await stores.events.findById(of.eventId);
   if (!event) throw new Error(`event ${of.eventId} of delivery ${of.id} is missing`);
-  const endpoint = await stores.endpoints.find(of.scope);
+  const endpoint = "endpoint" in known ? known.endpoint : await stores.endpoints.find(of.scope);
   const now = clock.now();
-  const { delivery } = await insertNextAttempt(stores.deliveries, of.eventId, (attemptNumber) => ({
-    id: newId("whd"),
-    scope: of.scope,
-    sessionId: of.sessionId,
-    event: of.event,
-    eventId: of.eventId,
-    url: expectedUrl(event.sessionWebhookUrl, endpoint),
-    attemptNumber,
-    chainAttempt: 1,
-    trigger: "resend",
-    status: "PENDING",
-    createdAt: now,
-    dueAt: now,
-  }));
+  const { delivery } = await insertNextAttempt(
+    stores.deliveries,
+    of.eventId,
+    (attemptNumber) => ({
+      id: newId("whd"),
+      scope: of.scope,
+      sessionId: of.sessionId,
+      event: of.event,
+      eventId: of.eventId,
+      url: expectedUrl(event.sessionWebhookUrl, endpoint),
+      attemptNumber,
+      chainAttempt: 1,
+      trigger: "resend",
+      status: "PENDING",
+      createdAt: now,
+      dueAt: now,
+    }),
+    known.latest,
+  );
   return delivery;
 }
 
@@ -75,7 +97,8 @@ export interface BulkResendFilter {
  * Resends every event whose latest attempt matches the filter, once (e.g. "everything that
  * failed yesterday"). Only attempts that existed when the call started are considered, so the
  * resends it queues never match it and repeating the call continues where it stopped: one
- * call resends at most MAX_BULK_RESEND events.
+ * call resends at most MAX_BULK_RESEND events and stops taking new ones after
+ * MAX_BULK_RESEND_MS, so it always answers in bounded time.
  */
 export async function bulkResendDeliveries(
   deps: ResendDeps,
@@ -89,11 +112,15 @@ export async function bulkResendDeliveries(
     ]);
   }
   const startedAt = clock.now();
-  const createdLte = filter.createdLte && filter.createdLte < startedAt ? filter.createdLte : startedAt;
+  const stopAt = Date.now() + (deps.bulkTimeBudgetMs ?? MAX_BULK_RESEND_MS);
+  // Strictly before the call: a resend queued by an earlier call in the same millisecond must not match.
+  const before = new Date(startedAt.getTime() - 1);
+  const createdLte = filter.createdLte && filter.createdLte < before ? filter.createdLte : before;
+  const endpoint = await stores.endpoints.find(scope);
   const seen = new Set<string>();
   let resent = 0;
   let after: { createdAt: Date; id: string } | undefined;
-  while (resent < MAX_BULK_RESEND) {
+  while (resent < MAX_BULK_RESEND && Date.now() < stopAt) {
     const page = await stores.deliveries.list(
       scope,
       {
@@ -101,23 +128,41 @@ export async function bulkResendDeliveries(
         ...(filter.createdGte ? { createdGte: filter.createdGte } : {}),
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.event ? { event: filter.event } : {}),
+        latestOnly: true,
       },
       after ? { limit: BULK_PAGE, after } : { limit: BULK_PAGE },
     );
-    for (const delivery of page.deliveries) {
-      if (resent >= MAX_BULK_RESEND) break;
-      if (seen.has(delivery.eventId)) continue;
-      seen.add(delivery.eventId);
-      // Newest first, so this is the event's latest matching attempt; it counts only if it is the event's latest of all.
+    // Newest first, so each event's first row here is its latest matching attempt.
+    const candidates = page.deliveries.filter((d) => !seen.has(d.eventId) && seen.add(d.eventId));
+    const budget = MAX_BULK_RESEND - resent;
+    let taken = 0;
+    await inParallel(candidates, BULK_PARALLEL, async (delivery) => {
+      if (taken >= budget || Date.now() >= stopAt) return;
+      // It counts only if it is the event's latest attempt of all.
       const latest = await stores.deliveries.latestForEvent(delivery.eventId);
-      if (latest?.id !== delivery.id) continue;
-      await queueResend(deps, delivery);
-      resent += 1;
-    }
+      if (latest?.id !== delivery.id || taken >= budget) return;
+      taken += 1;
+      await queueResend(deps, delivery, { endpoint, latest });
+    });
+    resent += taken;
     const last = page.deliveries.at(-1);
     if (!page.hasMore || !last) break;
     after = { createdAt: last.createdAt, id: last.id };
   }
   if (resent > 0) deps.wake?.();
   return resent;
+}
+
+/** Runs `work` over `items`, at most `limit` at once; rejects with the first failure. */
+async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }

@@ -57,6 +57,36 @@ describe("resend and history", () => {
     expect(await bulkResendDeliveries(deps, newScope(), {})).toBe(0);
   });
 
+  it("when the store is slow, then a bulk call stops after its time budget and repeated calls resend every event exactly once", async () => {
+    const scope = newScope();
+    await h.setEndpoint(scope);
+    const events = Array.from({ length: 40 }, () => eventFacts("session.succeeded", { scope }));
+    for (const e of events) await h.record(e);
+    await h.dispatcher.dispatchDue();
+    h.clock.advance(1_000);
+    const deliveries = h.stores.deliveries;
+    const slow = Object.assign(Object.create(deliveries), {
+      latestForEvent: async (eventId: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return deliveries.latestForEvent(eventId);
+      },
+    });
+    const deps = { stores: { ...h.stores, deliveries: slow }, clock: h.clock, bulkTimeBudgetMs: 60 };
+    const calls: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      const began = Date.now();
+      const resent = await bulkResendDeliveries(deps, scope, {});
+      // The budget, plus the sends already started when it ran out (two slow reads each).
+      expect(Date.now() - began).toBeLessThan(1_000);
+      if (resent === 0) break;
+      calls.push(resent);
+    }
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(40);
+    for (const e of events)
+      expect((await h.history(e.eventId)).map((a) => a.trigger).sort()).toEqual(["initial", "resend"]);
+  });
+
   it("when a bulk resend has a time range, then only attempts created inside it count", async () => {
     const scope = newScope();
     await h.setEndpoint(scope);

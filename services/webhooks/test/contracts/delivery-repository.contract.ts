@@ -159,6 +159,23 @@ export function deliveryRepositoryContract(
       });
     });
 
+    describe("superseded attempts", () => {
+      it("when later attempts of an event are noted, then lists of latest attempts leave the earlier ones out", async () => {
+        const scope = newScope();
+        const eventId = newId("evt");
+        const first = attempt(scope, { eventId, attemptNumber: 1, createdAt: at(1) });
+        const second = attempt(scope, { eventId, attemptNumber: 2, createdAt: at(2) });
+        const other = attempt(scope, { createdAt: at(3) });
+        for (const d of [first, second, other]) await repo.insert(d);
+        await repo.markSuperseded(eventId, 2);
+        await repo.markSuperseded(eventId, 2);
+        const latest = await repo.list(scope, { latestOnly: true }, { limit: 10 });
+        expect(latest.deliveries.map((d) => d.id)).toEqual([other.id, second.id]);
+        const all = await repo.list(scope, {}, { limit: 10 });
+        expect(all.deliveries.map((d) => d.id)).toEqual([other.id, second.id, first.id]);
+      });
+    });
+
     describe("claiming due attempts in batches", () => {
       it("when several are claimed at once, then the oldest due go first, each leased to its own token", async () => {
         const scope = newScope();

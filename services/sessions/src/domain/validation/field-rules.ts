@@ -5,6 +5,11 @@ import { checkHttpUrl, type FieldViolation, type HttpUrlRules, MAX_URL_LENGTH } 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
+/** True when `text` holds a character no stored name, reference or token can hold. */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}
+
 /** Length in characters (code points), as a merchant counts them, not UTF-16 units. */
 export function charLength(text: string): number {
   let n = 0;

@@ -23,9 +23,13 @@ function matches(d: Delivery, f: DeliveryFilter): boolean {
   );
 }
 
+/** Attempts known to have a later attempt of their event (kept apart from the records). */
+type Superseded = Set<string>;
+
 /** Delivery attempts in this process (embedded mode, unit tests); each call is atomic. */
 export class InMemoryDeliveryRepository implements DeliveryRepository {
   private readonly byId = new Map<string, Delivery>();
+  private readonly superseded: Superseded = new Set();
 
   async insert(delivery: Delivery): Promise<InsertOutcome> {
     if (this.byId.has(delivery.id)) return "already_exists";
@@ -53,6 +57,11 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       if (d.eventId === eventId && (!latest || d.attemptNumber > latest.attemptNumber)) latest = d;
     }
     return latest ? copy(latest) : undefined;
+  }
+
+  async markSuperseded(eventId: string, attemptNumber: number): Promise<void> {
+    for (const d of this.byId.values())
+      if (d.eventId === eventId && d.attemptNumber < attemptNumber) this.superseded.add(d.id);
   }
 
   async claimNextDue(
@@ -117,6 +126,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     for (const [id, d] of this.byId) {
       if (d.status === "PENDING" || d.createdAt.getTime() >= cutoff.getTime()) continue;
       this.byId.delete(id);
+      this.superseded.delete(id);
       dropped++;
     }
     return dropped;
@@ -130,7 +140,10 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const rows = [...this.byId.values()]
       .filter(
         (d) =>
-          sameScope(d.scope, scope) && matches(d, filter) && (!page.after || isAfterPosition(d, page.after)),
+          sameScope(d.scope, scope) &&
+          matches(d, filter) &&
+          !(filter.latestOnly && this.superseded.has(d.id)) &&
+          (!page.after || isAfterPosition(d, page.after)),
       )
       .sort(newestFirst);
     return { deliveries: rows.slice(0, page.limit).map(copy), hasMore: rows.length > page.limit };

@@ -48,6 +48,8 @@ export interface DeliveryDocument {
   responseExcerpt?: string | null;
   claimToken: string | null;
   claimedUntil: Date | null;
+  /** True once a later attempt of the event exists (absent: not known to be). */
+  superseded?: boolean;
 }
 
 /**
@@ -176,6 +178,15 @@ export class MongoDeliveryRepository implements DeliveryRepository {
       this.collection.find({ eventId }).sort({ attemptNumber: -1 }).limit(1).next(),
     );
     return doc ? fromDocument(doc) : undefined;
+  }
+
+  async markSuperseded(eventId: string, attemptNumber: number): Promise<void> {
+    await runMongo(() =>
+      this.collection.updateMany(
+        { eventId, attemptNumber: { $lt: attemptNumber }, superseded: { $ne: true } },
+        { $set: { superseded: true } },
+      ),
+    );
   }
 
   async claimNextDue(
@@ -316,6 +327,7 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     if (filter.event !== undefined) query.event = filter.event;
     if (filter.sessionId !== undefined) query.sessionId = filter.sessionId;
     if (filter.eventId !== undefined) query.eventId = filter.eventId;
+    if (filter.latestOnly) query.superseded = { $ne: true };
     Object.assign(query, newestFirstWindowFilter(filter, page));
     const docs = await runMongo(() =>
       this.collection
