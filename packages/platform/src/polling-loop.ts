@@ -1,14 +1,26 @@
 import type { Logger } from "./logger.js";
 
 export interface PollingLoopOptions {
-  /** One look at the work; `more: true` asks for the next look at once (a full batch went out cleanly). */
-  pass: () => Promise<{ more: boolean }>;
+  /**
+   * One look at the work; `more: true` asks for the next look at once (a full batch went out
+   * cleanly), `idle: true` says the look found nothing at all.
+   */
+  pass: () => Promise<{ more: boolean; idle?: boolean }>;
   /** Pause between looks when there is nothing more to do. */
   intervalMs: number;
+  /**
+   * While looks find nothing, each pause doubles up to this (default: intervalMs, no backoff);
+   * a look that finds work, or wake(), brings it back to intervalMs
+   * (docs/decisions.md#idle-looks-back-off).
+   */
+  maxIdleIntervalMs?: number;
   logger: Logger;
   /** Logged when a look throws; the loop goes on after the pause. */
   failureMessage: string;
 }
+
+/** How far idle looks of the gateway's background loops back off: up to this many intervals. */
+export const IDLE_BACKOFF_INTERVALS = 5;
 
 export interface PollingLoop {
   /** Starts looking (idempotent). */
@@ -48,15 +60,23 @@ export function createPollingLoop(o: PollingLoopOptions): PollingLoop {
     });
   }
 
+  const maxIdleMs = Math.max(o.intervalMs, o.maxIdleIntervalMs ?? o.intervalMs);
+  let pauseMs = o.intervalMs;
+  let wokenSinceLook = false;
+
   async function run(): Promise<void> {
     while (!stopping) {
       let more = false;
+      let idle = false;
+      wokenSinceLook = false;
       try {
-        ({ more } = await o.pass());
+        ({ more, idle = false } = await o.pass());
       } catch (err) {
         o.logger.warn({ err }, o.failureMessage);
       }
-      if (!more) await sleep(o.intervalMs);
+      if (more) continue;
+      await sleep(pauseMs);
+      pauseMs = idle && !wokenSinceLook ? Math.min(pauseMs * 2, maxIdleMs) : o.intervalMs;
     }
   }
 
@@ -74,6 +94,7 @@ export function createPollingLoop(o: PollingLoopOptions): PollingLoop {
     },
     wake() {
       woken = true;
+      wokenSinceLook = true;
       wakeSleeper?.();
     },
   };

@@ -17,6 +17,11 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
     tableHeader: /\| operation \| PostgreSQL \| SQLite \|/,
   },
   { script: "rate-limiter-bench.ts", args: ["--requests", "30", "--seconds", "5"], tableHeader: /\|/ },
+  {
+    script: "webhook-delivery-bench.ts",
+    args: ["--events", "20", "--seconds", "1", "--stored", "0,50"],
+    tableHeader: /\| consumer \| stored deliveries \| deliveries\/s \|/,
+  },
 ];
 
 describe("benchmark scripts (smoke)", () => {

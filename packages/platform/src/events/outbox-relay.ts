@@ -1,4 +1,4 @@
-import { createPollingLoop } from "../polling-loop.js";
+import { createPollingLoop, IDLE_BACKOFF_INTERVALS } from "../polling-loop.js";
 import {
   DEFAULT_OUTBOX_BATCH_SIZE,
   DEFAULT_OUTBOX_POLL_INTERVAL_MS,
@@ -84,7 +84,7 @@ export function createGenericOutboxRelay<E extends PendingEvent>(
   }
 
   /** One look; `more` says the batch was full and went out cleanly, so look again at once. */
-  async function pass(): Promise<{ published: number; more: boolean }> {
+  async function pass(): Promise<{ published: number; more: boolean; idle: boolean }> {
     const pending = await o.store.findPendingOutbox(batchSize);
     o.backlog?.(pending);
     const byOwner = new Map<string, E[]>();
@@ -96,12 +96,19 @@ export function createGenericOutboxRelay<E extends PendingEvent>(
     }
     const results = await Promise.all([...byOwner.values()].map(publishInOrder));
     const published = results.reduce((sum, r) => sum + r.published, 0);
-    return { published, more: pending.length >= batchSize && !results.some((r) => r.failed) };
+    return {
+      published,
+      more: pending.length >= batchSize && !results.some((r) => r.failed),
+      idle: pending.length === 0,
+    };
   }
 
+  const intervalMs = o.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_INTERVAL_MS;
   const loop = createPollingLoop({
     pass,
-    intervalMs: o.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_INTERVAL_MS,
+    intervalMs,
+    // Writes wake the relay; while none come, the safety-net look backs off.
+    maxIdleIntervalMs: intervalMs * IDLE_BACKOFF_INTERVALS,
     logger: o.logger,
     failureMessage: `could not read the ${o.eventNoun} outbox, will retry`,
   });

@@ -1,4 +1,4 @@
-import { createPollingLoop, randomBase62 } from "@gateway/platform";
+import { createPollingLoop, IDLE_BACKOFF_INTERVALS, randomBase62 } from "@gateway/platform";
 import { sweepDueAt } from "../domain/sweep-schedule.js";
 import type { PaymentDeps } from "./payment-deps.js";
 import type { SweepLocks, SweepObserver } from "./ports.js";
@@ -65,7 +65,7 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
     }
   }
 
-  async function pass(): Promise<{ swept: number; more: boolean }> {
+  async function pass(): Promise<{ swept: number; more: boolean; idle: boolean }> {
     const due = await deps.repo.findDue(deps.clock.now(), batchSize);
     let swept = 0;
     let failed = false;
@@ -82,12 +82,15 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
-    return { swept, more: due.length >= batchSize && swept > 0 && !failed };
+    return { swept, more: due.length >= batchSize && swept > 0 && !failed, idle: due.length === 0 };
   }
 
+  const intervalMs = o.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
   const loop = createPollingLoop({
     pass,
-    intervalMs: o.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS,
+    intervalMs,
+    // Nothing due: look less often, up to a few intervals (an expiry is then that much late at most).
+    maxIdleIntervalMs: intervalMs * IDLE_BACKOFF_INTERVALS,
     logger: deps.logger,
     failureMessage: "could not look for due sessions, will retry",
   });

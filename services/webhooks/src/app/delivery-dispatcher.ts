@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "@gateway/platform";
+import { IDLE_BACKOFF_INTERVALS, type Logger } from "@gateway/platform";
 import type { Delivery, DeliveryClaim } from "../domain/delivery.js";
-import { type AttemptReport, type SendAttemptDeps, sendClaimedAttempt } from "./send-attempt.js";
+import type { QueuedAttempt } from "./record-event.js";
+import {
+  type AttemptReport,
+  type KnownContext,
+  type SendAttemptDeps,
+  sendClaimedAttempt,
+} from "./send-attempt.js";
 import { leaseMsOf, type WebhooksSettings } from "./webhooks-settings.js";
 
 export interface DispatcherDeps extends SendAttemptDeps {
@@ -38,12 +44,14 @@ export class DeliveryDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private wakePending = false;
+  /** Looks in a row that claimed nothing. */
+  private emptyLooks = 0;
   /** A look over the store is due (poll, wake(), a retry of ours, a look cut short by full slots). */
   private lookPending = true;
   private wakeSleeper: (() => void) | undefined;
   private lastClaimErrorLog = 0;
   /** First attempts handed over on their event, oldest first. */
-  private readonly ready: Delivery[] = [];
+  private readonly ready: QueuedAttempt[] = [];
   /** Attempts in flight per URL. */
   private readonly perUrl = new Map<string, number>();
   /**
@@ -63,6 +71,7 @@ export class DeliveryDispatcher {
   /** Look for due work now rather than at the next poll. */
   wake(): void {
     this.lookPending = true;
+    this.emptyLooks = 0;
     this.nudge();
   }
 
@@ -70,13 +79,13 @@ export class DeliveryDispatcher {
    * Sends this just-queued attempt as soon as a slot (and its URL's share) is free, claiming it
    * by id. When too many are waiting it is left to the next look, which finds it in the store.
    */
-  sendNow(attempt: Delivery): void {
+  sendNow(queued: QueuedAttempt): void {
     if (this.stopping) return;
     if (this.ready.length >= MAX_READY) {
       this.lookPending = true;
       return;
     }
-    this.ready.push(attempt);
+    this.ready.push(queued);
     this.nudge();
   }
 
@@ -169,6 +178,7 @@ export class DeliveryDispatcher {
       const claimed = await this.claim(free, (now, until, tokens) =>
         this.deps.stores.deliveries.claimDue(now, until, tokens, full),
       );
+      this.emptyLooks = claimed.length === 0 ? this.emptyLooks + 1 : 0;
       for (const attempt of claimed) {
         if (this.urlHasRoom(attempt.url)) this.startClaimed(attempt);
         else this.waiting.push(attempt);
@@ -198,7 +208,7 @@ export class DeliveryDispatcher {
    */
   private fillFromReady(): void {
     for (let i = 0; i < this.ready.length && this.hasSlot(); ) {
-      const attempt = this.ready[i]!;
+      const { attempt, known } = this.ready[i]!;
       if (!this.urlHasRoom(attempt.url)) {
         i++;
         continue;
@@ -209,7 +219,7 @@ export class DeliveryDispatcher {
           const taken = await this.deps.stores.deliveries.claimIfDue(attempt.id, now, until, token!);
           return taken ? [taken] : [];
         });
-        if (claimed) await this.process(claimed);
+        if (claimed) await this.process(claimed, known);
       });
     }
   }
@@ -264,10 +274,13 @@ export class DeliveryDispatcher {
         this.wakePending = false;
         resolve();
       };
+      // Looks that found nothing space the polls out, up to a few intervals
+      // (docs/decisions.md#idle-looks-back-off); work found or a wake() brings them back.
+      const polls = Math.min(2 ** Math.min(this.emptyLooks, 8), IDLE_BACKOFF_INTERVALS);
       const timer = setTimeout(() => {
         this.lookPending = true;
         done();
-      }, this.deps.settings.pollIntervalMs);
+      }, this.deps.settings.pollIntervalMs * polls);
       this.wakeSleeper = done;
     });
   }
@@ -286,10 +299,10 @@ export class DeliveryDispatcher {
     this.timers.add(timer);
   }
 
-  private async process(attempt: Delivery & { claim: DeliveryClaim }): Promise<void> {
+  private async process(attempt: Delivery & { claim: DeliveryClaim }, known?: KnownContext): Promise<void> {
     let report: AttemptReport;
     try {
-      report = await sendClaimedAttempt(this.deps, attempt, () => this.abandoned);
+      report = await sendClaimedAttempt(this.deps, attempt, () => this.abandoned, known);
     } catch (err) {
       this.deps.logger.error(
         { err, deliveryId: attempt.id, eventId: attempt.eventId },

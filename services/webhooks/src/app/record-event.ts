@@ -6,14 +6,24 @@ import { derivedId } from "../domain/derived-id.js";
 import { isSubscribed, subscriptionsOf } from "../domain/event-subscriptions.js";
 import type { WebhookEvent } from "../domain/webhook-event.js";
 import type { WebhooksStores } from "./ports.js";
+import type { KnownContext } from "./send-attempt.js";
 
 export interface RecordedEvent {
   /** False when the event was already known (a redelivery or a repeated publish): nothing new was stored. */
   firstTime: boolean;
   /** The stored metadata was not a JSON object; the envelope carries `metadata: null`. */
   metadataUnreadable: boolean;
-  /** The first attempt, when this call queued it: hand it to the dispatcher to send at once. */
-  queued?: Delivery;
+  /**
+   * The first attempt, when this call queued it, with the event and endpoint it was queued
+   * from: hand it to the dispatcher to send at once.
+   */
+  queued?: QueuedAttempt;
+}
+
+export interface QueuedAttempt {
+  attempt: Delivery;
+  /** Absent when the event was stored before: the stored one (and its body) wins, read at send time. */
+  known?: KnownContext;
 }
 
 export interface RecordEventDeps {
@@ -37,7 +47,7 @@ export async function recordWebhookEvent(
   deps: RecordEventDeps,
   received: Omit<WebhookEvent, "receivedAt" | "traceContext">,
   traceContext?: Record<string, string>,
-): Promise<{ firstTime: boolean; queued?: Delivery }> {
+): Promise<{ firstTime: boolean; queued?: QueuedAttempt }> {
   const { stores, clock } = deps;
   const now = clock.now();
   const event: WebhookEvent = {
@@ -78,7 +88,9 @@ export async function recordWebhookEvent(
   publishToListeners(deps, event, stored === "inserted");
   return {
     firstTime: stored === "inserted" || queued === "inserted",
-    ...(queued === "inserted" ? { queued: first } : {}),
+    ...(queued === "inserted"
+      ? { queued: { attempt: first, ...(stored === "inserted" ? { known: { event, endpoint } } : {}) } }
+      : {}),
   };
 }
 

@@ -4,6 +4,8 @@ import type { Delivery, DeliveryClaim, DeliveryResult } from "../domain/delivery
 import { resolveDeliveryTarget } from "../domain/delivery-target.js";
 import { derivedId } from "../domain/derived-id.js";
 import { planRetry } from "../domain/retry-schedule.js";
+import type { WebhookEndpoint } from "../domain/webhook-endpoint.js";
+import type { WebhookEvent } from "../domain/webhook-event.js";
 import { insertNextAttempt } from "./insert-next-attempt.js";
 import type { WebhookSender, WebhooksStores } from "./ports.js";
 import type { WebhooksSettings } from "./webhooks-settings.js";
@@ -41,6 +43,12 @@ export type AttemptReport = {
   /** The dispatcher stopped without waiting for us: nothing recorded, the lease will expire. */
   | { outcome: "abandoned" }
 );
+
+/** What the events consumer had in hand when it queued a first attempt. */
+export interface KnownContext {
+  event: WebhookEvent;
+  endpoint: WebhookEndpoint | undefined;
+}
 
 export const GONE_REASON = "Receiver answered HTTP 410 Gone";
 
@@ -90,6 +98,8 @@ export async function sendClaimedAttempt(
   deps: SendAttemptDeps,
   attempt: Delivery & { claim: DeliveryClaim },
   isAbandoned: () => boolean = () => false,
+  /** The event and the account's endpoint as the caller read them a moment ago (saves two reads). */
+  known?: KnownContext,
 ): Promise<AttemptReport> {
   const { stores, sender, clock, settings } = deps;
   const about = {
@@ -102,7 +112,7 @@ export async function sendClaimedAttempt(
   const complete = (result: DeliveryResult): Promise<boolean> =>
     stores.deliveries.complete(attempt.id, token, result);
 
-  const event = await stores.events.findById(attempt.eventId);
+  const event = known?.event ?? (await stores.events.findById(attempt.eventId));
   if (!event) {
     const errorMessage = "Internal error: the event of this delivery is missing";
     if (!(await complete({ status: "FAILED", url: attempt.url, errorMessage, completedAt: clock.now() })))
@@ -110,7 +120,7 @@ export async function sendClaimedAttempt(
     return { ...about, outcome: "not_sent", errorMessage };
   }
 
-  const endpoint = await stores.endpoints.find(attempt.scope);
+  const endpoint = known ? known.endpoint : await stores.endpoints.find(attempt.scope);
   const sentAt = clock.now();
   const target = resolveDeliveryTarget(event.sessionWebhookUrl, endpoint, sentAt);
   if (!target.ok) {
