@@ -17,7 +17,10 @@ export function answerNulInUrl(request: FastifyRequest, reply: FastifyReply): vo
   const fields = [...new URLSearchParams(query)]
     .filter(([name, value]) => name.includes("\u0000") || value.includes("\u0000"))
     .map(([name]) => name.replaceAll("\u0000", "\\u0000"));
-  if (!api) return reply.callNotFound();
+  if (!api) {
+    reply.callNotFound();
+    return;
+  }
   if (NUL_IN_URL.test(path) || fields.length === 0)
     throw new GatewayError("NOT_FOUND", GENERIC_DETAILS.NOT_FOUND!);
   throw GatewayError.validation(
