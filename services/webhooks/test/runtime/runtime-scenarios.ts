@@ -420,17 +420,7 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
     });
 
     it("when one endpoint is slow, then at most its share of the slots wait on it and another endpoint's events still go out", async () => {
-      let open = 0;
-      let most = 0;
-      const release: Array<() => void> = [];
-      receiver.handle((_req, res) => {
-        open++;
-        most = Math.max(most, open);
-        release.push(() => {
-          open--;
-          res.end("ok");
-        });
-      });
+      const held = holdRequests(receiver);
       const fast = await startReceiver();
       try {
         await startRuntime(undefined, {
@@ -442,7 +432,7 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         );
         await endpointFor(slowEvents[0]!);
         for (const facts of slowEvents) await publish(facts);
-        await waitFor(() => open === 2, { message: "two POSTs held by the slow endpoint" });
+        await waitFor(() => held.open === 2, { message: "two POSTs held by the slow endpoint" });
         const fastFacts = eventFacts("session.succeeded", { scope: newScope() });
         await setEndpoint(
           { endpoints: env.stores.endpoints, clock: systemClock },
@@ -451,15 +441,15 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
         );
         await publish(fastFacts);
         expect((await settled(fastFacts, 1))[0]?.status).toBe("SUCCEEDED");
-        expect(open).toBe(2);
-        while (receiver.requests.length < 5 || release.length > 0) {
-          await waitFor(() => release.length > 0, { message: "a held POST to release" });
-          release.shift()!();
+        expect(held.open).toBe(2);
+        while (receiver.requests.length < 5 || held.release.length > 0) {
+          await waitFor(() => held.release.length > 0, { message: "a held POST to release" });
+          held.release.shift()!();
         }
         for (const facts of slowEvents) expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
-        expect(most).toBe(2);
+        expect(held.most).toBe(2);
       } finally {
-        for (const done of release.splice(0)) done();
+        for (const done of held.release.splice(0)) done();
         await fast.close();
       }
     });
@@ -471,17 +461,7 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       await endpointFor(events[0]!);
       for (const facts of events) await publish(facts);
       for (const facts of events) await settled(facts, 1);
-      let open = 0;
-      let most = 0;
-      const release: Array<() => void> = [];
-      receiver.handle((_req, res) => {
-        open++;
-        most = Math.max(most, open);
-        release.push(() => {
-          open--;
-          res.end("ok");
-        });
-      });
+      const held = holdRequests(receiver);
       const resent = await bulkResendDeliveries(
         { stores: env.stores, clock: systemClock, wake: () => handle.runtime.wake() },
         scope,
@@ -490,16 +470,30 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       expect(resent).toBe(6);
       let answered = 0;
       while (answered < 6) {
-        await waitFor(() => release.length > 0, { message: "a resend to answer" });
-        expect(open).toBeLessThanOrEqual(2);
-        release.shift()!();
+        await waitFor(() => held.release.length > 0, { message: "a resend to answer" });
+        expect(held.open).toBeLessThanOrEqual(2);
+        held.release.shift()!();
         answered++;
       }
       for (const facts of events) {
         const rows = await settled(facts, 2);
         expect(rows.map((r) => r.status)).toEqual(["SUCCEEDED", "SUCCEEDED"]);
       }
-      expect(most).toBe(2);
+      expect(held.most).toBe(2);
     });
   });
+}
+
+/** Makes the receiver hold every request until released, counting how many are open at once. */
+function holdRequests(receiver: TestReceiver) {
+  const held = { open: 0, most: 0, release: [] as Array<() => void> };
+  receiver.handle((_req, res) => {
+    held.open++;
+    held.most = Math.max(held.most, held.open);
+    held.release.push(() => {
+      held.open--;
+      res.end("ok");
+    });
+  });
+  return held;
 }
