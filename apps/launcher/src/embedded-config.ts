@@ -96,7 +96,8 @@ export const embeddedConfigSpec = {
   },
   sweepIntervalMs: {
     env: "GATEWAY_SWEEP_INTERVAL",
-    description: "Pause between looks for sessions to expire and attempts to reconcile",
+    description:
+      "Pause between looks for sessions to expire and attempts to reconcile (up to 5x this while nothing is due)",
     default: "1s",
     parse: parse.duration,
   },

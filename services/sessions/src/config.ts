@@ -49,7 +49,8 @@ export const sessionsConfigSpec = {
   acquirerTimeoutMs: acquirerTimeoutField,
   sweepIntervalMs: {
     env: "GATEWAY_SWEEP_INTERVAL",
-    description: "pause between looks for sessions to expire, links to announce and attempts to reconcile",
+    description:
+      "pause between looks for sessions to expire, links to announce and attempts to reconcile (up to 5x this while nothing is due)",
     default: "1s",
     parse: parse.positiveDuration,
   },

@@ -62,7 +62,8 @@ export const webhookDeliveryConfigSpec = {
   },
   pollIntervalMs: {
     env: "GATEWAY_WEBHOOK_POLL_INTERVAL",
-    description: "how often an idle webhooks dispatcher looks for due retries",
+    description:
+      "how often an idle webhooks dispatcher looks for due retries (up to 5x this while nothing is found)",
     default: "1s",
     parse: parse.positiveDuration,
   },

@@ -106,7 +106,7 @@ export const acquirerTimeoutField = {
 export function outboxPollIntervalField(what: "session" | "refund") {
   return {
     env: "GATEWAY_OUTBOX_POLL_INTERVAL",
-    description: `safety-net pause between looks for unpublished ${what} events (every write that stores one wakes the relay at once)`,
+    description: `safety-net pause between looks for unpublished ${what} events (every write that stores one wakes the relay at once; up to 5x this while nothing is found)`,
     default: "1s",
     parse: parse.positiveDuration,
   };
