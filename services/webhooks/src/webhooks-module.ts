@@ -99,14 +99,16 @@ export function createWebhooksRuntime(deps: WebhooksRuntimeDeps): WebhooksRuntim
         stores: deps.stores,
         clock: deps.clock,
         ...(deps.liveFeed ? { liveFeed: deps.liveFeed } : {}),
+        reserveSend: (url: string) => dispatcher.reserve(url),
       };
       subscription = await subscribeToGatewayEvents({
         bus: deps.bus,
         logger: deps.logger,
         recordSession: (facts, traceContext) => recordSessionEvent(recordDeps, facts, traceContext),
         recordRefund: (facts, traceContext) => recordRefundEvent(recordDeps, facts, traceContext),
-        // Deliver on the event: the first attempt goes straight to a slot, claimed by its id.
-        // A redelivered event whose attempt was queued before is found by the next look.
+        // Deliver on the event: the first attempt was stored leased to a slot held for it, or,
+        // when none was free, waits for one and is claimed by its id. A redelivered event whose
+        // attempt was queued before is found by the next look.
         onRecorded: (recorded) => {
           if (recorded.queued) dispatcher.sendNow(recorded.queued);
         },

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { IDLE_BACKOFF_INTERVALS, type Logger } from "@gateway/platform";
 import type { Delivery, DeliveryClaim } from "../domain/delivery.js";
-import type { QueuedAttempt } from "./record-event.js";
+import type { QueuedAttempt, SendReservation } from "./record-event.js";
 import {
   type AttemptReport,
   type KnownContext,
@@ -87,6 +87,31 @@ export class DeliveryDispatcher {
     }
     this.ready.push(queued);
     this.nudge();
+  }
+
+  /**
+   * Holds a slot for a first attempt about to be stored leased to this process, when one is free
+   * for `url` and nothing handed over earlier is waiting: the attempt needs no claim at all
+   * (docs/decisions.md#webhooks-go-out-on-the-event).
+   */
+  reserve(url: string): SendReservation | undefined {
+    if (this.stopping || !this.hasSlot() || !this.urlHasRoom(url)) return undefined;
+    if (this.ready.length > 0 || this.waiting.length > 0) return undefined;
+    const now = this.deps.clock.now();
+    const claim = { token: randomUUID(), until: new Date(now.getTime() + leaseMsOf(this.deps.settings)) };
+    let decide!: (send: (() => Promise<void>) | undefined) => void;
+    const decided = new Promise<(() => Promise<void>) | undefined>((resolve) => {
+      decide = resolve;
+    });
+    this.run(url, async () => {
+      const send = await decided;
+      if (send) await send();
+    });
+    return {
+      claim,
+      send: (attempt, known) => decide(() => this.process(attempt, known)),
+      cancel: () => decide(undefined),
+    };
   }
 
   /** Run the loop again without a look over the store (new ready work, a freed slot). */

@@ -1,6 +1,6 @@
 import type { Clock, LiveEventFeed } from "@gateway/platform";
 import { generateWebhookSecret } from "@gateway/webhook-signature";
-import type { Delivery } from "../domain/delivery.js";
+import type { Delivery, DeliveryClaim } from "../domain/delivery.js";
 import { expectedUrl } from "../domain/delivery-target.js";
 import { derivedId } from "../domain/derived-id.js";
 import { isSubscribed, subscriptionsOf } from "../domain/event-subscriptions.js";
@@ -31,6 +31,20 @@ export interface RecordEventDeps {
   clock: Clock;
   /** Where test-mode events are offered to developers' `listen` streams; none: nobody listens. */
   liveFeed?: LiveEventFeed;
+  /**
+   * A send slot for the first attempt, when the dispatcher has one free for its URL: the attempt
+   * is then stored already leased to this process and sent at once, with no claim to make.
+   */
+  reserveSend?: (url: string) => SendReservation | undefined;
+}
+
+/** A send slot held for an attempt about to be stored under `claim`. */
+export interface SendReservation {
+  claim: DeliveryClaim;
+  /** The attempt is stored with `claim`: send it in the slot. */
+  send(attempt: Delivery & { claim: DeliveryClaim }, known?: KnownContext): void;
+  /** Nothing to send after all: free the slot. */
+  cancel(): void;
 }
 
 /** The id of an event's first attempt, the same however often the event arrives. */
@@ -84,13 +98,22 @@ export async function recordWebhookEvent(
     createdAt: now,
     dueAt: now,
   };
-  const queued = await stores.deliveries.insert(first);
+  const reservation = deps.reserveSend?.(first.url);
+  let queued: "inserted" | "already_exists";
+  try {
+    queued = await stores.deliveries.insert(reservation ? { ...first, claim: reservation.claim } : first);
+  } catch (err) {
+    reservation?.cancel();
+    throw err;
+  }
   publishToListeners(deps, event, stored === "inserted");
+  // The stored event (and its body) wins over this one when it was there before.
+  const known = stored === "inserted" ? { known: { event, endpoint } } : {};
+  if (queued !== "inserted") reservation?.cancel();
+  else if (reservation) reservation.send({ ...first, claim: reservation.claim }, known.known);
   return {
     firstTime: stored === "inserted" || queued === "inserted",
-    ...(queued === "inserted"
-      ? { queued: { attempt: first, ...(stored === "inserted" ? { known: { event, endpoint } } : {}) } }
-      : {}),
+    ...(queued === "inserted" && !reservation ? { queued: { attempt: first, ...known } } : {}),
   };
 }
 

@@ -419,6 +419,32 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       expect(looks).toBeLessThanOrEqual(2);
     });
 
+    it("when a slot is free as an event arrives, then its first attempt is stored leased to it and sent without any claim", async () => {
+      const claims: string[] = [];
+      const deliveries = env.stores.deliveries;
+      const counting: WebhooksStores = {
+        ...env.stores,
+        deliveries: Object.assign(Object.create(deliveries), {
+          claimIfDue: (...args: Parameters<typeof deliveries.claimIfDue>) => {
+            claims.push("by id");
+            return deliveries.claimIfDue(...args);
+          },
+          claimDue: (...args: Parameters<typeof deliveries.claimDue>) => {
+            claims.push("look");
+            return deliveries.claimDue(...args);
+          },
+        }),
+      };
+      await startRuntime(undefined, { stores: counting, settings: { pollIntervalMs: 3_600_000 } });
+      await waitFor(() => claims.length > 0, { message: "the look at start" });
+      const facts = eventFacts("session.succeeded", { scope: newScope() });
+      await endpointFor(facts);
+      await publish(facts);
+      expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
+      expect(claims).toEqual(["look"]);
+      expect(receiver.requests).toHaveLength(1);
+    });
+
     it("when one endpoint is slow, then at most its share of the slots wait on it and another endpoint's events still go out", async () => {
       const held = holdRequests(receiver);
       const fast = await startReceiver();
