@@ -22,6 +22,11 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
     args: ["--events", "20", "--seconds", "1", "--stored", "0,50"],
     tableHeader: /\| consumer \| stored deliveries \| deliveries\/s \|/,
   },
+  {
+    script: "http-scale-bench.ts",
+    args: ["--seconds", "1", "--warmup", "0.2", "--growth", "0,20", "--idle-seconds", "1"],
+    tableHeader: /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|/,
+  },
 ];
 
 describe("benchmark scripts (smoke)", () => {

@@ -1,0 +1,235 @@
+// HTTP at scale (issue 12): the gateway's create, GET and hosted-checkout requests against their
+// floors, how they hold up as the sessions collection grows, and what the stack burns when idle.
+//   1. create, GET session and checkout page (time to first byte), each measured on the gateway
+//      and on its floor (bench/support/http-floor-server.ts, a plain fastify process doing only
+//      the storage work): embedded (`npm start`, in memory) against a Map; distributed (a process
+//      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
+//      Throughput at saturation (closed loop, --concurrency clients for --seconds), then p50/p99
+//      latency in an open loop at half that rate (latency from the scheduled start).
+//   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then
+//      create/s and GET/s (GETs of the clones), each as a ratio to the first step.
+//   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
+//      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds.
+// Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N]
+//        [--growth 0,1000,10000] [--idle-seconds S] [--log-level info]
+// The load generator is this process (node:http, keep-alive); every server is its own process.
+// MONGODB_URL / NATS_URL, when set, are used instead of local FerretDB / nats-server.
+import { cpus } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
+import { randomBase62 } from "@gateway/platform";
+import { ferretDbBackend } from "@gateway/testkit";
+import { MongoClient } from "mongodb";
+import { closedLoop, type LoadResult, openLoop, type Send } from "./support/http-load.js";
+import {
+  type DistributedTarget,
+  startDistributed,
+  startEmbedded,
+  startFloor,
+  type Target,
+} from "./support/http-targets.js";
+import { readCpu, serverProcesses } from "./support/process-cpu.js";
+import { sessionCloner } from "./support/session-clones.js";
+import { SessionTraffic } from "./support/session-traffic.js";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    concurrency: { type: "string", default: "32" },
+    growth: { type: "string", default: "0,1000,10000" },
+    "idle-seconds": { type: "string", default: "20" },
+    "log-level": { type: "string", default: "info" },
+  },
+});
+const SECONDS = positive(values.seconds, "--seconds");
+const WARMUP = positive(values.warmup, "--warmup", true);
+const CONCURRENCY = wholeNumber(values.concurrency, "--concurrency", 1);
+const GROWTH = values.growth.split(",").map((k) => wholeNumber(k.trim(), "--growth", 0));
+const IDLE_SECONDS = positive(values["idle-seconds"], "--idle-seconds");
+/** Before the idle window: the relay and webhooks finish what the load left them. */
+const SETTLE_SECONDS = Math.min(5, IDLE_SECONDS);
+const DEMO_KEY = "sk_test_HttpScaleBench01AbcdefghijklmnopqrstuvwxyzAB";
+const RUN = randomBase62(6);
+const env = { LOG_LEVEL: values["log-level"] };
+
+interface OpRow {
+  mode: string;
+  op: string;
+  gateway: { sat: LoadResult; half: LoadResult };
+  floor: { sat: LoadResult; half: LoadResult };
+}
+
+const OPS = [
+  { op: "create", pick: (t: SessionTraffic): Send => t.create },
+  { op: "GET session", pick: (t: SessionTraffic): Send => t.get },
+  { op: "checkout page (TTFB)", pick: (t: SessionTraffic): Send => t.checkout },
+] as const;
+
+async function main(): Promise<void> {
+  const backend = process.env.MONGODB_URL ? "MONGODB_URL" : `FerretDB 1.24 on ${ferretDbBackend()}`;
+  console.log(
+    `HTTP at scale: ${CONCURRENCY} clients, ${SECONDS} s per measurement (${WARMUP} s warm-up), ` +
+      `${cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ` +
+      `distributed store: ${backend}, LOG_LEVEL=${env.LOG_LEVEL}\n`,
+  );
+  const rows: OpRow[] = [];
+  await withTargets([() => startEmbedded(DEMO_KEY, env), () => startFloor()], async ([gw, floor]) => {
+    rows.push(...(await compare("embedded", gw!, floor!)));
+  });
+  printOps(rows);
+  await withTargets([() => startDistributed(`bench_http_${RUN.toLowerCase()}`, env)], async ([t]) => {
+    const dist = t as DistributedTarget;
+    const { mongodbUrl, natsUrl } = dist.gateway;
+    const gwTraffic = await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
+      const { traffic, rows: distRows } = await compareKeeping("distributed", dist, floor!);
+      rows.push(...distRows);
+      return traffic;
+    });
+    printOps(rows.filter((r) => r.mode === "distributed"));
+    try {
+      await growth(dist, gwTraffic);
+      await idleCpu(dist);
+    } finally {
+      gwTraffic.close();
+    }
+  });
+}
+
+/** Starts the targets one by one, runs `body`, stops every one started, whatever happens. */
+async function withTargets<T>(starts: Array<() => Promise<Target>>, body: (t: Target[]) => Promise<T>) {
+  const started: Target[] = [];
+  try {
+    for (const start of starts) started.push(await start());
+    return await body(started);
+  } finally {
+    for (const t of started.reverse()) await t.stop();
+  }
+}
+
+async function compare(mode: string, gateway: Target, floor: Target): Promise<OpRow[]> {
+  const { traffic, rows } = await compareKeeping(mode, gateway, floor);
+  traffic.close();
+  return rows;
+}
+
+/** Each request on the gateway then on its floor; the gateway's traffic is kept for what follows. */
+async function compareKeeping(mode: string, gateway: Target, floor: Target) {
+  const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
+  const fl = new SessionTraffic(floor, `bench-${RUN}-${mode}-floor`);
+  try {
+    progress(`${mode}: warm-up`);
+    await closedLoop(gw.create, CONCURRENCY, WARMUP);
+    await closedLoop(fl.create, CONCURRENCY, WARMUP);
+    const rows: OpRow[] = [];
+    for (const { op, pick } of OPS) {
+      progress(`${mode}: ${op}`);
+      rows.push({ mode, op, gateway: await satAndHalf(pick(gw)), floor: await satAndHalf(pick(fl)) });
+    }
+    return { traffic: gw, rows };
+  } catch (err) {
+    gw.close();
+    throw err;
+  } finally {
+    fl.close();
+  }
+}
+
+async function satAndHalf(send: Send): Promise<{ sat: LoadResult; half: LoadResult }> {
+  const sat = checked(await closedLoop(send, CONCURRENCY, SECONDS));
+  const half = checked(await openLoop(send, Math.max(1, sat.perSecond / 2), SECONDS));
+  return { sat, half };
+}
+
+function checked(r: LoadResult): LoadResult {
+  if (r.requests === 0) throw new Error(`no request succeeded: ${r.firstError ?? "none sent"}`);
+  if (r.errors > 0) progress(`  ${r.errors} failed, first: ${r.firstError}`);
+  return r;
+}
+
+async function growth(dist: DistributedTarget, traffic: SessionTraffic): Promise<void> {
+  const client = await MongoClient.connect(dist.gateway.mongodbUrl, {
+    useBigInt64: true,
+    retryWrites: false,
+  });
+  try {
+    const db = client.db(`bench_http_${RUN.toLowerCase()}_sessions`);
+    const cloner = await sessionCloner(db, traffic.ids[0]!);
+    const sample: string[] = [];
+    let stored = 0;
+    const steps: Array<{ k: number; documents: number; create: LoadResult; get: LoadResult }> = [];
+    for (const k of GROWTH) {
+      progress(`growth: ${k} pre-stored`);
+      if (k > stored) sample.push(...(await cloner.add(k - stored)));
+      stored = Math.max(stored, k);
+      traffic.getFrom(sample.length > 0 ? sample : traffic.ids);
+      const documents = await cloner.count();
+      const create = checked(await closedLoop(traffic.create, CONCURRENCY, SECONDS));
+      const get = checked(await closedLoop(traffic.get, CONCURRENCY, SECONDS));
+      steps.push({ k, documents, create, get });
+    }
+    const [first] = steps;
+    console.log("\n| sessions pre-stored | documents in sessions | create/s | ÷ first | GET/s | ÷ first |");
+    console.log("|---|---|---|---|---|---|");
+    for (const s of steps)
+      console.log(
+        `| ${s.k} | ${s.documents} | ${s.create.perSecond.toFixed(0)} | ${ratio(s.create, first!.create)} | ` +
+          `${s.get.perSecond.toFixed(0)} | ${ratio(s.get, first!.get)} |`,
+      );
+  } finally {
+    await client.close();
+  }
+}
+
+async function idleCpu(dist: DistributedTarget): Promise<void> {
+  const procs = [...dist.processes, ...serverProcesses(dist.gateway.mongodbUrl, dist.gateway.natsUrl)];
+  progress(`idle: ${SETTLE_SECONDS} s settle, then ${IDLE_SECONDS} s measured`);
+  await sleep(SETTLE_SECONDS * 1000);
+  const before = readCpu(procs);
+  const began = performance.now();
+  await sleep(IDLE_SECONDS * 1000);
+  const after = readCpu(procs);
+  const seconds = (performance.now() - began) / 1000;
+  console.log(`\nIdle CPU over ${seconds.toFixed(1)} s, at ${Math.max(...GROWTH)} sessions pre-stored:\n`);
+  console.log("| process | CPU seconds | % of a core |");
+  console.log("|---|---|---|");
+  let total = 0;
+  for (const [i, b] of before.entries()) {
+    const used = after[i]!.cpuSeconds - b.cpuSeconds;
+    total += used;
+    console.log(`| ${b.name} | ${used.toFixed(2)} | ${((used / seconds) * 100).toFixed(1)} |`);
+  }
+  console.log(`| all | ${total.toFixed(2)} | ${((total / seconds) * 100).toFixed(1)} |`);
+}
+
+function printOps(rows: OpRow[]): void {
+  console.log(
+    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const { mode, op, gateway: g, floor: f } of rows)
+    console.log(
+      `| ${mode} | ${op} | ${g.sat.perSecond.toFixed(0)} | ${f.sat.perSecond.toFixed(0)} | ${ratio(g.sat, f.sat)} | ` +
+        `${ms(g.half.p50)} / ${ms(g.half.p99)} | ${ms(f.half.p50)} / ${ms(f.half.p99)} |`,
+    );
+}
+
+const ratio = (a: LoadResult, b: LoadResult) => (a.perSecond / b.perSecond).toFixed(2);
+const ms = (v: number) => v.toFixed(v < 10 ? 2 : 1);
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+function positive(raw: string, name: string, zeroOk = false): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk))
+    throw new Error(`${name} must be a positive number`);
+  return n;
+}
+
+function wholeNumber(raw: string, name: string, min: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${name} must be whole numbers >= ${min}, got "${raw}"`);
+  return n;
+}
+
+await main();

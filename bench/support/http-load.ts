@@ -1,0 +1,139 @@
+// Load generation for bench/http-scale-bench.ts: keep-alive HTTP/1.1 over node:http, closed loop
+// (N clients, each sending its next request when the last one answered) and open loop (requests
+// started on a fixed schedule, whatever the answers, with latency counted from the scheduled
+// start so a stalled server cannot hide its queue: no coordinated omission).
+import { Agent, request } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+  /** Milliseconds from sending to the response's headers (time to first byte). */
+  ttfbMs: number;
+  /** Milliseconds from sending to the body's last byte. */
+  totalMs: number;
+}
+
+/** One keep-alive connection pool to one server. */
+export class HttpClient {
+  private readonly agent: Agent;
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(baseUrl: string, maxSockets = 256) {
+    const url = new URL(baseUrl);
+    this.host = url.hostname;
+    this.port = Number(url.port);
+    this.agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  }
+
+  send(method: "GET" | "POST", path: string, headers: Record<string, string>, body?: string) {
+    return new Promise<HttpAnswer>((resolve, reject) => {
+      const t0 = performance.now();
+      const req = request(
+        {
+          agent: this.agent,
+          host: this.host,
+          port: this.port,
+          method,
+          path,
+          headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          const ttfbMs = performance.now() - t0;
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", reject);
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString("utf8"),
+              ttfbMs,
+              totalMs: performance.now() - t0,
+            }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  firstError?: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
+export type Send = () => Promise<number>;
+
+/** `concurrency` clients, each sending back to back for `seconds`: throughput at saturation. */
+export async function closedLoop(send: Send, concurrency: number, seconds: number): Promise<LoadResult> {
+  const samples: number[] = [];
+  const errors: string[] = [];
+  const began = performance.now();
+  const until = began + seconds * 1000;
+  const client = async () => {
+    while (performance.now() < until) await record(send, 0, samples, errors);
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  return summarize(samples, errors, performance.now() - began);
+}
+
+/**
+ * `rate` requests per second started on schedule for `seconds`; each latency runs from the
+ * scheduled start, so time spent waiting behind a slow answer counts.
+ */
+export async function openLoop(send: Send, rate: number, seconds: number): Promise<LoadResult> {
+  const samples: number[] = [];
+  const errors: string[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const began = performance.now();
+  const total = Math.max(1, Math.floor(rate * seconds));
+  let started = 0;
+  while (started < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - began) / 1000) * rate) + 1);
+    for (; started < due; started++) {
+      const lag = performance.now() - (began + (started * 1000) / rate);
+      const p = record(send, lag, samples, errors).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    await sleep(1);
+  }
+  await Promise.all(inFlight);
+  return summarize(samples, errors, performance.now() - began);
+}
+
+async function record(send: Send, lagMs: number, samples: number[], errors: string[]): Promise<void> {
+  try {
+    samples.push(lagMs + (await send()));
+  } catch (err) {
+    errors.push(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function summarize(samples: number[], errors: string[], ms: number): LoadResult {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    requests: samples.length,
+    errors: errors.length,
+    firstError: errors[0],
+    perSecond: (samples.length / ms) * 1000,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+  };
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
