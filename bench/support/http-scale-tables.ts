@@ -1,0 +1,51 @@
+// Markdown tables of bench/http-scale-bench.ts.
+import type { LoadResult } from "./http-load.js";
+
+/** One request measured on a gateway and on its floor: saturation, then half that rate. */
+export interface OpRow {
+  mode: string;
+  op: string;
+  gateway: { sat: LoadResult; half: LoadResult };
+  floor: { sat: LoadResult; half: LoadResult };
+}
+
+export function printOps(rows: OpRow[]): void {
+  console.log(
+    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | failed, gateway / floor |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const { mode, op, gateway: g, floor: f } of rows)
+    console.log(
+      `| ${mode} | ${op} | ${perSecond(g.sat)} | ${perSecond(f.sat)} | ${ratio(g.sat, f.sat)} | ` +
+        `${ms(g.half.p50)} / ${ms(g.half.p99)} | ${ms(f.half.p50)} / ${ms(f.half.p99)} | ` +
+        `${g.sat.errors + g.half.errors} / ${f.sat.errors + f.half.errors} |`,
+    );
+}
+
+/** One growth step: sessions pre-stored, then create/s and GET/s at that size. */
+export interface GrowthStep {
+  k: number;
+  documents: number;
+  create: LoadResult;
+  get: LoadResult;
+}
+
+/** Each step's rates as a ratio to the first step's. */
+export function printGrowth(steps: GrowthStep[]): void {
+  const [first] = steps;
+  console.log(
+    "\n| sessions pre-stored | documents in sessions | create/s | ÷ first | failed creates | GET/s | ÷ first | failed GETs |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const s of steps)
+    console.log(
+      `| ${s.k} | ${s.documents} | ${perSecond(s.create)} | ${ratio(s.create, first!.create)} | ${s.create.errors} | ` +
+        `${perSecond(s.get)} | ${ratio(s.get, first!.get)} | ${s.get.errors} |`,
+    );
+}
+
+export const perSecond = (r: LoadResult) => r.perSecond.toFixed(r.perSecond < 10 ? 1 : 0);
+export const ratio = (a: LoadResult, b: LoadResult) =>
+  b.perSecond > 0 ? (a.perSecond / b.perSecond).toFixed(2) : "n/a";
+/** Latency of the successful requests; none succeeded: a dash. */
+export const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(v < 10 ? 2 : 1));

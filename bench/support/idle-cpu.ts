@@ -1,0 +1,41 @@
+// The idle-CPU table of bench/http-scale-bench.ts: CPU time of each process over a window with no
+// traffic, as % of one core, for the whole window and for each half (a first half above the
+// second is work the load left behind draining, equal halves are steady background work).
+import { setTimeout as sleep } from "node:timers/promises";
+import { type CpuReading, readCpu } from "./process-cpu.js";
+
+export async function printIdleCpu(
+  procs: ReadonlyArray<{ name: string; pid: number }>,
+  seconds: number,
+  title: string,
+): Promise<void> {
+  const start = readCpu(procs);
+  const t0 = performance.now();
+  await sleep((seconds * 1000) / 2);
+  const middle = readCpu(procs);
+  const t1 = performance.now();
+  await sleep((seconds * 1000) / 2);
+  const end = readCpu(procs);
+  const t2 = performance.now();
+  const pct = (a: CpuReading[], b: CpuReading[], i: number, ms: number) =>
+    ((b[i]!.cpuSeconds - a[i]!.cpuSeconds) / ms) * 1000 * 100;
+  console.log(`\n${title}, over ${((t2 - t0) / 1000).toFixed(1)} s:\n`);
+  console.log("| process | CPU seconds | % of a core | first half % | second half % |");
+  console.log("|---|---|---|---|---|");
+  const totals = [0, 0, 0, 0];
+  for (const [i, p] of procs.entries()) {
+    const row = [
+      end[i]!.cpuSeconds - start[i]!.cpuSeconds,
+      pct(start, end, i, t2 - t0),
+      pct(start, middle, i, t1 - t0),
+      pct(middle, end, i, t2 - t1),
+    ];
+    row.forEach((v, j) => {
+      totals[j]! += v;
+    });
+    console.log(`| ${p.name} | ${row[0]!.toFixed(2)} | ${row.slice(1).map(fixed1).join(" | ")} |`);
+  }
+  console.log(`| all | ${totals[0]!.toFixed(2)} | ${totals.slice(1).map(fixed1).join(" | ")} |`);
+}
+
+const fixed1 = (v: number) => v.toFixed(1);
