@@ -9,6 +9,13 @@ export const DEFAULT_SWEEP_LEASE_MS = 120_000;
 const DEFAULT_BATCH_SIZE = 100;
 /** Sessions swept at once: each may wait on the acquirer. */
 const CONCURRENCY = 8;
+/**
+ * How often a look covers every expired session (downtime, a failed sweep, a dead replica's
+ * claim); the looks in between cover those that expired since shortly before the previous look
+ * (docs/decisions.md#the-sweeper-looks-at-the-minutes-that-just-expired).
+ */
+const FULL_EXPIRY_LOOK_EVERY_MS = 60_000;
+const EXPIRY_LOOK_OVERLAP_MS = 60_000;
 
 export interface SessionSweeperOptions {
   deps: PaymentDeps;
@@ -41,6 +48,20 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
   const holder = `sweeper-${randomBase62(16)}`;
   const leaseMs = o.leaseMs ?? DEFAULT_SWEEP_LEASE_MS;
   const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
+  let lastFullLook: number | undefined;
+  let lastLook: number | undefined;
+
+  /** The start of the expiries this look covers; undefined: all of them. */
+  function expiringSince(now: Date): Date | undefined {
+    const at = now.getTime();
+    const previous = lastLook;
+    lastLook = at;
+    if (lastFullLook === undefined || at - lastFullLook >= FULL_EXPIRY_LOOK_EVERY_MS || at < lastFullLook) {
+      lastFullLook = at;
+      return undefined;
+    }
+    return new Date(Math.min(previous ?? at, at) - EXPIRY_LOOK_OVERLAP_MS);
+  }
 
   async function sweepClaimed(
     sessionId: string,
@@ -66,7 +87,8 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
   }
 
   async function pass(): Promise<{ swept: number; more: boolean; idle: boolean }> {
-    const due = await deps.repo.findDue(deps.clock.now(), batchSize);
+    const now = deps.clock.now();
+    const due = await deps.repo.findDue(now, batchSize, expiringSince(now));
     let swept = 0;
     let failed = false;
     const queue = [...due];

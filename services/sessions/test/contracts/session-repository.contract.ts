@@ -590,6 +590,26 @@ export function sessionRepositoryContract(
         expect(found).toEqual(reconcileDue);
       });
 
+      it("when the look is limited to expiries since a moment, then older expiries are left out and other schedules are not", async () => {
+        // Twenty days after the other tests' sessions, so that their looks never see these; theirs
+        // are left out of ours.
+        const later = (ms: number) => at(ms + 20 * 24 * HOUR);
+        const longExpired = await stored("PENDING", { expiresAt: later(HOUR) });
+        const justExpired = await stored("CREATED", { expiresAt: later(2 * HOUR + 30_000) });
+        const linkDue = await stored("CREATED", {
+          expiresAt: later(10 * HOUR),
+          linkExpiryDueAt: later(HOUR / 2),
+        });
+        const ours = new Set([longExpired.id, justExpired.id, linkDue.id]);
+        const now = later(2 * HOUR + 90_000);
+        const look = async (since?: Date) =>
+          (await repo.findDue(now, 100, since)).map((s) => s.id).filter((id) => ours.has(id));
+        expect(await look(later(2 * HOUR))).toEqual([linkDue.id, justExpired.id]);
+        expect(await look()).toEqual([linkDue.id, longExpired.id, justExpired.id]);
+        // A window longer than the store looks at minute by minute: still exact.
+        expect(await look(later(HOUR / 2))).toEqual([linkDue.id, longExpired.id, justExpired.id]);
+      });
+
       it("when the schedule is cleared or moved by an update, then findDue follows it", async () => {
         // Ten days before the other test's sessions, so that none of them is due here.
         const earlier = (ms: number) => at(ms - 10 * 24 * HOUR);

@@ -143,8 +143,11 @@ export class InMemorySessionRepository implements SessionRepository {
     return { updated: true, session: structuredClone(updated) };
   }
 
-  async findDue(now: Date, limit: number): Promise<Session[]> {
-    const due = [...this.byId.values()].filter((s) => (sweepDueAt(s) ?? Infinity) <= now.getTime());
+  async findDue(now: Date, limit: number, expiringSince?: Date): Promise<Session[]> {
+    const due = [...this.byId.values()].filter((s) => {
+      const at = expiringSince && s.expiresAt < expiringSince ? withoutExpiry(s) : sweepDueAt(s);
+      return (at ?? Infinity) <= now.getTime();
+    });
     return due
       .sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!)
       .slice(0, limit)
@@ -224,4 +227,12 @@ export class InMemorySessionRepository implements SessionRepository {
 
 export function createMemorySessionRepository(): InMemorySessionRepository {
   return new InMemorySessionRepository();
+}
+
+/** When the sweeper has work on `s` other than its expiry (an expiry older than the look is left out). */
+function withoutExpiry(s: Session): number | undefined {
+  const times = [s.linkExpiryDueAt?.getTime(), s.reconcileAt?.getTime()].filter(
+    (t): t is number => t !== undefined,
+  );
+  return times.length > 0 ? Math.min(...times) : undefined;
 }

@@ -33,6 +33,7 @@ import { runMongo } from "./mongo-errors.js";
 import {
   changesToSet,
   fromDocument,
+  minuteOf,
   type OutboxDocument,
   outboxFromDocument,
   outboxToDocument,
@@ -74,7 +75,12 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
     { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
     { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
+    // The sweeper's usual expiry look: the sessions expiring in the last minutes (findDue).
+    { key: { expiryMinute: 1, status: 1 }, options: { name: "expiry_minute" } },
   ];
+
+/** Beyond this many minutes, a look "expiring since" reads every open session instead. */
+const MAX_EXPIRY_MINUTES = 10;
 
 const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
 
@@ -120,6 +126,14 @@ async function backfillScheduleFlags(collection: Collection<SessionDocument>): P
       collection.updateMany({ [flag]: { $exists: false } } as Filter<SessionDocument>, {
         $set: { [flag]: false },
       }),
+    );
+  }
+  const withoutMinute = collection.find({ expiryMinute: { $exists: false } } as Filter<SessionDocument>, {
+    projection: { id: 1, expiresAt: 1 },
+  });
+  for await (const doc of withoutMinute) {
+    await runMongo(() =>
+      collection.updateOne({ id: doc.id }, { $set: { expiryMinute: minuteOf(doc.expiresAt) } }),
     );
   }
   const legacy = collection.find({ checkoutTokens: { $exists: false } } as Filter<SessionDocument>, {
@@ -245,7 +259,7 @@ export class MongoSessionRepository implements SessionRepository {
     return { updated: false, current: await this.findById(scope, id) };
   }
 
-  async findDue(now: Date, limit: number): Promise<Session[]> {
+  async findDue(now: Date, limit: number, expiringSince?: Date): Promise<Session[]> {
     const look = (
       filter: Filter<SessionDocument>,
       sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt",
@@ -259,9 +273,7 @@ export class MongoSessionRepository implements SessionRepository {
       );
     const batches = await Promise.all([
       // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
-      ...PAYABLE_STATUSES.map((status) =>
-        look({ status, expiresAt: { $lte: now } } as Filter<SessionDocument>, "expiresAt"),
-      ),
+      ...this.expiryFilters(now, expiringSince).map((filter) => look(filter, "expiresAt")),
       // The flags are there for FerretDB's pushdown; MongoDB's planner takes the date indexes.
       look({ linkExpiryScheduled: true, linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
       look({ reconcileScheduled: true, reconcileAt: { $lte: now } }, "reconcileAt"),
@@ -269,6 +281,27 @@ export class MongoSessionRepository implements SessionRepository {
     const byId = new Map<string, Session>();
     for (const doc of batches.flat()) if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
     return [...byId.values()].sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!).slice(0, limit);
+  }
+
+  /**
+   * Payable sessions past `expiresAt`; with `since`, only those whose lifetime ended since then,
+   * found by equality on the minutes they expire in (so FerretDB reads only them; on MongoDB the
+   * expiry_minute index). One look per payable status: FerretDB pushes equality down, not `$in`.
+   */
+  private expiryFilters(now: Date, since: Date | undefined): Filter<SessionDocument>[] {
+    const minutes = since ? minutesBetween(since, now) : undefined;
+    const buckets = minutes && minutes.length <= MAX_EXPIRY_MINUTES ? minutes : [undefined];
+    const range = buckets[0] !== undefined && since ? { $gte: since, $lte: now } : { $lte: now };
+    return buckets.flatMap((expiryMinute) =>
+      PAYABLE_STATUSES.map(
+        (status) =>
+          ({
+            ...(expiryMinute ? { expiryMinute } : {}),
+            status,
+            expiresAt: range,
+          }) as Filter<SessionDocument>,
+      ),
+    );
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
@@ -338,4 +371,12 @@ export async function createMongoSessionRepository(db: Db): Promise<SessionRepos
   await ensureIndexes(collection);
   const locks = db.collection<WriteLockDocument>(SESSION_WRITE_LOCKS_COLLECTION);
   return new MongoSessionRepository(collection, new DocumentWriteLock(locks));
+}
+
+/** The UTC minutes from `from` to `to`, both included (none when `from` is after `to`). */
+function minutesBetween(from: Date, to: Date): string[] {
+  const minutes: string[] = [];
+  for (let at = Math.floor(from.getTime() / 60_000) * 60_000; at <= to.getTime(); at += 60_000)
+    minutes.push(minuteOf(at));
+  return minutes;
 }
