@@ -119,11 +119,10 @@ export interface SessionRepository extends OutboxStore {
   /**
    * Sessions the sweeper has work on at `now`, across every account, at most `limit`, the most
    * overdue first: a payable session past its lifetime, a link expiry due (`linkExpiryDueAt`),
-   * or reconciliation due (`reconcileAt`). With `expiringSince`, payable sessions count only
-   * when their lifetime ended at or after it (the sweeper's usual look: those that expired since
-   * its last looks; the other schedules are always looked at in full).
+   * or reconciliation due (`reconcileAt`). With `dueSince`, only work that fell due at or after
+   * it (the sweeper's usual look: what fell due since shortly before its previous look).
    */
-  findDue(now: Date, limit: number, expiringSince?: Date): Promise<Session[]>;
+  findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]>;
 }
 
 /** Told of every payment attempt that ended, for metrics (never with a merchant or session id). */

@@ -10,12 +10,12 @@ const DEFAULT_BATCH_SIZE = 100;
 /** Sessions swept at once: each may wait on the acquirer. */
 const CONCURRENCY = 8;
 /**
- * How often a look covers every expired session (downtime, a failed sweep, a dead replica's
- * claim); the looks in between cover those that expired since shortly before the previous look
- * (docs/decisions.md#the-sweeper-looks-at-the-minutes-that-just-expired).
+ * How often a look covers all due work (downtime, a failed sweep, a dead replica's claim); the
+ * looks in between cover what fell due since shortly before the previous look
+ * (docs/decisions.md#the-sweeper-looks-at-the-minutes-that-just-fell-due).
  */
-const FULL_EXPIRY_LOOK_EVERY_MS = 60_000;
-const EXPIRY_LOOK_OVERLAP_MS = 60_000;
+const FULL_LOOK_EVERY_MS = 60_000;
+const LOOK_OVERLAP_MS = 60_000;
 
 export interface SessionSweeperOptions {
   deps: PaymentDeps;
@@ -51,16 +51,16 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
   let lastFullLook: number | undefined;
   let lastLook: number | undefined;
 
-  /** The start of the expiries this look covers; undefined: all of them. */
-  function expiringSince(now: Date): Date | undefined {
+  /** Since when this look covers work falling due; undefined: all due work. */
+  function dueSince(now: Date): Date | undefined {
     const at = now.getTime();
     const previous = lastLook;
     lastLook = at;
-    if (lastFullLook === undefined || at - lastFullLook >= FULL_EXPIRY_LOOK_EVERY_MS || at < lastFullLook) {
+    if (lastFullLook === undefined || at - lastFullLook >= FULL_LOOK_EVERY_MS || at < lastFullLook) {
       lastFullLook = at;
       return undefined;
     }
-    return new Date(Math.min(previous ?? at, at) - EXPIRY_LOOK_OVERLAP_MS);
+    return new Date(Math.min(previous ?? at, at) - LOOK_OVERLAP_MS);
   }
 
   async function sweepClaimed(
@@ -88,7 +88,7 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
 
   async function pass(): Promise<{ swept: number; more: boolean; idle: boolean }> {
     const now = deps.clock.now();
-    const due = await deps.repo.findDue(now, batchSize, expiringSince(now));
+    const due = await deps.repo.findDue(now, batchSize, dueSince(now));
     let swept = 0;
     let failed = false;
     const queue = [...due];

@@ -590,24 +590,33 @@ export function sessionRepositoryContract(
         expect(found).toEqual(reconcileDue);
       });
 
-      it("when the look is limited to expiries since a moment, then older expiries are left out and other schedules are not", async () => {
+      it("when the look is limited to work due since a moment, then older work is left out, whatever its kind", async () => {
         // Twenty days after the other tests' sessions, so that their looks never see these; theirs
         // are left out of ours.
         const later = (ms: number) => at(ms + 20 * 24 * HOUR);
         const longExpired = await stored("PENDING", { expiresAt: later(HOUR) });
         const justExpired = await stored("CREATED", { expiresAt: later(2 * HOUR + 30_000) });
-        const linkDue = await stored("CREATED", {
+        const oldLinkDue = await stored("CREATED", {
           expiresAt: later(10 * HOUR),
           linkExpiryDueAt: later(HOUR / 2),
         });
-        const ours = new Set([longExpired.id, justExpired.id, linkDue.id]);
+        const newLinkDue = await stored("CREATED", {
+          expiresAt: later(10 * HOUR),
+          linkExpiryDueAt: later(2 * HOUR + 10_000),
+        });
+        const reconcileDue = await stored("SUCCEEDED", {
+          expiresAt: later(HOUR),
+          reconcileAt: later(2 * HOUR + 60_000),
+        });
+        const ours = new Set([longExpired.id, justExpired.id, oldLinkDue.id, newLinkDue.id, reconcileDue.id]);
         const now = later(2 * HOUR + 90_000);
         const look = async (since?: Date) =>
           (await repo.findDue(now, 100, since)).map((s) => s.id).filter((id) => ours.has(id));
-        expect(await look(later(2 * HOUR))).toEqual([linkDue.id, justExpired.id]);
-        expect(await look()).toEqual([linkDue.id, longExpired.id, justExpired.id]);
+        expect(await look(later(2 * HOUR))).toEqual([newLinkDue.id, justExpired.id, reconcileDue.id]);
+        const everything = [oldLinkDue.id, longExpired.id, newLinkDue.id, justExpired.id, reconcileDue.id];
+        expect(await look()).toEqual(everything);
         // A window longer than the store looks at minute by minute: still exact.
-        expect(await look(later(HOUR / 2))).toEqual([linkDue.id, longExpired.id, justExpired.id]);
+        expect(await look(later(HOUR / 2))).toEqual(everything);
       });
 
       it("when the schedule is cleared or moved by an update, then findDue follows it", async () => {

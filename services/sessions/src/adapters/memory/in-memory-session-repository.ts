@@ -10,7 +10,13 @@ import type {
   SessionRepository,
   UpdateResult,
 } from "../../app/ports.js";
-import { type AccountScope, type Session, type SessionChanges, withChanges } from "../../domain/session.js";
+import {
+  type AccountScope,
+  isPayable,
+  type Session,
+  type SessionChanges,
+  withChanges,
+} from "../../domain/session.js";
 import { sweepDueAt } from "../../domain/sweep-schedule.js";
 
 const referenceKey = (scope: AccountScope, reference: string): string =>
@@ -143,9 +149,9 @@ export class InMemorySessionRepository implements SessionRepository {
     return { updated: true, session: structuredClone(updated) };
   }
 
-  async findDue(now: Date, limit: number, expiringSince?: Date): Promise<Session[]> {
+  async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
     const due = [...this.byId.values()].filter((s) => {
-      const at = expiringSince && s.expiresAt < expiringSince ? withoutExpiry(s) : sweepDueAt(s);
+      const at = dueSince ? sweepDueAtOrAfter(s, dueSince.getTime()) : sweepDueAt(s);
       return (at ?? Infinity) <= now.getTime();
     });
     return due
@@ -229,10 +235,12 @@ export function createMemorySessionRepository(): InMemorySessionRepository {
   return new InMemorySessionRepository();
 }
 
-/** When the sweeper has work on `s` other than its expiry (an expiry older than the look is left out). */
-function withoutExpiry(s: Session): number | undefined {
-  const times = [s.linkExpiryDueAt?.getTime(), s.reconcileAt?.getTime()].filter(
-    (t): t is number => t !== undefined,
-  );
+/** The earliest of the sweeper's due times on `s` that is not before `since`. */
+function sweepDueAtOrAfter(s: Session, since: number): number | undefined {
+  const times = [
+    s.linkExpiryDueAt?.getTime(),
+    s.reconcileAt?.getTime(),
+    isPayable(s.status) ? s.expiresAt.getTime() : undefined,
+  ].filter((t): t is number => t !== undefined && t >= since);
   return times.length > 0 ? Math.min(...times) : undefined;
 }

@@ -75,12 +75,14 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
     { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
     { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
-    // The sweeper's usual expiry look: the sessions expiring in the last minutes (findDue).
+    // The sweeper's usual looks: work falling due in the last minutes (findDue).
     { key: { expiryMinute: 1, status: 1 }, options: { name: "expiry_minute" } },
+    { key: { linkExpiryMinute: 1 }, options: { name: "link_expiry_minute" } },
+    { key: { reconcileMinute: 1 }, options: { name: "reconcile_minute" } },
   ];
 
-/** Beyond this many minutes, a look "expiring since" reads every open session instead. */
-const MAX_EXPIRY_MINUTES = 10;
+/** Beyond this many minutes, a look at work "due since" goes by dates alone. */
+const MAX_DUE_MINUTES = 10;
 
 const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
 
@@ -128,12 +130,21 @@ async function backfillScheduleFlags(collection: Collection<SessionDocument>): P
       }),
     );
   }
-  const withoutMinute = collection.find({ expiryMinute: { $exists: false } } as Filter<SessionDocument>, {
-    projection: { id: 1, expiresAt: 1 },
+  const withoutMinutes = collection.find({ reconcileMinute: { $exists: false } } as Filter<SessionDocument>, {
+    projection: { id: 1, expiresAt: 1, linkExpiryDueAt: 1, reconcileAt: 1 },
   });
-  for await (const doc of withoutMinute) {
+  for await (const doc of withoutMinutes) {
     await runMongo(() =>
-      collection.updateOne({ id: doc.id }, { $set: { expiryMinute: minuteOf(doc.expiresAt) } }),
+      collection.updateOne(
+        { id: doc.id },
+        {
+          $set: {
+            expiryMinute: minuteOf(doc.expiresAt),
+            linkExpiryMinute: doc.linkExpiryDueAt ? minuteOf(doc.linkExpiryDueAt) : null,
+            reconcileMinute: doc.reconcileAt ? minuteOf(doc.reconcileAt) : null,
+          },
+        },
+      ),
     );
   }
   const legacy = collection.find({ checkoutTokens: { $exists: false } } as Filter<SessionDocument>, {
@@ -259,7 +270,7 @@ export class MongoSessionRepository implements SessionRepository {
     return { updated: false, current: await this.findById(scope, id) };
   }
 
-  async findDue(now: Date, limit: number, expiringSince?: Date): Promise<Session[]> {
+  async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
     const look = (
       filter: Filter<SessionDocument>,
       sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt",
@@ -271,37 +282,38 @@ export class MongoSessionRepository implements SessionRepository {
           .limit(limit)
           .toArray(),
       );
-    const batches = await Promise.all([
-      // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
-      ...this.expiryFilters(now, expiringSince).map((filter) => look(filter, "expiresAt")),
-      // The flags are there for FerretDB's pushdown; MongoDB's planner takes the date indexes.
-      look({ linkExpiryScheduled: true, linkExpiryDueAt: { $lte: now } }, "linkExpiryDueAt"),
-      look({ reconcileScheduled: true, reconcileAt: { $lte: now } }, "reconcileAt"),
-    ]);
+    const window = dueWindow(now, dueSince);
+    const batches = await Promise.all(
+      window.minutes.flatMap((minute) => [
+        // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
+        ...PAYABLE_STATUSES.map((status) =>
+          look(
+            {
+              ...(minute ? { expiryMinute: minute } : {}),
+              status,
+              expiresAt: window.range,
+            } as Filter<SessionDocument>,
+            "expiresAt",
+          ),
+        ),
+        // The flags and minutes are there for FerretDB's pushdown; MongoDB's planner takes the indexes.
+        look(
+          minute
+            ? { linkExpiryMinute: minute, linkExpiryDueAt: window.range }
+            : { linkExpiryScheduled: true, linkExpiryDueAt: window.range },
+          "linkExpiryDueAt",
+        ),
+        look(
+          minute
+            ? { reconcileMinute: minute, reconcileAt: window.range }
+            : { reconcileScheduled: true, reconcileAt: window.range },
+          "reconcileAt",
+        ),
+      ]),
+    );
     const byId = new Map<string, Session>();
     for (const doc of batches.flat()) if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
     return [...byId.values()].sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!).slice(0, limit);
-  }
-
-  /**
-   * Payable sessions past `expiresAt`; with `since`, only those whose lifetime ended since then,
-   * found by equality on the minutes they expire in (so FerretDB reads only them; on MongoDB the
-   * expiry_minute index). One look per payable status: FerretDB pushes equality down, not `$in`.
-   */
-  private expiryFilters(now: Date, since: Date | undefined): Filter<SessionDocument>[] {
-    const minutes = since ? minutesBetween(since, now) : undefined;
-    const buckets = minutes && minutes.length <= MAX_EXPIRY_MINUTES ? minutes : [undefined];
-    const range = buckets[0] !== undefined && since ? { $gte: since, $lte: now } : { $lte: now };
-    return buckets.flatMap((expiryMinute) =>
-      PAYABLE_STATUSES.map(
-        (status) =>
-          ({
-            ...(expiryMinute ? { expiryMinute } : {}),
-            status,
-            expiresAt: range,
-          }) as Filter<SessionDocument>,
-      ),
-    );
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
@@ -373,10 +385,21 @@ export async function createMongoSessionRepository(db: Db): Promise<SessionRepos
   return new MongoSessionRepository(collection, new DocumentWriteLock(locks));
 }
 
-/** The UTC minutes from `from` to `to`, both included (none when `from` is after `to`). */
-function minutesBetween(from: Date, to: Date): string[] {
+/**
+ * What a look covers: with `since`, work falling due between it and `now`, found by equality on
+ * each minute in between (FerretDB reads only those sessions; on MongoDB the minute indexes), or
+ * when that is more than MAX_DUE_MINUTES minutes, by dates alone; without, everything due.
+ */
+function dueWindow(
+  now: Date,
+  since: Date | undefined,
+): { minutes: Array<string | undefined>; range: { $lte: Date; $gte?: Date } } {
+  if (!since) return { minutes: [undefined], range: { $lte: now } };
   const minutes: string[] = [];
-  for (let at = Math.floor(from.getTime() / 60_000) * 60_000; at <= to.getTime(); at += 60_000)
+  for (let at = Math.floor(since.getTime() / 60_000) * 60_000; at <= now.getTime(); at += 60_000)
     minutes.push(minuteOf(at));
-  return minutes;
+  return {
+    minutes: minutes.length <= MAX_DUE_MINUTES ? minutes : [undefined],
+    range: { $gte: since, $lte: now },
+  };
 }

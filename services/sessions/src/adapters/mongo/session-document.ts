@@ -74,6 +74,9 @@ export interface SessionDocument {
    * every open session. Absent in documents written before it existed: see backfill.
    */
   expiryMinute?: string;
+  /** The minutes of `linkExpiryDueAt` and `reconcileAt` (null when unset), for the same looks. */
+  linkExpiryMinute?: string | null;
+  reconcileMinute?: string | null;
 }
 
 /** The UTC minute of `at`, as stored in `expiryMinute`. */
@@ -255,6 +258,8 @@ export function toDocument(s: Session): SessionDocument {
     linkExpiryScheduled: s.linkExpiryDueAt !== undefined,
     reconcileScheduled: s.reconcileAt !== undefined,
     expiryMinute: minuteOf(s.expiresAt),
+    linkExpiryMinute: s.linkExpiryDueAt ? minuteOf(s.linkExpiryDueAt) : null,
+    reconcileMinute: s.reconcileAt ? minuteOf(s.reconcileAt) : null,
   };
 }
 
@@ -323,10 +328,12 @@ export function changesToSet(changes: SessionChanges): Partial<SessionDocument> 
   if (changes.linkExpiryDueAt !== undefined) {
     set.linkExpiryDueAt = changes.linkExpiryDueAt;
     set.linkExpiryScheduled = changes.linkExpiryDueAt !== null;
+    set.linkExpiryMinute = changes.linkExpiryDueAt ? minuteOf(changes.linkExpiryDueAt) : null;
   }
   if (changes.reconcileAt !== undefined) {
     set.reconcileAt = changes.reconcileAt;
     set.reconcileScheduled = changes.reconcileAt !== null;
+    set.reconcileMinute = changes.reconcileAt ? minuteOf(changes.reconcileAt) : null;
   }
   return set;
 }
