@@ -2,7 +2,7 @@
 // process), the distributed gateway (a process per service, MongoDB wire server, NATS), and the
 // floor server of each (./http-floor-server.ts), every one its own process on loopback.
 import { fileURLToPath } from "node:url";
-import { type DistributedGateway, launcherEntries, startDistributedGateway } from "@gateway/launcher";
+import { type DistributedGateway, startDistributedGateway, startEmbeddedProcess } from "@gateway/launcher";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 
 export interface Target {
@@ -18,24 +18,13 @@ const FLOOR_ENTRY = fileURLToPath(new URL("./http-floor-server.ts", import.meta.
 
 /** `npm start`: every service in one process, in-memory stores, no rate limits. */
 export async function startEmbedded(demoKey: string, env: Record<string, string>): Promise<Target> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = await startProcess({
-    name: "embedded",
-    entry: launcherEntries.embedded,
-    env: {
-      PORT: String(port),
-      GATEWAY_PUBLIC_URL: url,
-      GATEWAY_RATE_LIMITS: "off",
-      GATEWAY_DEMO_TEST_KEY: demoKey,
-      MONGODB_URL: "",
-      NATS_URL: "",
-      ...env,
-    },
-    readyUrl: `${url}/healthz`,
-    timeoutMs: 60_000,
-  });
-  return { url, key: demoKey, processes: [{ name: "embedded", pid: proc.pid }], stop: () => proc.stop() };
+  const { url, process } = await startEmbeddedProcess(demoKey, env);
+  return {
+    url,
+    key: demoKey,
+    processes: [{ name: "embedded", pid: process.pid }],
+    stop: () => process.stop(),
+  };
 }
 
 /** The floor: in memory, or on the given MongoDB wire server and NATS. */

@@ -6,4 +6,5 @@ export {
 } from "./distributed-gateway.js";
 export { embeddedConfigSpec } from "./embedded-config.js";
 export { type EmbeddedGateway, startEmbeddedGateway } from "./embedded-gateway.js";
+export { type EmbeddedProcess, startEmbeddedProcess } from "./embedded-process.js";
 export { compiledEntry, launcherEntries, type ServiceName, serviceEntries } from "./service-entries.js";

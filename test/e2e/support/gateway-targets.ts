@@ -1,5 +1,4 @@
-import { launcherEntries, startDistributedGateway } from "@gateway/launcher";
-import { freePort, startProcess } from "@gateway/testkit";
+import { startDistributedGateway, startEmbeddedProcess } from "@gateway/launcher";
 
 /** A running gateway as a merchant reaches it: its URL and a demo test key. */
 export interface GatewayTarget {
@@ -8,32 +7,13 @@ export interface GatewayTarget {
   stop(): Promise<void>;
 }
 
-/**
- * `npm start` as one process (no MongoDB, no NATS), answering on its own URL, without rate
- * limits (suites that send many requests from one key test budgets elsewhere).
- */
+/** `npm start` as one process (no MongoDB, no NATS), answering on its own URL, without rate limits. */
 export async function startEmbeddedTarget(
   demoKey: string,
   env: Record<string, string> = {},
 ): Promise<GatewayTarget> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = await startProcess({
-    name: "embedded",
-    entry: launcherEntries.embedded,
-    env: {
-      PORT: String(port),
-      GATEWAY_PUBLIC_URL: url,
-      GATEWAY_RATE_LIMITS: "off",
-      GATEWAY_DEMO_TEST_KEY: demoKey,
-      MONGODB_URL: "",
-      NATS_URL: "",
-      ...env,
-    },
-    readyUrl: `${url}/healthz`,
-    timeoutMs: 60_000,
-  });
-  return { url, demoKey, stop: () => proc.stop() };
+  const { url, process } = await startEmbeddedProcess(demoKey, env);
+  return { url, demoKey, stop: () => process.stop() };
 }
 
 /** The distributed stack (a process per service, MongoDB wire server, NATS) with its demo merchant. */
