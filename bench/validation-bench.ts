@@ -4,8 +4,7 @@
 // Run: npx tsx bench/validation-bench.ts [--rounds N]
 // Each line: median and worst milliseconds per request, and the median's ratio to the valid body.
 import { parseArgs } from "node:util";
-import { launcherEntries } from "@gateway/launcher";
-import { freePort, startProcess } from "@gateway/testkit";
+import { startEmbeddedProcess } from "@gateway/launcher";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "20" } } });
 const ROUNDS = Number.parseInt(values.rounds, 10);
@@ -52,22 +51,7 @@ const bodies: Array<[string, (round: number) => string, number]> = [
   ],
 ];
 
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-const proc = await startProcess({
-  name: "embedded",
-  entry: launcherEntries.embedded,
-  env: {
-    PORT: String(port),
-    GATEWAY_PUBLIC_URL: url,
-    GATEWAY_RATE_LIMITS: "off",
-    GATEWAY_DEMO_TEST_KEY: KEY,
-    MONGODB_URL: "",
-    NATS_URL: "",
-  },
-  readyUrl: `${url}/healthz`,
-  timeoutMs: 60_000,
-});
+const { url, process: proc } = await startEmbeddedProcess(KEY);
 
 async function post(body: string, expected: number): Promise<number> {
   const began = performance.now();
