@@ -31,8 +31,8 @@ import { setEndpoint } from "../services/webhooks/src/app/webhook-endpoints.js";
 import type { AccountScope } from "../services/webhooks/src/domain/account-scope.js";
 import { createWebhooksRuntime } from "../services/webhooks/src/webhooks-module.js";
 import { eventFacts, newScope, publishedEvent } from "../services/webhooks/test/support/fixtures.js";
+import { percentile } from "./support/http-load.js";
 import { storeOldDeliveries } from "./support/old-deliveries.js";
-import { percentile } from "./support/percentile.js";
 import { startTimingReceiver, type TimingReceiver } from "./support/timing-receiver.js";
 
 const { values } = parseArgs({
@@ -171,13 +171,13 @@ async function measure(
     }
     await Promise.all(publishes);
     await receiver.waitForAll(120_000);
-    const latencies = receiver.latencies();
+    const latencies = receiver.latencies().sort((a, b) => a - b);
     return {
       contender: contender.name,
       stored,
       perSecond,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
       measured: latencies.length,
     };
   } finally {

@@ -16,22 +16,18 @@ export interface TimingReceiver {
   waitForAll(timeoutMs: number): Promise<void>;
   /** Milliseconds from publish to arrival, one per expected id that arrived. */
   latencies(): number[];
-  /** POSTs received since the last reset, repeats included. */
-  received(): number;
   close(): Promise<void>;
 }
 
 export async function startTimingReceiver(): Promise<TimingReceiver> {
   let expected = new Map<string, number>();
   let arrived = new Map<string, number>();
-  let posts = 0;
   let missing = 0;
   let onArrival: (() => void) | undefined;
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       const at = performance.now();
-      posts++;
       const id = req.headers["x-service-webhook-id"];
       if (typeof id === "string" && !arrived.has(id)) {
         arrived.set(id, at);
@@ -54,7 +50,6 @@ export async function startTimingReceiver(): Promise<TimingReceiver> {
     reset() {
       expected = new Map();
       arrived = new Map();
-      posts = 0;
       missing = 0;
     },
     waitForAll(timeoutMs) {
@@ -77,7 +72,6 @@ export async function startTimingReceiver(): Promise<TimingReceiver> {
         const got = arrived.get(id);
         return got === undefined ? [] : [got - at];
       }),
-    received: () => posts,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
