@@ -82,6 +82,47 @@ describe("local FerretDB", () => {
   });
 });
 
+describe("local FerretDB on PostgreSQL", () => {
+  let ferretdb: LocalServer;
+  let client: MongoClient;
+  beforeAll(async () => {
+    ferretdb = await startFerretDb({ backend: "postgresql" });
+    client = await new MongoClient(ferretdb.url).connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await ferretdb?.stop();
+  });
+
+  const planOf = async (filter: Record<string, unknown>): Promise<string> =>
+    JSON.stringify(await client.db("testkit").collection("indexed").find(filter).explain());
+
+  it("when an index is asked for, then equality lookups on each of its keys use it, with MongoDB's answers", async () => {
+    const docs = client.db("testkit").collection("indexed");
+    await docs.createIndex({ merchant: 1, reference: 1 }, { unique: true });
+    await docs.insertMany(
+      Array.from({ length: 3_000 }, (_, i) => ({ merchant: `m${i % 7}`, reference: `r${i}`, note: `n${i}` })),
+    );
+    await docs.insertOne({ merchant: "m-array", reference: ["r-a", "r-b"], note: "array" });
+    await client.db("testkit").command({ analyze: "indexed" }).catch(() => undefined);
+
+    for (const filter of [{ reference: "r1234" }, { merchant: "m3", reference: "r1234" }, { _id: "x" }]) {
+      const plan = await planOf(filter);
+      expect(plan, JSON.stringify(filter)).toContain("Index Scan");
+      expect(plan, JSON.stringify(filter)).not.toContain("Seq Scan");
+    }
+    expect(await planOf({ note: "n1234" })).toContain("Seq Scan");
+
+    expect(await docs.findOne({ merchant: "m2", reference: "r1234" }, { projection: { _id: 0 } })).toEqual({
+      merchant: "m2",
+      reference: "r1234",
+      note: "n1234",
+    });
+    expect(await docs.countDocuments({ reference: "r-b" })).toBe(1);
+    await expect(docs.insertOne({ merchant: "m2", reference: "r1234" })).rejects.toThrow(/duplicate key/i);
+  });
+});
+
 describe("local NATS JetStream", () => {
   let nats: LocalServer;
   beforeAll(async () => {

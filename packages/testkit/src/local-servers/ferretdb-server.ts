@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureServerBinaries } from "./binaries.js";
+import { installContainmentIndexMirror } from "./containment-index-mirror.js";
 import { type LocalServer, type StartOptions, startLocalServer } from "./local-server.js";
 import { startPostgres } from "./postgres-server.js";
 import { pingMongo } from "./probes.js";
@@ -41,6 +42,7 @@ export async function startFerretDb(options: FerretDbOptions = {}): Promise<Loca
   const postgres = await startPostgres();
   let wire: LocalServer;
   try {
+    await installContainmentIndexMirror(postgres.url);
     wire = await startLocalServer(
       {
         name: "ferretdb",

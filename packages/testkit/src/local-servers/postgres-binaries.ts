@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** The directory holding all of PostgreSQL's initdb, postgres and pg_isready, or undefined. */
+/** The directory holding all of PostgreSQL's initdb, postgres, pg_isready and psql, or undefined. */
 export function postgresBinDir(): string | undefined {
   const override = process.env.GATEWAY_POSTGRES_BIN_DIR;
   if (override) return override;
@@ -20,7 +20,7 @@ export function postgresBinDir(): string | undefined {
     // No Debian layout: PATH only.
   }
   return candidates.find((dir) =>
-    ["initdb", "postgres", "pg_isready"].every((program) => isExecutable(join(dir, program))),
+    ["initdb", "postgres", "pg_isready", "psql"].every((program) => isExecutable(join(dir, program))),
   );
 }
 

@@ -21,7 +21,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
   const binDir = postgresBinDir();
   if (!binDir) {
     throw new Error(
-      "PostgreSQL was not found (no initdb/postgres on PATH or in /usr/lib/postgresql/<major>/bin). " +
+      "PostgreSQL was not found (no initdb/postgres/pg_isready/psql on PATH or in /usr/lib/postgresql/<major>/bin). " +
         "Install it (Debian: apt-get install postgresql), set GATEWAY_POSTGRES_BIN_DIR, " +
         "or set GATEWAY_FERRETDB_BACKEND=sqlite to run FerretDB on SQLite.",
     );
