@@ -48,6 +48,8 @@ export interface DeliveryDocument {
   responseExcerpt?: string | null;
   claimToken: string | null;
   claimedUntil: Date | null;
+  /** A lease ticket decided some claim of this attempt: completing it must remove the tickets. */
+  ticketed?: boolean;
   /** True once a later attempt of the event exists (absent: not known to be). */
   superseded?: boolean;
 }
@@ -261,7 +263,7 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     const taken = await runMongo(() =>
       this.collection.updateOne(
         { id: candidate.id, status: "PENDING", claimedUntil: previousUntil },
-        { $set: { claimToken: token, claimedUntil: leaseUntil } },
+        { $set: { claimToken: token, claimedUntil: leaseUntil, ticketed: true } },
       ),
     );
     // Not modified: completed between our read and our ticket, nothing to send.
@@ -291,8 +293,8 @@ export class MongoDeliveryRepository implements DeliveryRepository {
   }
 
   async complete(id: string, token: string, result: DeliveryResult): Promise<boolean> {
-    const outcome = await runMongo(() =>
-      this.collection.updateOne(
+    const before = await runMongo(() =>
+      this.collection.findOneAndUpdate(
         { id, status: "PENDING", claimToken: token },
         {
           $set: {
@@ -309,11 +311,14 @@ export class MongoDeliveryRepository implements DeliveryRepository {
             claimedUntil: null,
           },
         },
+        // No projection: FerretDB 1.24 refuses one on findAndModify.
+        { returnDocument: "before" },
       ),
     );
-    if (outcome.matchedCount !== 1) return false;
-    // The tickets only ever decided races over a PENDING attempt: this one is over.
-    await runMongo(() => this.leases.deleteMany({ deliveryId: id })).catch(() => undefined);
+    if (!before) return false;
+    // The tickets only ever decided races over a PENDING attempt: this one is over. An attempt
+    // stored already leased to its sender (the usual first attempt) never had one.
+    if (before.ticketed) await runMongo(() => this.leases.deleteMany({ deliveryId: id })).catch(() => undefined);
     return true;
   }
 
