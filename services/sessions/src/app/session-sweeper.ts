@@ -10,11 +10,16 @@ const DEFAULT_BATCH_SIZE = 100;
 /** Sessions swept at once: each may wait on the acquirer. */
 const CONCURRENCY = 8;
 /**
- * How often a look covers all due work (downtime, a failed sweep, a dead replica's claim); the
- * looks in between cover what fell due since shortly before the previous look
+ * How often a look covers all due work by dates (on its first look too, and when the clock goes
+ * back): whatever fell due before the catch-up's span. Once a minute a catch-up look covers the
+ * last hour minute by minute (failed sweeps, claims of dead replicas); the looks in between cover
+ * what fell due since shortly before the previous look
  * (docs/decisions.md#the-sweeper-looks-at-the-minutes-that-just-fell-due).
  */
-const FULL_LOOK_EVERY_MS = 60_000;
+const FULL_LOOK_EVERY_MS = 3_600_000;
+const CATCH_UP_EVERY_MS = 60_000;
+/** As long as the time between full looks, so together they leave no due work out. */
+const CATCH_UP_SPAN_MS = FULL_LOOK_EVERY_MS;
 const LOOK_OVERLAP_MS = 60_000;
 
 export interface SessionSweeperOptions {
@@ -49,6 +54,7 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
   const leaseMs = o.leaseMs ?? DEFAULT_SWEEP_LEASE_MS;
   const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
   let lastFullLook: number | undefined;
+  let lastCatchUp: number | undefined;
   let lastLook: number | undefined;
 
   /** Since when this look covers work falling due; undefined: all due work. */
@@ -58,7 +64,12 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
     lastLook = at;
     if (lastFullLook === undefined || at - lastFullLook >= FULL_LOOK_EVERY_MS || at < lastFullLook) {
       lastFullLook = at;
+      lastCatchUp = at;
       return undefined;
+    }
+    if (lastCatchUp === undefined || at - lastCatchUp >= CATCH_UP_EVERY_MS || at < lastCatchUp) {
+      lastCatchUp = at;
+      return new Date(at - CATCH_UP_SPAN_MS);
     }
     return new Date(Math.min(previous ?? at, at) - LOOK_OVERLAP_MS);
   }

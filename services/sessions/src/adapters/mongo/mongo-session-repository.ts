@@ -81,8 +81,11 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     { key: { reconcileMinute: 1 }, options: { name: "reconcile_minute" } },
   ];
 
-/** Beyond this many minutes, a look at work "due since" goes by dates alone. */
-const MAX_DUE_MINUTES = 10;
+/**
+ * Beyond this many minutes, a look at work "due since" goes by dates alone: the sweeper's
+ * catch-up look spans an hour (61 minutes with both ends).
+ */
+const MAX_DUE_MINUTES = 61;
 
 const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
 
@@ -283,8 +286,8 @@ export class MongoSessionRepository implements SessionRepository {
           .toArray(),
       );
     const window = dueWindow(now, dueSince);
-    const batches = await Promise.all(
-      window.minutes.flatMap((minute) => [
+    const lookAt = (minute: string | undefined) =>
+      Promise.all([
         // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
         ...PAYABLE_STATUSES.map((status) =>
           look(
@@ -309,10 +312,15 @@ export class MongoSessionRepository implements SessionRepository {
             : { reconcileScheduled: true, reconcileAt: window.range },
           "reconcileAt",
         ),
-      ]),
-    );
+      ]);
     const byId = new Map<string, Session>();
-    for (const doc of batches.flat()) if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
+    // Oldest minute first, one minute at a time, until the batch is full: an hour's catch-up
+    // is a series of small indexed reads, not sixty minutes' worth of queries at once.
+    for (const minute of window.minutes) {
+      for (const doc of (await lookAt(minute)).flat())
+        if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
+      if (byId.size >= limit) break;
+    }
     return [...byId.values()].sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!).slice(0, limit);
   }
 
