@@ -51,6 +51,7 @@ function clone(template: Document, tag: string, n: number): Document {
     checkoutTokens: [token],
     outbox: [],
     outboxPending: 0,
+    outboxUnpublished: false,
     outboxRevision: 0,
   };
 }

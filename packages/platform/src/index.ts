@@ -28,6 +28,7 @@ export * from "./memory-retention.js";
 export * from "./metrics.js";
 export * from "./mongo.js";
 export * from "./nats.js";
+export * from "./outbox-flag.js";
 export * from "./paging/newest-first-page.js";
 export * from "./polling-loop.js";
 export * from "./secret-box.js";

@@ -31,7 +31,7 @@ sessionRepositoryContract(
  * start and finds nothing after the first: `$exists: false` cannot be pushed down, and need not.
  */
 function isStartupBackfill(shape: string): boolean {
-  return /^sessions (update|find) \{(linkExpiryScheduled|reconcileScheduled|checkoutTokens|reconcileMinute):\{\$exists:\?\}/.test(
+  return /^sessions (update|find) \{(linkExpiryScheduled|reconcileScheduled|checkoutTokens|reconcileMinute|outboxUnpublished):\{\$exists:\?\}/.test(
     shape,
   );
 }

@@ -44,7 +44,7 @@ describe("MongoSessionRepository storage", () => {
       checkout_token_unique: true,
       list_newest_first: false,
       acquirer_order_id: false,
-      outbox_pending: false,
+      outbox_unpublished: false,
     });
   });
 
@@ -69,6 +69,50 @@ describe("MongoSessionRepository storage", () => {
     expect(plain?.outbox).toEqual([]);
     expect(plain?.sequence).toBe(0);
     expect(plain?.outboxPending).toBe(0);
+    expect(plain?.outboxUnpublished).toBe(false);
+  });
+
+  it("when sessions were stored before the outbox flag, then the next start flags those with unpublished events for the relay", async () => {
+    const legacyDb = await createTestDb("sessions_repo_outbox_flag");
+    try {
+      const repo = await createMongoSessionRepository(legacyDb.db);
+      const scope = newScope();
+      const waiting = sessionFixture(scope, { amount: "10.00", currency: "EUR" });
+      const published = sessionFixture(scope, { amount: "12.00", currency: "EUR" });
+      await repo.insert(waiting);
+      await repo.insert(published);
+      const event = {
+        eventId: "evt_legacy",
+        type: "session.succeeded",
+        sequence: 1,
+        occurredAt: new Date(),
+        payload: "",
+        headersJson: "{}",
+      };
+      const sessions = legacyDb.db.collection(SESSIONS_COLLECTION);
+      await sessions.updateOne(
+        { id: waiting.id },
+        {
+          $set: { outbox: [{ ...event, publishedAt: null }], outboxPending: 1 },
+          $unset: { outboxUnpublished: "" },
+        },
+      );
+      await sessions.updateOne({ id: published.id }, { $unset: { outboxUnpublished: "" } });
+      expect(await repo.findPendingOutbox(10)).toEqual([]);
+
+      const restarted = await createMongoSessionRepository(legacyDb.db);
+      expect((await restarted.findPendingOutbox(10)).map((e) => [e.sessionId, e.eventId])).toEqual([
+        [waiting.id, "evt_legacy"],
+      ]);
+      expect((await sessions.findOne({ id: published.id }))?.outboxUnpublished).toBe(false);
+      await restarted.markOutboxPublished(waiting.id, "evt_legacy", new Date());
+      expect(await sessions.findOne({ id: waiting.id })).toMatchObject({
+        outboxPending: 0,
+        outboxUnpublished: false,
+      });
+    } finally {
+      await legacyDb.drop();
+    }
   });
 });
 

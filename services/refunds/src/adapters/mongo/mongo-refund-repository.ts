@@ -1,7 +1,11 @@
 import {
+  backfillOutboxFlag,
   DocumentWriteLock,
   GatewayError,
   isDuplicateKeyError,
+  OUTBOX_UNPUBLISHED_INDEX,
+  outboxPendingFields,
+  UNPUBLISHED_OUTBOX,
   type WriteLockDocument,
 } from "@gateway/platform";
 import type { Collection, Db, FindOptions } from "mongodb";
@@ -34,7 +38,7 @@ const INDEXES = [
   // Operations' manual queue, oldest first.
   { key: { status: 1, createdAt: 1, id: 1 }, options: { name: "by_status_created" } },
   // The relay's look for unpublished events.
-  { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
+  OUTBOX_UNPUBLISHED_INDEX,
 ] as const;
 
 /** Reads leave the outbox (event payloads) on the server: only the relay needs it. */
@@ -143,7 +147,7 @@ export class MongoRefundRepository implements RefundRepository {
       this.collection.updateOne(
         { id: s.refundId, status: "PENDING_MANUAL" },
         {
-          $set: settlementChanges(s),
+          $set: { ...settlementChanges(s), outboxUnpublished: true },
           $push: { outbox: entry },
           $inc: { outboxPending: 1, outboxRevision: 1 },
         },
@@ -165,9 +169,7 @@ export class MongoRefundRepository implements RefundRepository {
   async findPendingOutbox(limit: number): Promise<PendingRefundEvent[]> {
     const docs = await runMongo(() =>
       this.collection
-        // `$ne: 0`, not `$gt: 0`: FerretDB 1.24 pushes `$ne` down to PostgreSQL and filters `$gt`
-        // itself after reading every document; on MongoDB both are bounded index scans.
-        .find({ outboxPending: { $exists: true, $ne: 0 } }, { projection: { _id: 0, id: 1, outbox: 1 } })
+        .find(UNPUBLISHED_OUTBOX, { projection: { _id: 0, id: 1, outbox: 1 } })
         .sort({ updatedAt: 1 })
         .limit(limit)
         .toArray(),
@@ -201,7 +203,7 @@ export class MongoRefundRepository implements RefundRepository {
         this.collection.updateOne(
           { id: refundId, outboxRevision: doc.outboxRevision ?? 0 },
           {
-            $set: { outbox: marked, outboxPending: marked.filter((e) => e.publishedAt === null).length },
+            $set: { outbox: marked, ...outboxPendingFields(marked) },
             $inc: { outboxRevision: 1 },
           },
         ),
@@ -221,6 +223,7 @@ export class MongoRefundRepository implements RefundRepository {
 export async function createMongoRefundRepository(db: Db): Promise<MongoRefundRepository> {
   const collection = db.collection<RefundDocument>(REFUNDS_COLLECTION);
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
+  await runMongo(() => backfillOutboxFlag(collection));
   const settlements = db.collection<SettlementDocument>(SETTLEMENTS_COLLECTION);
   await runMongo(() => settlements.createIndex({ refundId: 1 }, { name: "refund_unique", unique: true }));
   const locks = db.collection<WriteLockDocument>(REFUND_WRITE_LOCKS_COLLECTION);

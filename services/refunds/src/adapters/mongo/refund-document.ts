@@ -37,8 +37,10 @@ export interface RefundDocument {
   createdAt: Date;
   updatedAt: Date;
   outbox?: OutboxDocument[];
-  /** How many outbox entries wait for the relay (the relay's index looks for > 0). */
+  /** How many outbox entries wait for the relay. */
   outboxPending?: number;
+  /** True while `outboxPending` is above 0: what the relay looks for (platform's outbox-flag). */
+  outboxUnpublished?: boolean;
   /** Bumped by every outbox write, so marking an entry published is a compare-and-set. */
   outboxRevision?: number;
 }
@@ -84,6 +86,7 @@ export function toDocument(r: Refund): RefundDocument {
     updatedAt: r.updatedAt,
     outbox: [],
     outboxPending: 0,
+    outboxUnpublished: false,
     outboxRevision: 0,
   };
 }

@@ -1,10 +1,14 @@
 import {
+  backfillOutboxFlag,
   DocumentWriteLock,
   GatewayError,
   isDuplicateKeyError,
   NEWEST_FIRST_SORT,
   newestFirstWindowFilter,
+  OUTBOX_UNPUBLISHED_INDEX,
+  outboxPendingFields,
   pageOfWindow,
+  UNPUBLISHED_OUTBOX,
   type WriteLockDocument,
 } from "@gateway/platform";
 import type {
@@ -70,7 +74,7 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
     { key: { acquirerOrderIds: 1 }, options: { name: "acquirer_order_ids" } },
     // The relay's look for unpublished events.
-    { key: { outboxPending: 1, updatedAt: 1 }, options: { name: "outbox_pending" } },
+    OUTBOX_UNPUBLISHED_INDEX,
     // The sweeper's three looks for due work (findDue).
     { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
     { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
@@ -89,14 +93,6 @@ const MAX_DUE_MINUTES = 61;
 
 const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
 
-/**
- * Sessions with unpublished events. `$ne: 0` rather than `$gt: 0` (the count is never negative):
- * FerretDB 1.24 pushes `$ne` down to PostgreSQL but filters `$gt` itself after reading every
- * document, which made each idle look of the relay a full scan. On MongoDB both are bounded
- * scans of the outbox_pending index, where almost every session sits at 0.
- */
-const PENDING_OUTBOX: Filter<SessionDocument> = { outboxPending: { $exists: true, $ne: 0 } };
-
 /** Session reads leave the outbox (event payloads) on the server: only the relay needs it. */
 const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
 
@@ -109,6 +105,7 @@ export const SESSION_WRITE_LOCKS_COLLECTION = "session_write_locks";
 async function ensureIndexes(collection: Collection<SessionDocument>): Promise<void> {
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
   await backfillScheduleFlags(collection);
+  await runMongo(() => backfillOutboxFlag(collection));
 }
 
 /**
@@ -256,7 +253,7 @@ export class MongoSessionRepository implements SessionRepository {
     changes: SessionChanges,
     events: readonly OutboxEvent[] = [],
   ): Promise<UpdateResult> {
-    const set = changesToSet(changes);
+    const set = { ...changesToSet(changes), ...(events.length > 0 ? { outboxUnpublished: true } : {}) };
     const update: UpdateFilter<SessionDocument> = {
       ...(Object.keys(set).length > 0 ? { $set: set } : {}),
       $inc:
@@ -327,7 +324,7 @@ export class MongoSessionRepository implements SessionRepository {
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
     const docs = await runMongo(() =>
       this.collection
-        .find(PENDING_OUTBOX, { projection: { id: 1, outbox: 1 } })
+        .find(UNPUBLISHED_OUTBOX, { projection: { id: 1, outbox: 1 } })
         .sort({ updatedAt: 1 })
         .limit(limit)
         .toArray(),
@@ -367,7 +364,7 @@ export class MongoSessionRepository implements SessionRepository {
         this.collection.findOneAndUpdate(
           { id: sessionId, outboxRevision: revision as number },
           {
-            $set: { outbox: kept, outboxPending: kept.filter((e) => e.publishedAt === null).length },
+            $set: { outbox: kept, ...outboxPendingFields(kept) },
             $inc: { outboxRevision: 1 },
           },
         ),

@@ -47,8 +47,10 @@ export interface SessionDocument {
   outbox: OutboxDocument[];
   /** Sequence of the session's last event. */
   sequence: number;
-  /** Outbox entries not yet published; the relay looks for documents where it is above 0. */
+  /** Outbox entries not yet published. */
   outboxPending: number;
+  /** True while `outboxPending` is above 0: what the relay looks for (platform's outbox-flag). */
+  outboxUnpublished: boolean;
   /** Bumped by every change to `outbox`: marking published compares it (compare-and-set). */
   outboxRevision: number;
   /** The sweeper's schedule (indexed): when the link expiry is due, when to reconcile. */
@@ -250,6 +252,7 @@ export function toDocument(s: Session): SessionDocument {
     outbox: [],
     sequence: s.lastEventSequence,
     outboxPending: 0,
+    outboxUnpublished: false,
     outboxRevision: 0,
     linkExpiryDueAt: orNull(s.linkExpiryDueAt),
     reconcileAt: orNull(s.reconcileAt),

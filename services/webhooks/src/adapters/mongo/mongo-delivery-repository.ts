@@ -318,7 +318,8 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     if (!before) return false;
     // The tickets only ever decided races over a PENDING attempt: this one is over. An attempt
     // stored already leased to its sender (the usual first attempt) never had one.
-    if (before.ticketed) await runMongo(() => this.leases.deleteMany({ deliveryId: id })).catch(() => undefined);
+    if (before.ticketed)
+      await runMongo(() => this.leases.deleteMany({ deliveryId: id })).catch(() => undefined);
     return true;
   }
 
