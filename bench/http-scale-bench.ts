@@ -6,8 +6,9 @@
 //      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
 //      Throughput at saturation (closed loop, --concurrency clients for --seconds), then p50/p99
 //      latency in an open loop at half that rate (latency from the scheduled start).
-//   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then
-//      create/s and GET/s (GETs of the clones), each as a ratio to the first step.
+//   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then,
+//      once FerretDB, PostgreSQL and nats-server have settled after the bulk load (under 10% of a
+//      core together), create/s and GET/s (GETs of the clones), each as a ratio to the first step.
 //   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
 //      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, at
 //      the largest growth step. --idle-only: that alone, the stack never loaded (one session
@@ -32,7 +33,7 @@ import {
   startFloor,
   type Target,
 } from "./support/http-targets.js";
-import { printIdleCpu } from "./support/idle-cpu.js";
+import { printIdleCpu, waitUntilQuiet } from "./support/idle-cpu.js";
 import { serverProcesses } from "./support/process-cpu.js";
 import { sessionCloner } from "./support/session-clones.js";
 import { SessionTraffic } from "./support/session-traffic.js";
@@ -55,6 +56,9 @@ const GROWTH = values.growth.split(",").map((k) => wholeNumber(k.trim(), "--grow
 const IDLE_SECONDS = positive(values["idle-seconds"], "--idle-seconds");
 /** Before the idle window: the relay and webhooks finish what the load left them. */
 const SETTLE_SECONDS = Math.min(5, IDLE_SECONDS);
+/** Before each growth step's measurement, the database servers settle below this (% of a core). */
+const QUIET_PERCENT = 10;
+const MAX_SETTLE_SECONDS = 300;
 const DEMO_KEY = "sk_test_HttpScaleBench01AbcdefghijklmnopqrstuvwxyzAB";
 const RUN = randomBase62(6);
 const env = { LOG_LEVEL: values["log-level"] };
@@ -201,11 +205,12 @@ async function growth(dist: DistributedTarget, traffic: SessionTraffic): Promise
       progress(`growth: ${k} pre-stored`);
       if (k > stored) sample.push(...(await cloner.add(k - stored)));
       stored = Math.max(stored, k);
+      const settledAfterS = await waitUntilQuiet(databaseProcesses(dist), QUIET_PERCENT, MAX_SETTLE_SECONDS);
       traffic.getFrom(sample.length > 0 ? sample : traffic.ids);
       const documents = await cloner.count();
       const create = checked(await closedLoop(traffic.create, CONCURRENCY, SECONDS), `growth ${k} create`);
       const get = checked(await closedLoop(traffic.get, CONCURRENCY, SECONDS), `growth ${k} GET`);
-      steps.push({ k, documents, create, get });
+      steps.push({ k, documents, settledAfterS, create, get });
     }
     printGrowth(steps);
   } finally {
@@ -213,8 +218,12 @@ async function growth(dist: DistributedTarget, traffic: SessionTraffic): Promise
   }
 }
 
+/** FerretDB (and PostgreSQL under it) and nats-server of the distributed stack. */
+const databaseProcesses = (dist: DistributedTarget) =>
+  serverProcesses(dist.gateway.mongodbUrl, dist.gateway.natsUrl);
+
 async function idleCpu(dist: DistributedTarget, before = "after the load"): Promise<void> {
-  const procs = [...dist.processes, ...serverProcesses(dist.gateway.mongodbUrl, dist.gateway.natsUrl)];
+  const procs = [...dist.processes, ...databaseProcesses(dist)];
   progress(`idle: ${SETTLE_SECONDS} s settle, then ${IDLE_SECONDS} s measured`);
   await sleep(SETTLE_SECONDS * 1000);
   const title = `Idle CPU, distributed, ${Math.max(...GROWTH)} sessions pre-stored, ${before} (then ${SETTLE_SECONDS} s settle)`;

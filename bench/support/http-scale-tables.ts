@@ -26,6 +26,8 @@ export function printOps(rows: OpRow[]): void {
 export interface GrowthStep {
   k: number;
   documents: number;
+  /** Seconds waited after storing them for the database servers to fall quiet. */
+  settledAfterS: number;
   create: LoadResult;
   get: LoadResult;
 }
@@ -34,12 +36,12 @@ export interface GrowthStep {
 export function printGrowth(steps: GrowthStep[]): void {
   const [first] = steps;
   console.log(
-    "\n| sessions pre-stored | documents in sessions | create/s | ÷ first | failed creates | GET/s | ÷ first | failed GETs |",
+    "\n| sessions pre-stored | documents in sessions | database quiet after s | create/s | ÷ first | failed creates | GET/s | ÷ first | failed GETs |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const s of steps)
     console.log(
-      `| ${s.k} | ${s.documents} | ${perSecond(s.create)} | ${ratio(s.create, first!.create)} | ${s.create.errors} | ` +
+      `| ${s.k} | ${s.documents} | ${s.settledAfterS.toFixed(0)} | ${perSecond(s.create)} | ${ratio(s.create, first!.create)} | ${s.create.errors} | ` +
         `${perSecond(s.get)} | ${ratio(s.get, first!.get)} | ${s.get.errors} |`,
     );
 }

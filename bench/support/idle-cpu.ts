@@ -39,3 +39,26 @@ export async function printIdleCpu(
 }
 
 const fixed1 = (v: number) => v.toFixed(1);
+
+/**
+ * Waits until `procs` together use under `quietPercent` of a core over a 2 s window (at most
+ * `maxSeconds`); resolves with the seconds waited. A growth step measures the store at rest with
+ * K documents, not PostgreSQL's autovacuum of the bulk load that just put them there.
+ */
+export async function waitUntilQuiet(
+  procs: ReadonlyArray<{ name: string; pid: number }>,
+  quietPercent: number,
+  maxSeconds: number,
+): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const before = readCpu(procs);
+    const started = performance.now();
+    await sleep(2_000);
+    const after = readCpu(procs);
+    const busy = after.reduce((sum, r, i) => sum + r.cpuSeconds - before[i]!.cpuSeconds, 0);
+    const waited = (performance.now() - t0) / 1000;
+    if ((busy / ((performance.now() - started) / 1000)) * 100 < quietPercent || waited >= maxSeconds)
+      return waited;
+  }
+}
