@@ -1,10 +1,13 @@
-// FerretDB 1.24 on PostgreSQL 15 against FerretDB 1.24 on SQLite (issue 12), side by side in one
-// run: both servers started by the testkit, the same session repository code, the same data.
-// For each backend: start-up time, then with N stored sessions the per-operation latency of the
+// Two FerretDB 1.24 set-ups side by side in one run (issue 12), both started by the testkit, the
+// same session repository code, the same data:
+//   --compare backends (default): on PostgreSQL 15 against on SQLite;
+//   --compare index-mirror: on PostgreSQL with the testkit's GIN twin of each requested index
+//     (packages/testkit/src/local-servers/containment-index-mirror.ts) against FerretDB as shipped.
+// For each: start-up time, then with N stored sessions the per-operation latency of the
 // sessions service's queries (median and p95 over --ops calls each).
-// Run: npx tsx bench/ferretdb-backend-bench.ts [--documents N] [--ops M]
+// Run: npx tsx bench/ferretdb-backend-bench.ts [--documents N] [--ops M] [--compare backends|index-mirror]
 import { parseArgs } from "node:util";
-import { type FerretDbBackend, startFerretDb } from "@gateway/testkit";
+import { type FerretDbOptions, startFerretDb } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { createMongoSessionRepository } from "../services/sessions/src/adapters/mongo/mongo-session-repository.js";
 import { toDocument } from "../services/sessions/src/adapters/mongo/session-document.js";
@@ -13,17 +16,37 @@ import type { Session } from "../services/sessions/src/domain/session.js";
 import { newScope, sessionFixture } from "../services/sessions/test/support/fixtures.js";
 
 const { values } = parseArgs({
-  options: { documents: { type: "string", default: "2000" }, ops: { type: "string", default: "50" } },
+  options: {
+    documents: { type: "string", default: "2000" },
+    ops: { type: "string", default: "50" },
+    compare: { type: "string", default: "backends" },
+  },
 });
+const SETUPS: Record<string, [Setup, Setup]> = {
+  backends: [
+    { label: "PostgreSQL", options: { backend: "postgresql" } },
+    { label: "SQLite", options: { backend: "sqlite" } },
+  ],
+  "index-mirror": [
+    { label: "PostgreSQL, GIN twins", options: { backend: "postgresql" } },
+    { label: "PostgreSQL as shipped", options: { backend: "postgresql", mirrorIndexes: false } },
+  ],
+};
+interface Setup {
+  label: string;
+  options: FerretDbOptions;
+}
+const setups = SETUPS[values.compare];
+if (!setups) throw new Error(`--compare must be one of ${Object.keys(SETUPS).join(", ")}`);
 const DOCUMENTS = Number.parseInt(values.documents, 10);
 const OPS = Number.parseInt(values.ops, 10);
 if (!(DOCUMENTS >= 1) || !(OPS >= 1)) throw new Error("--documents and --ops must be positive whole numbers");
 
 type Timings = Record<string, number[]>;
 
-async function measure(backend: FerretDbBackend): Promise<{ startMs: number; timings: Timings }> {
+async function measure(setup: Setup): Promise<{ startMs: number; timings: Timings }> {
   const began = performance.now();
-  const server = await startFerretDb({ backend });
+  const server = await startFerretDb(setup.options);
   const startMs = performance.now() - began;
   const client = await MongoClient.connect(server.url);
   const timings: Timings = {};
@@ -40,8 +63,13 @@ async function measure(backend: FerretDbBackend): Promise<{ startMs: number; tim
     for (let i = 0; i < DOCUMENTS; i++) sessions.push(sessionFixture(newScope(), {}, start));
     // Preload in batches (not timed): the stored data every measured query runs against.
     const raw = db.collection("sessions", { useBigInt64: true });
+    // Order numbers are numbered here: the fixture's random ones collide at 100,000 sessions.
     for (let i = 0; i < sessions.length; i += 500)
-      await raw.insertMany(sessions.slice(i, i + 500).map(toDocument) as never[]);
+      await raw.insertMany(
+        sessions
+          .slice(i, i + 500)
+          .map((s, j) => ({ ...toDocument(s), orderNumber: `BB-${i + j}` })) as never[],
+      );
     for (let i = 0; i < OPS; i++) {
       const probe = sessions[(i * 7919) % sessions.length]!;
       await time("insertOne (create)", () => repo.insert(sessionFixture(newScope(), {}, start)));
@@ -102,17 +130,18 @@ const quantile = (xs: number[], q: number): number => {
 
 // One after the other (a 2-core machine), in one run; the order alternates nothing, so run twice
 // and compare when the machine is busy.
-const pg = await measure("postgresql");
-const sqlite = await measure("sqlite");
+const [first, second] = setups;
+const a = await measure(first);
+const b = await measure(second);
 console.log(`${DOCUMENTS} stored sessions, ${OPS} calls per operation; ms (median / p95)\n`);
-console.log("| operation | PostgreSQL | SQLite | SQLite ÷ PostgreSQL (median) |");
+console.log(`| operation | ${first.label} | ${second.label} | ${second.label} ÷ ${first.label} (median) |`);
 console.log("|---|---|---|---|");
 console.log(
-  `| start (server ready) | ${pg.startMs.toFixed(0)} | ${sqlite.startMs.toFixed(0)} | ${(sqlite.startMs / pg.startMs).toFixed(2)} |`,
+  `| start (server ready) | ${a.startMs.toFixed(0)} | ${b.startMs.toFixed(0)} | ${(b.startMs / a.startMs).toFixed(2)} |`,
 );
-for (const name of Object.keys(pg.timings)) {
-  const a = pg.timings[name]!;
-  const b = sqlite.timings[name]!;
+for (const name of Object.keys(a.timings)) {
+  const x = a.timings[name]!;
+  const y = b.timings[name]!;
   const cell = (xs: number[]) => `${quantile(xs, 0.5).toFixed(1)} / ${quantile(xs, 0.95).toFixed(1)}`;
-  console.log(`| ${name} | ${cell(a)} | ${cell(b)} | ${(quantile(b, 0.5) / quantile(a, 0.5)).toFixed(2)} |`);
+  console.log(`| ${name} | ${cell(x)} | ${cell(y)} | ${(quantile(y, 0.5) / quantile(x, 0.5)).toFixed(2)} |`);
 }

@@ -16,6 +16,11 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
     args: ["--documents", "20", "--ops", "2"],
     tableHeader: /\| operation \| PostgreSQL \| SQLite \|/,
   },
+  {
+    script: "ferretdb-backend-bench.ts",
+    args: ["--documents", "20", "--ops", "2", "--compare", "index-mirror"],
+    tableHeader: /\| operation \| PostgreSQL, GIN twins \| PostgreSQL as shipped \|/,
+  },
   { script: "rate-limiter-bench.ts", args: ["--requests", "30", "--seconds", "5"], tableHeader: /\|/ },
   {
     script: "webhook-delivery-bench.ts",
@@ -31,7 +36,7 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
 
 describe("benchmark scripts (smoke)", () => {
   for (const { script, args, tableHeader } of SCRIPTS) {
-    it(`when bench/${script} runs with tiny sizes, then it finishes and prints its table`, async () => {
+    it(`when bench/${script} ${args.join(" ")} runs, then it finishes and prints its table`, async () => {
       const root = repoRoot;
       const { stdout } = await run(
         join(root, "node_modules", ".bin", "tsx"),

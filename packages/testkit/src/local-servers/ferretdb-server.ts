@@ -17,6 +17,12 @@ export type FerretDbBackend = "postgresql" | "sqlite";
 export interface FerretDbOptions extends StartOptions {
   /** By default GATEWAY_FERRETDB_BACKEND, else "postgresql". */
   backend?: FerretDbBackend;
+  /**
+   * On PostgreSQL: give each requested index a GIN twin that FerretDB's pushed-down equality can
+   * use (containment-index-mirror.ts). Default true; false runs FerretDB as shipped, the baseline
+   * of bench/ferretdb-backend-bench.ts.
+   */
+  mirrorIndexes?: boolean;
 }
 
 export function ferretDbBackend(requested?: FerretDbBackend): FerretDbBackend {
@@ -34,7 +40,7 @@ export function ferretDbBackend(requested?: FerretDbBackend): FerretDbBackend {
  * the data lives in PostgreSQL, as it would with a real database behind the wire server.
  */
 export async function startFerretDb(options: FerretDbOptions = {}): Promise<LocalServer> {
-  const { backend: requested, ...startOptions } = options;
+  const { backend: requested, mirrorIndexes = true, ...startOptions } = options;
   const backend = ferretDbBackend(requested);
   const { ferretdb } = await ensureServerBinaries();
   if (backend === "sqlite") return startOnSqlite(ferretdb, startOptions);
@@ -42,7 +48,7 @@ export async function startFerretDb(options: FerretDbOptions = {}): Promise<Loca
   const postgres = await startPostgres();
   let wire: LocalServer;
   try {
-    await installContainmentIndexMirror(postgres.url);
+    if (mirrorIndexes) await installContainmentIndexMirror(postgres.url);
     wire = await startLocalServer(
       {
         name: "ferretdb",
