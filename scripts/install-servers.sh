@@ -92,12 +92,12 @@ install_nats_server() {
 check_postgresql() {
   local dir
   for dir in ${GATEWAY_POSTGRES_BIN_DIR:-} $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -rV) $(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)"); do
-    if [[ -x "$dir/initdb" && -x "$dir/postgres" && -x "$dir/pg_isready" ]]; then
+    if [[ -x "$dir/initdb" && -x "$dir/postgres" && -x "$dir/pg_isready" && -x "$dir/psql" ]]; then
       log "PostgreSQL server programs found at $dir"
       return
     fi
   done
-  log "WARNING: PostgreSQL (initdb, postgres, pg_isready) not found; FerretDB needs it unless GATEWAY_FERRETDB_BACKEND=sqlite (Debian: apt-get install postgresql)"
+  log "WARNING: PostgreSQL (initdb, postgres, pg_isready, psql) not found; FerretDB needs it unless GATEWAY_FERRETDB_BACKEND=sqlite (Debian: apt-get install postgresql)"
 }
 
 install_ferretdb
