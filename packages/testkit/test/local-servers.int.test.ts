@@ -104,10 +104,6 @@ describe("local FerretDB on PostgreSQL", () => {
       Array.from({ length: 3_000 }, (_, i) => ({ merchant: `m${i % 7}`, reference: `r${i}`, note: `n${i}` })),
     );
     await docs.insertOne({ merchant: "m-array", reference: ["r-a", "r-b"], note: "array" });
-    await client
-      .db("testkit")
-      .command({ analyze: "indexed" })
-      .catch(() => undefined);
 
     for (const filter of [{ reference: "r1234" }, { merchant: "m3", reference: "r1234" }, { _id: "x" }]) {
       const plan = await planOf(filter);

@@ -54,7 +54,8 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
   const leaseMs = o.leaseMs ?? DEFAULT_SWEEP_LEASE_MS;
   const batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
   let lastFullLook: number | undefined;
-  let lastCatchUp: number | undefined;
+  /** Set with every full look, so it is a number whenever a catch-up is considered. */
+  let lastCatchUp = 0;
   let lastLook: number | undefined;
 
   /** Since when this look covers work falling due; undefined: all due work. */
@@ -67,7 +68,7 @@ export function createSessionSweeper(o: SessionSweeperOptions): SessionSweeper {
       lastCatchUp = at;
       return undefined;
     }
-    if (lastCatchUp === undefined || at - lastCatchUp >= CATCH_UP_EVERY_MS || at < lastCatchUp) {
+    if (at - lastCatchUp >= CATCH_UP_EVERY_MS || at < lastCatchUp) {
       lastCatchUp = at;
       return new Date(at - CATCH_UP_SPAN_MS);
     }
