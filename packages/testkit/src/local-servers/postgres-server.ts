@@ -81,6 +81,13 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
         "synchronous_commit=off",
         "-c",
         "full_page_writes=off",
+        // Collections are created empty and filled fast. Until autovacuum first analyzes one,
+        // the planner guesses every key as selective and ANDs the index of a key every document
+        // shares (`mode`, `merchantId`): lookups read the whole table and stall a stack under load
+        // for its first minute. Looking every second, not every minute, learns the shape at once
+        // (docs/decisions.md#the-local-database-learns-a-new-collections-shape-at-once).
+        "-c",
+        "autovacuum_naptime=1",
         // Every service of a stack holds a pool through FerretDB; the default 100 is too few.
         "-c",
         "max_connections=400",
