@@ -21,6 +21,7 @@ import {
   type SessionsSettings,
   type TerminalProvider,
 } from "../app/ports.js";
+import { rememberActiveTerminals } from "../app/remembered-terminals.js";
 import { settleAttempt } from "../app/settle-attempt.js";
 import { startPayment } from "../app/start-payment.js";
 import { checkoutUrl } from "../domain/checkout-link.js";
@@ -69,10 +70,11 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
   const { repo, rates, clock, settings } = deps;
   const toProto = (s: Parameters<typeof sessionToProto>[0]) => sessionToProto(s, settings.publicBaseUrl);
   const payments = paymentDepsOf(deps);
+  const createTerminalChecks = rememberActiveTerminals(deps.terminals, clock);
   return {
     async createSession(req) {
       const outcome = await createSession(
-        { repo, rates, terminals: deps.terminals, clock, lifetimes: settings },
+        { repo, rates, terminals: createTerminalChecks, clock, lifetimes: settings },
         createInputFromProto(req),
       );
       return { session: toProto(outcome.session), created: outcome.created };

@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
 import { createSessionsRoutes } from "../../src/sessions-module.js";
 import { ACTIVE_TERMINALS, fakeRates, newScope, SETTINGS } from "../support/fixtures.js";
-import { fakeFees, fakeMerchants, unreachableAcquirer } from "../support/payment-fakes.js";
+import type { TerminalProvider } from "../../src/app/ports.js";
+import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";
 
-function setup() {
+function setup(terminals: TerminalProvider = ACTIVE_TERMINALS) {
   const repo = createMemorySessionRepository();
   const clock = new ManualClock(Date.UTC(2026, 4, 1, 10));
   const routes = createSessionsRoutes({
@@ -18,7 +19,7 @@ function setup() {
     logger: createLogger({ service: "sessions-test", level: "silent" }),
     config: SETTINGS,
     acquirer: unreachableAcquirer,
-    terminals: ACTIVE_TERMINALS,
+    terminals,
     fees: fakeFees(),
     merchants: fakeMerchants(),
   });
@@ -47,6 +48,23 @@ async function rpcError(promise: Promise<unknown>): Promise<ConnectError> {
 }
 
 describe("SessionService over Connect", () => {
+  it("when a merchant creates again within five seconds, then accounts is not asked about the terminal again", async () => {
+    const terminals = fakeTerminals({ baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" });
+    const { client, clock } = setup(terminals);
+    const scope = newScope();
+    const create = (merchantReference: string) =>
+      client.createSession({ scope, merchantReference, amount: "10.000", currency: "TND", maxAttempts: 1 });
+    await create("r-1");
+    clock.advance(4_000);
+    await create("r-2");
+    expect(terminals.lookups).toHaveLength(1);
+    clock.advance(1_000);
+    terminals.set(scope.merchantId, "TERMINAL_INACTIVE");
+    const err = await rpcError(create("r-3"));
+    expect(readErrorDetail(err)?.reason).toBe("TERMINAL_INACTIVE");
+    expect(terminals.lookups).toHaveLength(2);
+  });
+
   it("when a create fails validation, then it is InvalidArgument with VALIDATION_ERROR and every field violation", async () => {
     const { client } = setup();
     const err = await rpcError(
