@@ -32,57 +32,86 @@ const MAX_GENERATION_TRIES = 5;
  * Creates a session, idempotently on (merchant, mode, merchant_reference): a repeat of the same
  * request returns the stored session; a different request under the same reference is a
  * conflict. Concurrent creates converge through the store's unique index.
+ *
+ * A new session is tried first and the reference is looked up only when the store refuses it or
+ * something refused a new session (docs/decisions.md#a-create-looks-up-its-reference-only-when-it-must):
+ * most creates are new, and the unique index answers the repeat anyway.
  */
 export async function createSession(
   deps: CreateSessionDeps,
   input: CreateSessionInput,
 ): Promise<CreateSessionOutcome> {
-  const { repo, rates, clock } = deps;
-  // Asked at once, alongside the reads below, so the check adds no round trip to a create; its
-  // answer only counts for a new session.
+  const fresh = await newSessionRequest(deps, input);
+  if (fresh.ok) {
+    for (let tries = 0; tries < MAX_GENERATION_TRIES; tries++) {
+      const session = newSession(input.scope, fresh.request, deps.clock.now(), deps.lifetimes);
+      const result = await deps.repo.insert(session);
+      if (result.inserted) return { session, created: true };
+      if (result.duplicate === "merchant_reference") return repeatOfStored(deps, input, result.existing);
+    }
+    throw new GatewayError(
+      "SERVICE_UNAVAILABLE",
+      "Could not allocate an order number for the session; try again.",
+    );
+  }
+  // A repeat is answered as stored even when a new session would be refused now (the rate or
+  // the terminal changed since). A reference no session can have (validation refuses it) is not
+  // looked up: FerretDB on PostgreSQL fails any query holding a NUL instead of finding nothing.
+  const existing =
+    input.merchantReference !== "" && !hasControlCharacter(input.merchantReference)
+      ? await deps.repo.findByReference(input.scope, input.merchantReference)
+      : undefined;
+  if (existing) return repeatOfStored(deps, input, existing);
+  throw fresh.problem;
+}
+
+type NewSessionRequest =
+  | { ok: true; request: Extract<ReturnType<typeof validateCreateSession>, { ok: true }>["value"] }
+  | { ok: false; problem: unknown };
+
+/** The validated request of a new session, or what refuses one: its rate, its body or its terminal. */
+async function newSessionRequest(deps: CreateSessionDeps, input: CreateSessionInput): Promise<NewSessionRequest> {
+  // Asked at once, alongside the rate, so the check adds no round trip to a create. The merchant
+  // hears about a missing or inactive terminal now (422 no-terminal-configured /
+  // terminal-inactive), not the buyer at Pay; Pay still checks, as the terminal may change after.
   const terminalCheck = deps.terminals.terminalFor(input.scope).then(
     () => undefined,
     (err: unknown) => ({ err }),
   );
-  // A reference no session can have (validation refuses it below) is not looked up: FerretDB on
-  // PostgreSQL fails any query holding a NUL character instead of finding nothing.
-  const existing =
-    input.merchantReference !== "" && !hasControlCharacter(input.merchantReference)
-      ? await repo.findByReference(input.scope, input.merchantReference)
-      : undefined;
-
-  // A repeat in the stored currency reuses the stored rate: a retry must not fail, or convert
-  // differently, because the account's rate changed or was removed in between.
   const foreign = foreignCurrencyOf(input);
   let rate: string | undefined;
-  if (foreign !== undefined) {
-    rate =
-      existing?.original.currency === foreign
-        ? existing.original.rate
-        : await rates.rateFor(input.scope.merchantId, foreign);
+  try {
+    if (foreign !== undefined) rate = await deps.rates.rateFor(input.scope.merchantId, foreign);
+  } catch (err) {
+    return { ok: false, problem: err };
   }
+  const validation = validateCreateSession(input, rate);
+  if (!validation.ok) return { ok: false, problem: GatewayError.validation(validation.violations) };
+  const terminalProblem = await terminalCheck;
+  if (terminalProblem) return { ok: false, problem: terminalProblem.err };
+  return { ok: true, request: validation.value };
+}
 
+/**
+ * A create whose reference is stored: validated again as the stored one was, so a repeat in the
+ * stored currency reuses the stored rate (a retry must not fail, or convert differently, because
+ * the account's rate changed or was removed in between), then compared with it.
+ */
+async function repeatOfStored(
+  deps: CreateSessionDeps,
+  input: CreateSessionInput,
+  existing: Session,
+): Promise<CreateSessionOutcome> {
+  const foreign = foreignCurrencyOf(input);
+  const rate =
+    foreign === undefined
+      ? undefined
+      : existing.original.currency === foreign
+        ? existing.original.rate
+        : await deps.rates.rateFor(input.scope.merchantId, foreign);
   const validation = validateCreateSession(input, rate);
   if (!validation.ok) throw GatewayError.validation(validation.violations);
-  const request = validation.value;
-  const fingerprint = requestFingerprint(request);
-  if (existing) return repeatOf(deps, existing, fingerprint);
-  // The merchant hears about a missing or inactive terminal now (422 no-terminal-configured /
-  // terminal-inactive), not the buyer at Pay; Pay still checks, as the terminal may change after.
-  // Only a new session is checked: a repeat returns what the first create stored.
-  const terminalProblem = await terminalCheck;
-  if (terminalProblem) throw terminalProblem.err;
-
-  for (let tries = 0; tries < MAX_GENERATION_TRIES; tries++) {
-    const session = newSession(input.scope, request, clock.now(), deps.lifetimes);
-    const result = await repo.insert(session);
-    if (result.inserted) return { session, created: true };
-    if (result.duplicate === "merchant_reference") return repeatOf(deps, result.existing, fingerprint);
-  }
-  throw new GatewayError(
-    "SERVICE_UNAVAILABLE",
-    "Could not allocate an order number for the session; try again.",
-  );
+  return repeatOf(deps, existing, requestFingerprint(validation.value));
 }
 
 /**

@@ -40,6 +40,26 @@ describe("createSession", () => {
     expect(error.violations.map((v) => [v.field, v.code])).toEqual([["merchant_reference", "invalid"]]);
   });
 
+  it("when the reference is new, then the store is asked only to insert; a repeat is found through the refused insert", async () => {
+    const memory = createMemorySessionRepository();
+    const asked: string[] = [];
+    const repo = Object.assign(Object.create(memory), {
+      insert: (session: Parameters<SessionRepository["insert"]>[0]) => {
+        asked.push("insert");
+        return memory.insert(session);
+      },
+      findByReference: (...args: Parameters<SessionRepository["findByReference"]>) => {
+        asked.push("findByReference");
+        return memory.findByReference(...args);
+      },
+    }) as SessionRepository;
+    const { deps, scope } = setup(undefined, repo);
+    const first = await createSession(deps, createInput(scope, { merchantReference: "r-new" }));
+    expect(asked).toEqual(["insert"]);
+    const repeat = await createSession(deps, createInput(scope, { merchantReference: "r-new" }));
+    expect(repeat).toEqual({ session: first.session, created: false });
+  });
+
   it("when a TND request is valid, then a CREATED session is stored with rate 1.000000", async () => {
     const { deps, scope, repo, clock } = setup();
     const { session, created } = await createSession(
