@@ -2,6 +2,20 @@ import { createHash, randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/** Random bytes drawn from the CSPRNG at a time: one draw per id cost more than the id's own work. */
+const RANDOM_POOL_BYTES = 4096;
+let randomPool = Buffer.alloc(0);
+let randomPoolOffset = 0;
+
+/** The next unused byte of the pool; each byte is handed out once, then the pool is drawn again. */
+function nextRandomByte(): number {
+  if (randomPoolOffset >= randomPool.length) {
+    randomPool = randomBytes(RANDOM_POOL_BYTES);
+    randomPoolOffset = 0;
+  }
+  return randomPool[randomPoolOffset++]!;
+}
+
 /**
  * Random base62 text from a CSPRNG, without modulo bias (bytes >= 248 are rejected).
  * 22 characters carry ~131 bits, enough for unguessable ids and link tokens.
@@ -9,10 +23,8 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += ALPHABET[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 }

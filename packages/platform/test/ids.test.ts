@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { derivedId, newId } from "../src/ids.js";
+import { derivedId, newId, randomBase62 } from "../src/ids.js";
 
 describe("derivedId", () => {
   it("when given the same seed, then it gives the same id, shaped like newId", () => {
@@ -12,5 +12,22 @@ describe("derivedId", () => {
   it("when the seeds differ, then the ids differ", () => {
     const ids = new Set(Array.from({ length: 1000 }, (_, i) => derivedId("evt", `seed ${i}`)));
     expect(ids.size).toBe(1000);
+  });
+});
+
+describe("randomBase62", () => {
+  it("when many are drawn, across many refills of the random pool, then none repeats and every character is used about equally", () => {
+    const texts = Array.from({ length: 20_000 }, () => randomBase62(22));
+    expect(new Set(texts).size).toBe(texts.length);
+    for (const text of texts) expect(text).toMatch(/^[0-9A-Za-z]{22}$/);
+    const counts = new Map<string, number>();
+    for (const text of texts) for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    // 440,000 characters: about 7,097 each; a biased or repeating source lands far outside.
+    for (const count of counts.values()) expect(Math.abs(count - 440_000 / 62)).toBeLessThan(500);
+  });
+
+  it("when lengths vary, then each text has exactly the length asked", () => {
+    for (const length of [1, 7, 24, 64, 300]) expect(randomBase62(length)).toHaveLength(length);
   });
 });
