@@ -21,7 +21,7 @@ import {
   type SessionsSettings,
   type TerminalProvider,
 } from "../app/ports.js";
-import { rememberActiveTerminals } from "../app/remembered-terminals.js";
+import { rememberActiveTerminals, rememberMerchantNames } from "../app/remembered-answers.js";
 import { settleAttempt } from "../app/settle-attempt.js";
 import { startPayment } from "../app/start-payment.js";
 import { checkoutUrl } from "../domain/checkout-link.js";
@@ -71,6 +71,7 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
   const toProto = (s: Parameters<typeof sessionToProto>[0]) => sessionToProto(s, settings.publicBaseUrl);
   const payments = paymentDepsOf(deps);
   const createTerminalChecks = rememberActiveTerminals(deps.terminals, clock);
+  const merchantNames = rememberMerchantNames(deps.merchants, clock);
   return {
     async createSession(req) {
       const outcome = await createSession(
@@ -109,7 +110,7 @@ export function createSessionServiceHandlers(deps: SessionServiceDeps): ServiceI
       };
     },
     async getCheckout(req) {
-      const view = await getCheckout({ repo, merchants: deps.merchants, clock }, req.token);
+      const view = await getCheckout({ repo, merchants: merchantNames, clock }, req.token);
       if (!view) return {};
       return {
         session: toProto(view.session),

@@ -1,6 +1,7 @@
 import { GatewayError, ManualClock } from "@gateway/platform";
 import { describe, expect, it } from "vitest";
-import { rememberActiveTerminals } from "../../src/app/remembered-terminals.js";
+import type { MerchantDirectory } from "../../src/app/ports.js";
+import { rememberActiveTerminals, rememberMerchantNames } from "../../src/app/remembered-answers.js";
 import { newScope } from "../support/fixtures.js";
 import { fakeTerminals } from "../support/payment-fakes.js";
 
@@ -60,5 +61,37 @@ describe("rememberActiveTerminals", () => {
     expect(await reasonOf(checks.terminalFor({ ...scope, livemode: !scope.livemode }))).toBe("ok");
     expect(await reasonOf(checks.terminalFor(other))).toBe("NO_TERMINAL_CONFIGURED");
     expect(accounts.lookups).toEqual([scope, { ...scope, livemode: !scope.livemode }, other]);
+  });
+});
+
+describe("rememberMerchantNames", () => {
+  it("when a merchant is renamed, then its old name is shown until the time is up; a failed lookup is asked again", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 9));
+    const names = new Map([["mer_1", "Old name"]]);
+    let asked = 0;
+    let down = false;
+    const directory: MerchantDirectory = {
+      merchantName: async (merchantId) => {
+        asked++;
+        if (down) throw new GatewayError("SERVICE_UNAVAILABLE", "A gateway dependency is temporarily unavailable.");
+        return names.get(merchantId);
+      },
+    };
+    const remembered = rememberMerchantNames(directory, clock, 5_000);
+    expect(await remembered.merchantName("mer_1")).toBe("Old name");
+    names.set("mer_1", "New name");
+    clock.advance(4_999);
+    expect(await remembered.merchantName("mer_1")).toBe("Old name");
+    expect(await remembered.merchantName("mer_unknown")).toBeUndefined();
+    clock.advance(1);
+    expect(await remembered.merchantName("mer_1")).toBe("New name");
+    expect(asked).toBe(3);
+
+    down = true;
+    clock.advance(5_000);
+    expect(await reasonOf(remembered.merchantName("mer_1"))).toBe("SERVICE_UNAVAILABLE");
+    down = false;
+    expect(await remembered.merchantName("mer_1")).toBe("New name");
+    expect(asked).toBe(5);
   });
 });
