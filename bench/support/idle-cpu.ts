@@ -41,9 +41,11 @@ export async function printIdleCpu(
 const fixed1 = (v: number) => v.toFixed(1);
 
 /**
- * Waits until `procs` together use under `quietPercent` of a core over a 2 s window (at most
- * `maxSeconds`); resolves with the seconds waited. A growth step measures the store at rest with
- * K documents, not PostgreSQL's autovacuum of the bulk load that just put them there.
+ * Waits until `procs` together use under `quietPercent` of a core over `QUIET_WINDOWS` 2 s windows
+ * in a row (at most `maxSeconds`); resolves with the seconds waited. A growth step measures the
+ * store at rest with K documents, not PostgreSQL's autovacuum of the bulk load that just put them
+ * there: autovacuum looks every second and may start only after a first quiet window, so one
+ * window is not enough (a single window let a 100,000-row VACUUM run into the measurement).
  */
 export async function waitUntilQuiet(
   procs: ReadonlyArray<{ name: string; pid: number }>,
@@ -51,6 +53,7 @@ export async function waitUntilQuiet(
   maxSeconds: number,
 ): Promise<number> {
   const t0 = performance.now();
+  let quietInARow = 0;
   for (;;) {
     const before = readCpu(procs);
     const started = performance.now();
@@ -58,7 +61,10 @@ export async function waitUntilQuiet(
     const after = readCpu(procs);
     const busy = after.reduce((sum, r, i) => sum + r.cpuSeconds - before[i]!.cpuSeconds, 0);
     const waited = (performance.now() - t0) / 1000;
-    if ((busy / ((performance.now() - started) / 1000)) * 100 < quietPercent || waited >= maxSeconds)
-      return waited;
+    const quiet = (busy / ((performance.now() - started) / 1000)) * 100 < quietPercent;
+    quietInARow = quiet ? quietInARow + 1 : 0;
+    if (quietInARow >= QUIET_WINDOWS || waited >= maxSeconds) return waited;
   }
 }
+
+const QUIET_WINDOWS = 3;
