@@ -37,7 +37,8 @@ Commands:
   webhooks resend-all <merchant_id> test|live [--status PENDING|SUCCEEDED|FAILED] [--event <type>]
                 [--created-gte <RFC 3339>] [--created-lte <RFC 3339>]
                                                        resend every event whose latest delivery matches
-                                                       (at most 1000 per call: repeat until resent is 0)
+                                                       (at most 1000 per call: repeat with --created-lte
+                                                       set to the answer's created_lte until resent is 0)
   refunds manual [--limit <n>]                         operations' queue of refunds the acquirer did not
                                                        confirm, every account, oldest first (1-100, default 20;
                                                        resolve them and list again for the next ones)

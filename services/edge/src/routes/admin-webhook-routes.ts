@@ -193,6 +193,7 @@ export function registerAdminWebhookRoutes(admin: FastifyInstance, deps: AdminWe
       status: status ?? DeliveryStatus.UNSPECIFIED,
       event: event ?? "",
     });
-    return sendJson(reply, 202, { resent: response.resent });
+    // The cutoff to pass back as created_lte: repeats then continue where this call stopped.
+    return sendJson(reply, 202, { resent: response.resent, created_lte: formatTimestamp(response.createdLte) });
   });
 }

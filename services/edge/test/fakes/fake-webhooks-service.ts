@@ -164,7 +164,7 @@ export class FakeWebhooksService implements ServiceImpl<typeof WebhookService> {
         (!req.createdLte || timestampMs(d.createdAt!) <= timestampMs(req.createdLte)),
     );
     for (const d of matching) await this.resendDelivery({ deliveryId: d.id } as ResendDeliveryRequest);
-    return { resent: matching.length };
+    return { resent: matching.length, createdLte: req.createdLte ?? timestampFromDate(this.clock.now()) };
   };
 }
 

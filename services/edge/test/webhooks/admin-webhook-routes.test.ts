@@ -158,7 +158,7 @@ describe("admin API: webhook endpoints, secrets and resends", () => {
       event: "session.failed",
     });
     expect(res.statusCode).toBe(202);
-    expect(res.json()).toEqual({ resent: 1 });
+    expect(res.json()).toEqual({ resent: 1, created_lte: "2026-01-15T11:00:00.000Z" });
     const sent = t.webhooks.bulkRequests[0]!;
     expect(sent).toMatchObject({
       scope: { merchantId, livemode: true },
@@ -171,7 +171,7 @@ describe("admin API: webhook endpoints, secrets and resends", () => {
       (
         await call("POST", "/admin/v1/webhook-deliveries/resend", { merchant_id: merchantId, mode: "test" })
       ).json(),
-    ).toEqual({ resent: 0 });
+    ).toEqual({ resent: 0, created_lte: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 
   it("when a bulk resend filter is wrong, then each problem is reported; an unknown merchant is 404", async () => {

@@ -93,18 +93,30 @@ export interface BulkResendFilter {
   event?: string;
 }
 
+export interface BulkResendOutcome {
+  /** Events resent by this call. */
+  resent: number;
+  /**
+   * The cutoff the call used: the filter's `createdLte`, or the moment before the call began.
+   * Repeating the call with it continues where this one stopped.
+   */
+  createdLte: Date;
+}
+
 /**
  * Resends every event whose latest attempt matches the filter, once (e.g. "everything that
- * failed yesterday"). Only attempts that existed when the call started are considered, so the
- * resends it queues never match it and repeating the call continues where it stopped: one
- * call resends at most MAX_BULK_RESEND events and stops taking new ones after
- * MAX_BULK_RESEND_MS, so it always answers in bounded time.
+ * failed yesterday"). Only attempts created up to the cutoff count, and without a `createdLte`
+ * the cutoff is the moment the call began, so the resends it queues never match it. One call
+ * resends at most MAX_BULK_RESEND events and stops taking new ones after MAX_BULK_RESEND_MS, so
+ * it always answers in bounded time; a repeat with the answered cutoff continues where it
+ * stopped (docs/decisions.md#bulk-resends-answer-in-bounded-time-and-drain-in-repeated-calls).
+ * A repeat without it would also match the resends queued since, once their time has passed.
  */
 export async function bulkResendDeliveries(
   deps: ResendDeps,
   scope: AccountScope,
   filter: BulkResendFilter,
-): Promise<number> {
+): Promise<BulkResendOutcome> {
   const { stores, clock } = deps;
   if (filter.createdGte && filter.createdLte && filter.createdGte > filter.createdLte) {
     throw GatewayError.validation([
@@ -150,7 +162,7 @@ export async function bulkResendDeliveries(
     after = { createdAt: last.createdAt, id: last.id };
   }
   if (resent > 0) deps.wake?.();
-  return resent;
+  return { resent, createdLte };
 }
 
 /** Runs `work` over `items`, at most `limit` at once; rejects with the first failure. */

@@ -48,13 +48,13 @@ describe("resend and history", () => {
     h.clock.advance(1_000);
 
     const deps = { stores: h.stores, clock: h.clock };
-    expect(await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).toBe(1);
+    expect((await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).resent).toBe(1);
     await h.dispatcher.dispatchDue();
     expect((await h.history(failed.eventId)).map((a) => a.status).sort()).toEqual(["FAILED", "SUCCEEDED"]);
     // The resends are newer than the call: repeating it finds nothing left.
-    expect(await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).toBe(0);
-    expect(await bulkResendDeliveries(deps, scope, { status: "FAILED" })).toBe(1);
-    expect(await bulkResendDeliveries(deps, newScope(), {})).toBe(0);
+    expect((await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).resent).toBe(0);
+    expect((await bulkResendDeliveries(deps, scope, { status: "FAILED" })).resent).toBe(1);
+    expect((await bulkResendDeliveries(deps, newScope(), {})).resent).toBe(0);
   });
 
   it("when the store is slow, then a bulk call stops after its time budget and repeated calls resend every event exactly once", async () => {
@@ -75,7 +75,7 @@ describe("resend and history", () => {
     const calls: number[] = [];
     for (let round = 0; round < 40; round++) {
       const began = Date.now();
-      const resent = await bulkResendDeliveries(deps, scope, {});
+      const { resent } = await bulkResendDeliveries(deps, scope, {});
       // The budget, plus the sends already started when it ran out (two slow reads each).
       expect(Date.now() - began).toBeLessThan(1_000);
       if (resent === 0) break;
@@ -83,6 +83,28 @@ describe("resend and history", () => {
     }
     expect(calls.length).toBeGreaterThan(1);
     expect(calls.reduce((a, b) => a + b, 0)).toBe(40);
+    for (const e of events)
+      expect((await h.history(e.eventId)).map((a) => a.trigger).sort()).toEqual(["initial", "resend"]);
+  });
+
+  it("when repeated calls pass on the cutoff of the first, then time passing between them resends each event once", async () => {
+    const scope = newScope();
+    await h.setEndpoint(scope);
+    const events = Array.from({ length: 5 }, () => eventFacts("session.succeeded", { scope }));
+    for (const e of events) await h.record(e);
+    await h.dispatcher.dispatchDue();
+    h.clock.advance(1_000);
+    const deps = { stores: h.stores, clock: h.clock };
+
+    const first = await bulkResendDeliveries(deps, scope, {});
+    expect(first.resent).toBe(5);
+    await h.dispatcher.dispatchDue();
+    h.clock.advance(60_000);
+    // A repeat keeps the first call's cutoff: the resends it queued are newer, so they never match.
+    expect(await bulkResendDeliveries(deps, scope, { createdLte: first.createdLte })).toEqual({
+      resent: 0,
+      createdLte: first.createdLte,
+    });
     for (const e of events)
       expect((await h.history(e.eventId)).map((a) => a.trigger).sort()).toEqual(["initial", "resend"]);
   });
@@ -98,7 +120,7 @@ describe("resend and history", () => {
     await h.dispatcher.dispatchDue();
     const t0 = new Date(Date.UTC(2026, 0, 1, 12, 0, 0));
     const deps = { stores: h.stores, clock: h.clock };
-    expect(await bulkResendDeliveries(deps, scope, { createdLte: new Date(t0.getTime() + 1000) })).toBe(1);
+    expect((await bulkResendDeliveries(deps, scope, { createdLte: new Date(t0.getTime() + 1000) })).resent).toBe(1);
     expect((await h.history(early.eventId)).length).toBe(2);
     expect((await h.history(late.eventId)).length).toBe(1);
     expect(

@@ -172,5 +172,13 @@ describe("WebhookService over Connect", () => {
     });
     expect(result.resent).toBe(3);
     expect(woken).toBe(1);
+    // The cutoff used, to pass on in a repeat: never later than the moment before the call began.
+    expect(timestampDate(result.createdLte!)).toEqual(new Date(clock.now().getTime() - 1));
+    const earlier = new Date(clock.now().getTime() - 60_000);
+    const bounded = await client.bulkResendDeliveries({
+      scope: scopeProto(scope),
+      createdLte: timestampFromDate(earlier),
+    });
+    expect(timestampDate(bounded.createdLte!)).toEqual(earlier);
   });
 });

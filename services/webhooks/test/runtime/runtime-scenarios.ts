@@ -488,7 +488,7 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       for (const facts of events) await publish(facts);
       for (const facts of events) await settled(facts, 1);
       const held = holdRequests(receiver);
-      const resent = await bulkResendDeliveries(
+      const { resent } = await bulkResendDeliveries(
         { stores: env.stores, clock: systemClock, wake: () => handle.runtime.wake() },
         scope,
         {},
