@@ -124,9 +124,13 @@ describe("local FerretDB on PostgreSQL", () => {
   it("when a new collection fills with documents sharing keys, then within seconds lookups read only the selective key's index", async () => {
     const docs = client.db("testkit").collection("one_merchant");
     await docs.createIndex({ merchant: 1, mode: 1, reference: 1 }, { unique: true });
-    await docs.insertMany(Array.from({ length: 3_000 }, (_, i) => ({ merchant: "m", mode: false, reference: `r${i}` })));
+    await docs.insertMany(
+      Array.from({ length: 3_000 }, (_, i) => ({ merchant: "m", mode: false, reference: `r${i}` })),
+    );
     const indexConditions = async () => {
-      const plan = JSON.stringify(await docs.find({ merchant: "m", mode: false, reference: "r1234" }).explain());
+      const plan = JSON.stringify(
+        await docs.find({ merchant: "m", mode: false, reference: "r1234" }).explain(),
+      );
       return [...plan.matchAll(/"Index Cond":"([^"]*)"/g)].map(([, condition]) => condition);
     };
 

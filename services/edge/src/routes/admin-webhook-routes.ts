@@ -194,6 +194,9 @@ export function registerAdminWebhookRoutes(admin: FastifyInstance, deps: AdminWe
       event: event ?? "",
     });
     // The cutoff to pass back as created_lte: repeats then continue where this call stopped.
-    return sendJson(reply, 202, { resent: response.resent, created_lte: formatTimestamp(response.createdLte) });
+    return sendJson(reply, 202, {
+      resent: response.resent,
+      created_lte: formatTimestamp(response.createdLte),
+    });
   });
 }

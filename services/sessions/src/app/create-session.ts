@@ -70,7 +70,10 @@ type NewSessionRequest =
   | { ok: false; problem: unknown };
 
 /** The validated request of a new session, or what refuses one: its rate, its body or its terminal. */
-async function newSessionRequest(deps: CreateSessionDeps, input: CreateSessionInput): Promise<NewSessionRequest> {
+async function newSessionRequest(
+  deps: CreateSessionDeps,
+  input: CreateSessionInput,
+): Promise<NewSessionRequest> {
   // Asked at once, alongside the rate, so the check adds no round trip to a create. The merchant
   // hears about a missing or inactive terminal now (422 no-terminal-configured /
   // terminal-inactive), not the buyer at Pay; Pay still checks, as the terminal may change after.

@@ -73,7 +73,8 @@ describe("rememberMerchantNames", () => {
     const directory: MerchantDirectory = {
       merchantName: async (merchantId) => {
         asked++;
-        if (down) throw new GatewayError("SERVICE_UNAVAILABLE", "A gateway dependency is temporarily unavailable.");
+        if (down)
+          throw new GatewayError("SERVICE_UNAVAILABLE", "A gateway dependency is temporarily unavailable.");
         return names.get(merchantId);
       },
     };

@@ -4,9 +4,9 @@ import { createInProcessTransport, createLogger, ManualClock, readErrorDetail } 
 import { SessionService, SessionStatus } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { createMemorySessionRepository } from "../../src/adapters/memory/in-memory-session-repository.js";
+import type { TerminalProvider } from "../../src/app/ports.js";
 import { createSessionsRoutes } from "../../src/sessions-module.js";
 import { ACTIVE_TERMINALS, fakeRates, newScope, SETTINGS } from "../support/fixtures.js";
-import type { TerminalProvider } from "../../src/app/ports.js";
 import { fakeFees, fakeMerchants, fakeTerminals, unreachableAcquirer } from "../support/payment-fakes.js";
 
 function setup(terminals: TerminalProvider = ACTIVE_TERMINALS) {

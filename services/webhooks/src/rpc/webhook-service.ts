@@ -52,7 +52,11 @@ export function createWebhookServiceHandlers(deps: WebhookServiceDeps): ServiceI
       };
     },
     async bulkResendDeliveries(req) {
-      const outcome = await bulkResendDeliveries(resendDeps, scopeFromProto(req.scope), bulkFilterFromProto(req));
+      const outcome = await bulkResendDeliveries(
+        resendDeps,
+        scopeFromProto(req.scope),
+        bulkFilterFromProto(req),
+      );
       return { resent: outcome.resent, createdLte: timestampFromDate(outcome.createdLte) };
     },
   };

@@ -48,11 +48,15 @@ describe("resend and history", () => {
     h.clock.advance(1_000);
 
     const deps = { stores: h.stores, clock: h.clock };
-    expect((await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).resent).toBe(1);
+    expect(
+      (await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).resent,
+    ).toBe(1);
     await h.dispatcher.dispatchDue();
     expect((await h.history(failed.eventId)).map((a) => a.status).sort()).toEqual(["FAILED", "SUCCEEDED"]);
     // The resends are newer than the call: repeating it finds nothing left.
-    expect((await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).resent).toBe(0);
+    expect(
+      (await bulkResendDeliveries(deps, scope, { status: "FAILED", event: "session.failed" })).resent,
+    ).toBe(0);
     expect((await bulkResendDeliveries(deps, scope, { status: "FAILED" })).resent).toBe(1);
     expect((await bulkResendDeliveries(deps, newScope(), {})).resent).toBe(0);
   });
@@ -120,7 +124,9 @@ describe("resend and history", () => {
     await h.dispatcher.dispatchDue();
     const t0 = new Date(Date.UTC(2026, 0, 1, 12, 0, 0));
     const deps = { stores: h.stores, clock: h.clock };
-    expect((await bulkResendDeliveries(deps, scope, { createdLte: new Date(t0.getTime() + 1000) })).resent).toBe(1);
+    expect(
+      (await bulkResendDeliveries(deps, scope, { createdLte: new Date(t0.getTime() + 1000) })).resent,
+    ).toBe(1);
     expect((await h.history(early.eventId)).length).toBe(2);
     expect((await h.history(late.eventId)).length).toBe(1);
     expect(
