@@ -15,7 +15,6 @@ import { parseArgs } from "node:util";
 import {
   connectNats,
   createJetStreamEventBus,
-  createLogger,
   createSecretBox,
   type EventBus,
   ensureEventsStream,
@@ -24,13 +23,11 @@ import {
 } from "@gateway/platform";
 import { ferretDbBackend, type LocalServer, startFerretDb, startNatsServer } from "@gateway/testkit";
 import { type Db, MongoClient } from "mongodb";
-import { createSigningWebhookSender } from "../services/webhooks/src/adapters/delivery/signing-webhook-sender.js";
-import { createHttpDeliverer } from "../services/webhooks/src/adapters/http/index.js";
 import { createMongoWebhooksStores } from "../services/webhooks/src/adapters/mongo/create-mongo-webhooks-stores.js";
 import { setEndpoint } from "../services/webhooks/src/app/webhook-endpoints.js";
 import type { AccountScope } from "../services/webhooks/src/domain/account-scope.js";
-import { createWebhooksRuntime } from "../services/webhooks/src/webhooks-module.js";
 import { eventFacts, newScope, publishedEvent } from "../services/webhooks/test/support/fixtures.js";
+import { startBenchWebhooksRuntime } from "./support/bench-webhooks-runtime.js";
 import { percentile } from "./support/http-load.js";
 import { storeOldDeliveries } from "./support/old-deliveries.js";
 import { startTimingReceiver, type TimingReceiver } from "./support/timing-receiver.js";
@@ -93,30 +90,7 @@ const WEBHOOKS: Contender = {
   async start({ bus, db, prefix, scope, receiverUrl }) {
     const stores = await createMongoWebhooksStores(db, createSecretBox(randomBytes(32)));
     await setEndpoint({ endpoints: stores.endpoints, clock: systemClock }, scope, receiverUrl);
-    const deliverer = createHttpDeliverer({ allowPrivate: true, allowCidrs: [] });
-    const runtime = createWebhooksRuntime({
-      stores,
-      bus,
-      sender: createSigningWebhookSender(deliverer),
-      clock: systemClock,
-      logger: createLogger({ service: "webhooks-bench", level: "silent" }),
-      settings: {
-        timeoutMs: 10_000,
-        retryScheduleMs: [60_000],
-        secretOverlapMs: 0,
-        pollIntervalMs: 1_000,
-        concurrency: 16,
-      },
-      subjectPrefix: prefix,
-      durable: "webhooks_bench",
-    });
-    await runtime.start();
-    return {
-      async stop() {
-        await runtime.stop({ graceMs: 5_000 });
-        deliverer.close();
-      },
-    };
+    return startBenchWebhooksRuntime({ stores, bus, subjectPrefix: prefix, durable: "webhooks_bench" });
   },
 };
 

@@ -28,6 +28,11 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
     tableHeader: /\| consumer \| stored deliveries \| deliveries\/s \|/,
   },
   {
+    script: "bulk-resend-bench.ts",
+    args: ["--events", "30"],
+    tableHeader: /\| events \| calls \| events resent \|/,
+  },
+  {
     script: "http-scale-bench.ts",
     args: ["--seconds", "1", "--warmup", "0.2", "--growth", "0,20", "--idle-seconds", "1"],
     tableHeader: /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|/,

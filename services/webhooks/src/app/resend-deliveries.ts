@@ -22,7 +22,13 @@ export const MAX_BULK_RESEND = 1_000;
  * timeout however slow the store is; later calls continue where it stopped.
  */
 export const MAX_BULK_RESEND_MS = 5_000;
-const BULK_PAGE = 100;
+/**
+ * Attempts listed per page: a call's whole share in one look. Each look costs the store a read of
+ * the account's deliveries on a server that cannot serve the time range from an index (FerretDB
+ * 1.24), so pages of 100 spent most of a call looking (measured in docs/benchmarks.md, "Bulk
+ * resend of 10,000 deliveries").
+ */
+const BULK_PAGE = MAX_BULK_RESEND;
 /** Resends of one page queued side by side. */
 const BULK_PARALLEL = 8;
 
