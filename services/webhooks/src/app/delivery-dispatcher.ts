@@ -50,8 +50,13 @@ export class DeliveryDispatcher {
   private lookPending = true;
   private wakeSleeper: (() => void) | undefined;
   private lastClaimErrorLog = 0;
-  /** First attempts handed over on their event, oldest first. */
-  private readonly ready: QueuedAttempt[] = [];
+  /**
+   * Attempts to claim by id as slots free, oldest first: first attempts handed over on their
+   * event, and what a look found due beyond its free slots (`fromLook`).
+   */
+  private readonly ready: Array<QueuedAttempt & { fromLook?: true }> = [];
+  /** Attempts from a look still in `ready`; the next look waits until they are gone. */
+  private lookSurplus = 0;
   /** Attempts in flight per URL. */
   private readonly perUrl = new Map<string, number>();
   /**
@@ -210,8 +215,35 @@ export class DeliveryDispatcher {
       }
       if (claimed.length < free) return;
     }
-    // Slots ran out before the look did: look again once one frees.
-    this.lookPending = true;
+    // Slots ran out before the look did: hand the rest of what is due to the ready queue, or else
+    // look again once a slot frees.
+    if (!(await this.queueLookSurplus())) this.lookPending = true;
+  }
+
+  /**
+   * Reads what is due beyond the free slots, up to the ready queue's room, and queues it to be
+   * claimed by id as slots free: one look per batch of a backlog (a bulk resend, retries falling
+   * due together) instead of one per free slot, each of which reads the backlog again
+   * (docs/decisions.md#webhooks-go-out-on-the-event). True when some was queued; the next look
+   * comes once it is all started.
+   */
+  private async queueLookSurplus(): Promise<boolean> {
+    const room = MAX_READY - this.ready.length;
+    if (room <= 0 || this.stopping) return false;
+    let due: Delivery[];
+    try {
+      // Full URLs too: the look just filled them, and a ready attempt waits for its URL's room.
+      due = await this.deps.stores.deliveries.findDue(this.deps.clock.now(), room);
+    } catch {
+      return false; // The store is unreachable: the next look says so.
+    }
+    const queued = new Set(this.ready.map(({ attempt }) => attempt.id));
+    for (const attempt of due) {
+      if (queued.has(attempt.id)) continue;
+      this.ready.push({ attempt, fromLook: true });
+      this.lookSurplus++;
+    }
+    return this.lookSurplus > 0;
   }
 
   /** Starts claimed attempts that waited for their URL's share, once it has room again. */
@@ -238,7 +270,8 @@ export class DeliveryDispatcher {
         i++;
         continue;
       }
-      this.ready.splice(i, 1);
+      const [{ fromLook }] = this.ready.splice(i, 1) as [(typeof this.ready)[number]];
+      if (fromLook && --this.lookSurplus === 0) this.lookPending = true;
       this.run(attempt.url, async () => {
         const [claimed] = await this.claim(1, async (now, until, [token]) => {
           const taken = await this.deps.stores.deliveries.claimIfDue(attempt.id, now, until, token!);

@@ -70,6 +70,11 @@ export interface DeliveryRepository {
     skipUrls?: readonly string[],
   ): Promise<Delivery[]>;
   /**
+   * Due attempts whose lease is absent or expired, oldest due first, at most `limit`, none of
+   * them claimed: what a look found beyond its free slots, claimed later by id (claimIfDue).
+   */
+  findDue(now: Date, limit: number, skipUrls?: readonly string[]): Promise<Delivery[]>;
+  /**
    * The same for one known attempt (found by id, not by a look over the queue): takes it when it
    * is PENDING, due and its lease is absent or expired. Undefined otherwise (unknown, settled,
    * not yet due, or taken by someone else).

@@ -191,6 +191,30 @@ export function deliveryRepositoryContract(
         expect(await repo.claimDue(at(1_000), at(9_000), ["g"])).toEqual([]);
       });
 
+      it("when due attempts are found, then the oldest due come first, none leased, none skipped, none claimed", async () => {
+        const scope = newScope();
+        const ds = [3, 1, 4, 2, 5, 6].map((n) =>
+          attempt(scope, {
+            dueAt: at(n * 100),
+            ...(n === 6 ? { url: "https://skipped.example/hooks" } : {}),
+          }),
+        );
+        for (const d of ds) await repo.insert(d);
+        await repo.insert(attempt(scope, { dueAt: at(5_000) }));
+        const [leased] = await repo.claimDue(at(1_000), at(9_000), ["lease"]);
+        expect(leased?.dueAt).toEqual(at(100));
+
+        const found = await repo.findDue(at(1_000), 3, ["https://skipped.example/hooks"]);
+        expect(found.map((d) => d.dueAt)).toEqual([at(200), at(300), at(400)]);
+        expect(found.every((d) => d.claim === undefined)).toBe(true);
+        expect(
+          (await repo.findDue(at(1_000), 10, ["https://skipped.example/hooks"])).map((d) => d.dueAt),
+        ).toEqual([at(200), at(300), at(400), at(500)]);
+        // Found, not taken: each can still be claimed by id.
+        for (const d of found)
+          expect(await repo.claimIfDue(d.id, at(1_000), at(9_000), `t-${d.id}`)).toBeDefined();
+      });
+
       it("when batches are claimed side by side, then every due attempt goes to exactly one claimer", async () => {
         const scope = newScope();
         const ids = new Set<string>();

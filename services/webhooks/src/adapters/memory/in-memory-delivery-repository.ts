@@ -79,7 +79,18 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     tokens: readonly string[],
     skipUrls: readonly string[] = [],
   ): Promise<Delivery[]> {
-    const due = [...this.byId.values()]
+    return this.dueOldestFirst(now, tokens.length, skipUrls).map((d, i) => {
+      d.claim = { token: tokens[i]!, until: new Date(leaseUntil) };
+      return copy(d);
+    });
+  }
+
+  async findDue(now: Date, limit: number, skipUrls: readonly string[] = []): Promise<Delivery[]> {
+    return this.dueOldestFirst(now, limit, skipUrls).map(copy);
+  }
+
+  private dueOldestFirst(now: Date, limit: number, skipUrls: readonly string[]): Delivery[] {
+    return [...this.byId.values()]
       .filter(
         (d) =>
           d.status === "PENDING" &&
@@ -88,11 +99,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
           !skipUrls.includes(d.url),
       )
       .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
-      .slice(0, tokens.length);
-    return due.map((d, i) => {
-      d.claim = { token: tokens[i]!, until: new Date(leaseUntil) };
-      return copy(d);
-    });
+      .slice(0, limit);
   }
 
   async claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {

@@ -207,18 +207,7 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     skipUrls: readonly string[] = [],
   ): Promise<Delivery[]> {
     if (tokens.length === 0) return [];
-    const candidates = await runMongo(() =>
-      this.collection
-        .find({
-          status: "PENDING",
-          dueAt: { $lte: now },
-          $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }],
-          ...(skipUrls.length > 0 ? { url: { $nin: [...skipUrls] } } : {}),
-        })
-        .sort({ dueAt: 1 })
-        .limit(tokens.length + CLAIM_CANDIDATES)
-        .toArray(),
-    );
+    const candidates = await this.dueDocuments(now, tokens.length + CLAIM_CANDIDATES, skipUrls);
     // One taker per token, side by side; each tries the next candidate no taker of this call has
     // tried, so they never race each other, only other dispatchers.
     let next = 0;
@@ -235,6 +224,27 @@ export class MongoDeliveryRepository implements DeliveryRepository {
       }),
     );
     return won.sort((x, y) => x.dueAt.getTime() - y.dueAt.getTime());
+  }
+
+  async findDue(now: Date, limit: number, skipUrls: readonly string[] = []): Promise<Delivery[]> {
+    if (limit <= 0) return [];
+    return (await this.dueDocuments(now, limit, skipUrls)).map(fromDocument);
+  }
+
+  /** Due attempts with no live lease, oldest due first. */
+  private dueDocuments(now: Date, limit: number, skipUrls: readonly string[]): Promise<DeliveryDocument[]> {
+    return runMongo(() =>
+      this.collection
+        .find({
+          status: "PENDING",
+          dueAt: { $lte: now },
+          $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }],
+          ...(skipUrls.length > 0 ? { url: { $nin: [...skipUrls] } } : {}),
+        })
+        .sort({ dueAt: 1 })
+        .limit(limit)
+        .toArray(),
+    );
   }
 
   async claimIfDue(id: string, now: Date, leaseUntil: Date, token: string): Promise<Delivery | undefined> {
