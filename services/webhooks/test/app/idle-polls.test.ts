@@ -1,22 +1,7 @@
 import { waitFor } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMemoryWebhooksStores } from "../../src/adapters/memory/create-memory-webhooks-stores.js";
-import type { WebhooksStores } from "../../src/app/ports.js";
+import { countingStores } from "../support/counting-stores.js";
 import { type DeliveryHarness, deliveryHarness } from "../support/delivery-harness.js";
-
-/** Memory stores whose looks over the queue are counted. */
-function countingStores(): { stores: WebhooksStores; looks: () => number } {
-  const stores = createMemoryWebhooksStores();
-  let looks = 0;
-  const deliveries = stores.deliveries;
-  const counted = Object.assign(Object.create(deliveries), {
-    claimDue: (...args: Parameters<typeof deliveries.claimDue>) => {
-      looks++;
-      return deliveries.claimDue(...args);
-    },
-  });
-  return { stores: { ...stores, deliveries: counted }, looks: () => looks };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

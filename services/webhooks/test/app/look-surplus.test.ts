@@ -1,27 +1,8 @@
 import { waitFor } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createMemoryWebhooksStores } from "../../src/adapters/memory/create-memory-webhooks-stores.js";
-import type { WebhooksStores } from "../../src/app/ports.js";
+import { countingStores } from "../support/counting-stores.js";
 import { type DeliveryHarness, deliveryHarness } from "../support/delivery-harness.js";
 import { eventFacts, newScope } from "../support/fixtures.js";
-
-/** Memory stores whose looks over the queue (claiming or only reading) are counted. */
-function countingStores(): { stores: WebhooksStores; looks: () => number } {
-  const stores = createMemoryWebhooksStores();
-  let looks = 0;
-  const deliveries = stores.deliveries;
-  const counted = Object.assign(Object.create(deliveries), {
-    claimDue: (...args: Parameters<typeof deliveries.claimDue>) => {
-      looks++;
-      return deliveries.claimDue(...args);
-    },
-    findDue: (...args: Parameters<typeof deliveries.findDue>) => {
-      looks++;
-      return deliveries.findDue(...args);
-    },
-  });
-  return { stores: { ...stores, deliveries: counted }, looks: () => looks };
-}
 
 describe("a backlog of due attempts", () => {
   let h: DeliveryHarness | undefined;
