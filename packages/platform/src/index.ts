@@ -27,6 +27,7 @@ export * from "./logger.js";
 export * from "./memory-retention.js";
 export * from "./metrics.js";
 export * from "./mongo.js";
+export * from "./mongo-insert-batcher.js";
 export * from "./nats.js";
 export * from "./outbox-flag.js";
 export * from "./paging/newest-first-page.js";

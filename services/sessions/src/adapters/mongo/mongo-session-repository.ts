@@ -1,8 +1,9 @@
 import {
+  type BatchedInsertOutcome,
   backfillOutboxFlag,
+  batchedInserts,
   DocumentWriteLock,
   GatewayError,
-  isDuplicateKeyError,
   NEWEST_FIRST_SORT,
   newestFirstWindowFilter,
   OUTBOX_UNPUBLISHED_INDEX,
@@ -176,10 +177,15 @@ const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({
  * replicas on FerretDB too. Driver errors are translated here and never reach use cases.
  */
 export class MongoSessionRepository implements SessionRepository {
+  /** Creates arriving together are stored with one command (docs/decisions.md#concurrent-inserts-share-one-command). */
+  private readonly insertOne: (doc: SessionDocument) => Promise<BatchedInsertOutcome>;
+
   constructor(
     private readonly collection: Collection<SessionDocument>,
     private readonly writeLock: DocumentWriteLock,
-  ) {}
+  ) {
+    this.insertOne = batchedInserts(collection, runMongo);
+  }
 
   /** Runs a conditional write to the session `id` after this process's other writes to it. */
   private write<T>(id: string, operation: () => Promise<T>): Promise<T> {
@@ -187,18 +193,13 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async insert(session: Session): Promise<InsertResult> {
-    try {
-      await runMongo(() => this.collection.insertOne(toDocument(session)));
-      return { inserted: true };
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      // Which index refused is read from the data, not from the server's message (whose
-      // shape differs between MongoDB and FerretDB): the reference either has a winner or not.
-      const existing = await this.findByReference(session.scope, session.merchantReference);
-      return existing
-        ? { inserted: false, duplicate: "merchant_reference", existing }
-        : { inserted: false, duplicate: "generated_value" };
-    }
+    if ((await this.insertOne(toDocument(session))) === "inserted") return { inserted: true };
+    // Which index refused is read from the data, not from the server's message (whose shape
+    // differs between MongoDB and FerretDB): the reference either has a winner or not.
+    const existing = await this.findByReference(session.scope, session.merchantReference);
+    return existing
+      ? { inserted: false, duplicate: "merchant_reference", existing }
+      : { inserted: false, duplicate: "generated_value" };
   }
 
   async findById(scope: AccountScope, id: string): Promise<Session | undefined> {

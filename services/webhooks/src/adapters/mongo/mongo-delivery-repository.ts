@@ -1,9 +1,4 @@
-import {
-  isDuplicateKeyError,
-  NEWEST_FIRST_SORT,
-  newestFirstWindowFilter,
-  pageOfWindow,
-} from "@gateway/platform";
+import { batchedInserts, NEWEST_FIRST_SORT, newestFirstWindowFilter, pageOfWindow } from "@gateway/platform";
 import type { Collection, Db, Filter } from "mongodb";
 import type {
   DeliveryFilter,
@@ -150,19 +145,21 @@ const scopeFilter = (scope: AccountScope) => ({ merchantId: scope.merchantId, li
  * the lease holder, so replicas never send one attempt twice while its lease lasts.
  */
 export class MongoDeliveryRepository implements DeliveryRepository {
+  /** First attempts queued together are stored with one command (docs/decisions.md#concurrent-inserts-share-one-command). */
+  private readonly insertOne: (doc: DeliveryDocument) => Promise<InsertOutcome>;
+  /** The tickets of one look's claims, taken side by side, go out together too. */
+  private readonly insertTicket: (doc: LeaseDocument) => Promise<InsertOutcome>;
+
   constructor(
     private readonly collection: Collection<DeliveryDocument>,
     private readonly leases: Collection<LeaseDocument>,
-  ) {}
+  ) {
+    this.insertOne = batchedInserts(collection, runMongo);
+    this.insertTicket = batchedInserts(leases, runMongo);
+  }
 
   async insert(delivery: Delivery): Promise<InsertOutcome> {
-    try {
-      await runMongo(() => this.collection.insertOne(toDocument(delivery)));
-      return "inserted";
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return "already_exists";
-      throw err;
-    }
+    return this.insertOne(toDocument(delivery));
   }
 
   async findById(id: string): Promise<Delivery | undefined> {
@@ -284,15 +281,7 @@ export class MongoDeliveryRepository implements DeliveryRepository {
 
   /** Inserts the ticket; false when another dispatcher holds it. */
   private async takeTicket(ticket: LeaseDocument, now: Date): Promise<boolean> {
-    const insert = async () => {
-      try {
-        await runMongo(() => this.leases.insertOne({ ...ticket }));
-        return true;
-      } catch (err) {
-        if (isDuplicateKeyError(err)) return false;
-        throw err;
-      }
-    };
+    const insert = async () => (await this.insertTicket({ ...ticket })) === "inserted";
     if (await insert()) return true;
     // A winner that died between its ticket and its lease would block the attempt for good:
     // once the lease it was to take has run out, its ticket is removed and the race runs again.

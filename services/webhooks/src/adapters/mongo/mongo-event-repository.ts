@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from "@gateway/platform";
+import { batchedInserts } from "@gateway/platform";
 import type { Collection, Db } from "mongodb";
 import type { InsertOutcome, WebhookEventRepository } from "../../app/ports.js";
 import type { WebhookEvent } from "../../domain/webhook-event.js";
@@ -45,7 +45,12 @@ function fromDocument(doc: WebhookEventDocument): WebhookEvent {
 
 /** Received events in MongoDB; the unique id index makes taking in an event idempotent. */
 export class MongoWebhookEventRepository implements WebhookEventRepository {
-  constructor(private readonly collection: Collection<WebhookEventDocument>) {}
+  /** Events consumed together are stored with one command (docs/decisions.md#concurrent-inserts-share-one-command). */
+  private readonly insertOne: (doc: WebhookEventDocument) => Promise<InsertOutcome>;
+
+  constructor(private readonly collection: Collection<WebhookEventDocument>) {
+    this.insertOne = batchedInserts(collection, runMongo);
+  }
 
   async insert(event: WebhookEvent): Promise<InsertOutcome> {
     const doc: WebhookEventDocument = {
@@ -61,13 +66,7 @@ export class MongoWebhookEventRepository implements WebhookEventRepository {
       traceContext: event.traceContext ?? null,
       receivedAt: event.receivedAt,
     };
-    try {
-      await runMongo(() => this.collection.insertOne(doc));
-      return "inserted";
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return "already_exists";
-      throw err;
-    }
+    return this.insertOne(doc);
   }
 
   async findById(id: string): Promise<WebhookEvent | undefined> {
