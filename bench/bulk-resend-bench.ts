@@ -94,6 +94,7 @@ try {
   const runtime = await startBenchWebhooksRuntime({
     stores,
     bus,
+    nc,
     subjectPrefix: prefix,
     durable: "bulk_resend_bench",
   });

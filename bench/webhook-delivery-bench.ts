@@ -57,7 +57,14 @@ function nonNegativeInt(raw: string, name: string): number {
 /** One consumer of the events under test, started on a fresh stream and database. */
 interface Contender {
   name: string;
-  start(o: { bus: EventBus; db: Db; prefix: string; scope: AccountScope; receiverUrl: string }): Promise<{
+  start(o: {
+    bus: EventBus;
+    nc: NatsConnection;
+    db: Db;
+    prefix: string;
+    scope: AccountScope;
+    receiverUrl: string;
+  }): Promise<{
     stop(): Promise<void>;
   }>;
 }
@@ -87,10 +94,10 @@ const FLOOR: Contender = {
 
 const WEBHOOKS: Contender = {
   name: "webhooks runtime",
-  async start({ bus, db, prefix, scope, receiverUrl }) {
+  async start({ bus, nc, db, prefix, scope, receiverUrl }) {
     const stores = await createMongoWebhooksStores(db, createSecretBox(randomBytes(32)));
     await setEndpoint({ endpoints: stores.endpoints, clock: systemClock }, scope, receiverUrl);
-    return startBenchWebhooksRuntime({ stores, bus, subjectPrefix: prefix, durable: "webhooks_bench" });
+    return startBenchWebhooksRuntime({ stores, bus, nc, subjectPrefix: prefix, durable: "webhooks_bench" });
   },
 };
 
@@ -117,7 +124,14 @@ async function measure(
   const db = servers.client.db(`bench_webhooks_${tag}`);
   const scope = newScope();
   await storeOldDeliveries(db, scope, stored);
-  const running = await contender.start({ bus, db, prefix, scope, receiverUrl: receiver.url });
+  const running = await contender.start({
+    bus,
+    nc: servers.nc,
+    db,
+    prefix,
+    scope,
+    receiverUrl: receiver.url,
+  });
   try {
     const publish = (at = performance.now()) => {
       const message = publishedEvent(

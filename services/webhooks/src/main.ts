@@ -9,8 +9,10 @@ import {
   systemClock,
 } from "@gateway/platform";
 import { createSigningWebhookSender } from "./adapters/delivery/signing-webhook-sender.js";
+import { natsEndpointChangeNotices } from "./adapters/events/nats-endpoint-change-notices.js";
 import { createHttpDeliverer } from "./adapters/http/index.js";
 import { createMongoWebhooksStores } from "./adapters/mongo/create-mongo-webhooks-stores.js";
+import { rememberEndpoints } from "./app/remembered-endpoints.js";
 import { addressPolicyFromConfig, webhooksConfigSpec, webhooksSettingsFromConfig } from "./config.js";
 import { createWebhooksRoutes, createWebhooksRuntime } from "./webhooks-module.js";
 
@@ -22,12 +24,19 @@ runService({
   readConfig: () => readConfigOrExit(webhooksConfigSpec),
   async start({ config, logger, onStop, mongo, events }) {
     const { db } = await mongo(config.mongodbUrl, config.mongodbDatabase);
-    const stores = await createMongoWebhooksStores(
+    const stored = await createMongoWebhooksStores(
       db,
       createSecretBox(config.secretsKey, config.previousSecretsKeys ?? []),
     );
 
     const { nc, bus } = await events(config.natsUrl, { replicas: config.jetstreamReplicas });
+    // Every event reads its account's endpoint: remembered here, forgotten on any replica's change.
+    const endpoints = rememberEndpoints(stored.endpoints, {
+      clock: systemClock,
+      notices: natsEndpointChangeNotices(nc, logger),
+    });
+    onStop("endpoint memory", async () => endpoints.close());
+    const stores = { ...stored, endpoints };
 
     if (config.allowPrivate)
       logger.warn(

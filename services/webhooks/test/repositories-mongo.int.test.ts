@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { createSecretBox, newId, SecretUnreadableError } from "@gateway/platform";
+import { createSecretBox, newId, SecretUnreadableError, systemClock } from "@gateway/platform";
 import { createTestDb, type TestDb } from "@gateway/testkit";
 import { generateWebhookSecret } from "@gateway/webhook-signature";
 import { afterAll, describe, expect, it } from "vitest";
+import { InMemoryEndpointChangeHub } from "../src/adapters/memory/in-memory-endpoint-change-notices.js";
 import {
   createMongoDeliveryRepository,
   DELIVERIES_COLLECTION,
@@ -13,6 +14,7 @@ import {
   ENDPOINTS_COLLECTION,
 } from "../src/adapters/mongo/mongo-endpoint-repository.js";
 import { createMongoWebhookEventRepository } from "../src/adapters/mongo/mongo-event-repository.js";
+import { rememberEndpoints } from "../src/app/remembered-endpoints.js";
 import { deliveryRepositoryContract } from "./contracts/delivery-repository.contract.js";
 import { endpointRepositoryContract } from "./contracts/endpoint-repository.contract.js";
 import { eventRepositoryContract } from "./contracts/event-repository.contract.js";
@@ -40,6 +42,12 @@ eventRepositoryContract("MongoDB wire server", async () =>
 );
 endpointRepositoryContract("MongoDB wire server", async () =>
   createMongoEndpointRepository(await sharedDb(), box),
+);
+endpointRepositoryContract("MongoDB wire server, remembered", async () =>
+  rememberEndpoints(await createMongoEndpointRepository(await sharedDb(), box), {
+    clock: systemClock,
+    notices: new InMemoryEndpointChangeHub().replica(),
+  }),
 );
 
 describe("Mongo webhooks storage", () => {

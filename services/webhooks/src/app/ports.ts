@@ -147,6 +147,18 @@ export interface EndpointRepository {
   disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean>;
 }
 
+/**
+ * How webhooks replicas tell each other that an account's endpoint changed, so none keeps
+ * sending with what it remembered. Best effort: a replica cut off from the others misses
+ * notices, which is why remembered endpoints are also forgotten after a few seconds.
+ */
+export interface EndpointChangeNotices {
+  /** Tells the other replicas; never throws and never waits. */
+  announce(scope: AccountScope): void;
+  /** Calls `onChange` for each change another replica announces; returns how to stop. */
+  listen(onChange: (scope: AccountScope) => void): () => void;
+}
+
 export interface WebhooksStores {
   deliveries: DeliveryRepository;
   events: WebhookEventRepository;
