@@ -95,15 +95,32 @@ export class DeliveryDispatcher {
   }
 
   /**
-   * Holds a slot for a first attempt about to be stored leased to this process, when one is free
-   * for `url` and nothing handed over earlier is waiting: the attempt needs no claim at all
-   * (docs/decisions.md#webhooks-go-out-on-the-event).
+   * A lease for a first attempt about to be stored, so it is stored leased to this process and
+   * needs no claim at all (docs/decisions.md#webhooks-go-out-on-the-event). With a slot free for
+   * `url` and nothing handed over earlier waiting, the slot is held for it; otherwise it joins
+   * the ready queue with its lease, and starts in turn while the lease has a send's time left.
+   * None when stopping or when the ready queue is full: it is then stored free, for a look.
    */
   reserve(url: string): SendReservation | undefined {
-    if (this.stopping || !this.hasSlot() || !this.urlHasRoom(url)) return undefined;
-    if (this.ready.length > 0 || this.waiting.length > 0) return undefined;
+    if (this.stopping) return undefined;
     const now = this.deps.clock.now();
     const claim = { token: randomUUID(), until: new Date(now.getTime() + leaseMsOf(this.deps.settings)) };
+    const slotFree =
+      this.hasSlot() && this.urlHasRoom(url) && this.ready.length === 0 && this.waiting.length === 0;
+    if (slotFree) return this.holdSlot(url, claim);
+    if (this.ready.length >= MAX_READY) return undefined;
+    return {
+      claim,
+      send: (attempt, known) => {
+        this.ready.push({ attempt, ...(known ? { known } : {}) });
+        this.nudge();
+      },
+      cancel: () => {},
+    };
+  }
+
+  /** Holds a slot for an attempt about to be stored under `claim`, until it is sent or cancelled. */
+  private holdSlot(url: string, claim: DeliveryClaim): SendReservation {
     let decide!: (send: (() => Promise<void>) | undefined) => void;
     const decided = new Promise<(() => Promise<void>) | undefined>((resolve) => {
       decide = resolve;
@@ -158,6 +175,8 @@ export class DeliveryDispatcher {
     await this.loopDone;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    // Queued attempts stored leased to us go back at once, not when their lease runs out.
+    await Promise.all(this.ready.splice(0).map(({ attempt }) => this.giveBack(attempt)));
     if (this.inFlight.size === 0) return;
     const graceMs = options.graceMs ?? Number.POSITIVE_INFINITY;
     let timer: NodeJS.Timeout | undefined;
@@ -272,6 +291,10 @@ export class DeliveryDispatcher {
       }
       const [{ fromLook }] = this.ready.splice(i, 1) as [(typeof this.ready)[number]];
       if (fromLook && --this.lookSurplus === 0) this.lookPending = true;
+      if (attempt.claim) {
+        this.startLeased({ ...attempt, claim: attempt.claim }, known);
+        continue;
+      }
       this.run(attempt.url, async () => {
         const [claimed] = await this.claim(1, async (now, until, [token]) => {
           const taken = await this.deps.stores.deliveries.claimIfDue(attempt.id, now, until, token!);
@@ -279,6 +302,32 @@ export class DeliveryDispatcher {
         });
         if (claimed) await this.process(claimed, known);
       });
+    }
+  }
+
+  /**
+   * Starts a queued attempt stored leased to us if it waited at most half its lease's margin over
+   * a send (15 s by default), so the send and its record still fit well inside the lease; else
+   * gives the lease back, and a look claims the attempt afresh.
+   */
+  private startLeased(attempt: Delivery & { claim: DeliveryClaim }, known?: KnownContext): void {
+    const { timeoutMs } = this.deps.settings;
+    const left = attempt.claim.until.getTime() - this.deps.clock.now().getTime();
+    if (left >= timeoutMs + (leaseMsOf(this.deps.settings) - timeoutMs) / 2) {
+      this.run(attempt.url, () => this.process(attempt, known));
+      return;
+    }
+    this.lookPending = true;
+    void this.giveBack(attempt).finally(() => this.nudge());
+  }
+
+  /** Gives back the lease of a queued attempt we will not start; nothing to do if it has none. */
+  private async giveBack(attempt: Delivery): Promise<void> {
+    if (!attempt.claim) return;
+    try {
+      await this.deps.stores.deliveries.release(attempt.id, attempt.claim.token, this.deps.clock.now());
+    } catch {
+      // Unreachable store: the lease runs out by itself and a look claims the attempt then.
     }
   }
 

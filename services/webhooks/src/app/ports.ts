@@ -85,6 +85,13 @@ export interface DeliveryRepository {
    * and the lease is still `token`'s. False when someone else took it over (nothing changed).
    */
   complete(id: string, token: string, result: DeliveryResult): Promise<boolean>;
+  /**
+   * Gives back a lease `token` holds and will not use (an attempt queued here, not started): the
+   * lease ends at `now`, so any dispatcher may claim the attempt at once. Only while the lease is
+   * still running, so it never races a takeover. False when the lease was not `token`'s or the
+   * attempt is settled (nothing changed).
+   */
+  release(id: string, token: string, now: Date): Promise<boolean>;
   /** Newest first by (createdAt desc, id desc), confined to `scope`; at most `limit` after `after`. */
   list(
     scope: AccountScope,

@@ -272,6 +272,41 @@ export function deliveryRepositoryContract(
         expect((await repo.claimIfDue(future.id, at(60_000), at(70_000), "t"))?.id).toBe(future.id);
       });
 
+      it("when a lease is given back unused, then the attempt can be claimed at once and the old token records nothing", async () => {
+        const d = attempt(newScope());
+        await repo.insert({ ...d, claim: { token: "queued", until: at(40_000) } });
+        expect(await repo.claimIfDue(d.id, at(1_000), at(50_000), "other")).toBeUndefined();
+        expect(await repo.release(d.id, "someone-else", at(1_000))).toBe(false);
+        expect(await repo.release(d.id, "queued", at(1_000))).toBe(true);
+        expect(await repo.release(d.id, "queued", at(1_001))).toBe(false);
+        expect((await repo.claimNextDue(at(1_002), at(50_000), "look"))?.id).toBe(d.id);
+        expect(
+          await repo.complete(d.id, "queued", { status: "SUCCEEDED", url: d.url, completedAt: at(1_003) }),
+        ).toBe(false);
+        expect(
+          await repo.complete(d.id, "look", { status: "SUCCEEDED", url: d.url, completedAt: at(1_003) }),
+        ).toBe(true);
+      });
+
+      it("when a lease has already run out or the attempt is settled, then giving it back changes nothing", async () => {
+        const expired = attempt(newScope());
+        await repo.insert({ ...expired, claim: { token: "late", until: at(5_000) } });
+        expect(await repo.release(expired.id, "late", at(5_000))).toBe(false);
+        expect((await repo.claimIfDue(expired.id, at(5_000), at(9_000), "taker"))?.claim?.token).toBe(
+          "taker",
+        );
+        expect(await repo.release(expired.id, "late", at(5_001))).toBe(false);
+        const settled = attempt(newScope());
+        await repo.insert({ ...settled, claim: { token: "done", until: at(40_000) } });
+        await repo.complete(settled.id, "done", {
+          status: "SUCCEEDED",
+          url: settled.url,
+          completedAt: at(1),
+        });
+        expect(await repo.release(settled.id, "done", at(2))).toBe(false);
+        expect((await repo.findById(settled.id))?.status).toBe("SUCCEEDED");
+      });
+
       it("when a look and a claim by id race for one attempt, then exactly one of them gets it", async () => {
         const d = attempt(newScope());
         await repo.insert(d);

@@ -445,6 +445,97 @@ export function runtimeScenarios(name: string, open: () => Promise<RuntimeEnviro
       expect(receiver.requests).toHaveLength(1);
     });
 
+    /** The runtime's stores, with every claim that took an attempt (a look, or by id) written down. */
+    function countingClaims(): { stores: WebhooksStores; claims: string[] } {
+      const claims: string[] = [];
+      const deliveries = env.stores.deliveries;
+      return {
+        claims,
+        stores: {
+          ...env.stores,
+          deliveries: Object.assign(Object.create(deliveries), {
+            claimIfDue: async (...args: Parameters<typeof deliveries.claimIfDue>) => {
+              const taken = await deliveries.claimIfDue(...args);
+              if (taken) claims.push("by id");
+              return taken;
+            },
+            claimDue: async (...args: Parameters<typeof deliveries.claimDue>) => {
+              const taken = await deliveries.claimDue(...args);
+              for (const _ of taken) claims.push("look");
+              return taken;
+            },
+          }),
+        },
+      };
+    }
+
+    it("when events arrive faster than slots free, then their first attempts wait stored leased to the runtime and go out without any claim", async () => {
+      const held = holdRequests(receiver);
+      const { stores, claims } = countingClaims();
+      await startRuntime(undefined, {
+        stores,
+        settings: { concurrency: 2, pollIntervalMs: 3_600_000, leaseMs: 60_000 },
+      });
+      const scope = newScope();
+      const events = Array.from({ length: 8 }, () => eventFacts("session.succeeded", { scope }));
+      await endpointFor(events[0]!);
+      for (const facts of events) await publish(facts);
+      await waitFor(async () => (await Promise.all(events.map(history))).every((rows) => rows.length === 1), {
+        message: "every first attempt stored",
+      });
+      for (const facts of events) {
+        const [first] = await history(facts);
+        expect(first?.status).toBe("PENDING");
+        expect(first?.claim).toBeDefined();
+      }
+      let answered = 0;
+      while (answered < events.length) {
+        await waitFor(() => held.release.length > 0, { message: "a POST to answer" });
+        held.release.shift()!();
+        answered++;
+      }
+      for (const facts of events) expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
+      expect(claims).toEqual([]);
+      expect(receiver.requests).toHaveLength(events.length);
+      expect(held.most).toBe(2);
+    });
+
+    it("when a runtime stops with attempts still queued under its leases, then it gives them back and another runtime sends them at once", async () => {
+      const held = holdRequests(receiver);
+      // Leases far longer than the test: only a lease given back lets the second runtime send.
+      const first = await startRuntime(undefined, { settings: { concurrency: 1, leaseMs: 600_000 } });
+      const scope = newScope();
+      const events = Array.from({ length: 4 }, () => eventFacts("session.succeeded", { scope }));
+      await endpointFor(events[0]!);
+      for (const facts of events) await publish(facts);
+      await waitFor(async () => (await Promise.all(events.map(history))).every((rows) => rows.length === 1), {
+        message: "every first attempt stored",
+      });
+      await waitFor(() => held.release.length === 1, { message: "the first POST held" });
+      const stopped = first.runtime.stop({ graceMs: 5_000 });
+      held.release.shift()!();
+      await stopped;
+      receiver.handle((_req, res) => res.end("ok"));
+      await startRuntime(undefined, { settings: { leaseMs: 600_000 } });
+      for (const facts of events) expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
+      expect(receiver.requests).toHaveLength(events.length);
+    });
+
+    it("when a queued attempt waits past its lease's margin, then it is given back, claimed afresh and sent once", async () => {
+      // Each answer takes 250 ms, inside the 300 ms send timeout; in a 1 s lease a queued attempt
+      // may wait 350 ms before it starts, so with one slot the third and fourth wait too long.
+      receiver.handle((_req, res) => setTimeout(() => res.end("ok"), 250));
+      const { stores, claims } = countingClaims();
+      await startRuntime(undefined, { stores, settings: { concurrency: 1 } });
+      const scope = newScope();
+      const events = Array.from({ length: 4 }, () => eventFacts("session.succeeded", { scope }));
+      await endpointFor(events[0]!);
+      for (const facts of events) await publish(facts);
+      for (const facts of events) expect((await settled(facts, 1))[0]?.status).toBe("SUCCEEDED");
+      expect(receiver.requests).toHaveLength(events.length);
+      expect(claims.length).toBeGreaterThan(0);
+    });
+
     it("when one endpoint is slow, then at most its share of the slots wait on it and another endpoint's events still go out", async () => {
       const held = holdRequests(receiver);
       const fast = await startReceiver();

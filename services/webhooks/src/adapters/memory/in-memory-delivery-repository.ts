@@ -127,6 +127,14 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return true;
   }
 
+  async release(id: string, token: string, now: Date): Promise<boolean> {
+    const d = this.byId.get(id);
+    if (d?.status !== "PENDING" || d.claim?.token !== token) return false;
+    if (d.claim.until.getTime() <= now.getTime()) return false;
+    delete d.claim;
+    return true;
+  }
+
   /** Bounded memory (embedded mode): drops finished deliveries created before `cutoff`; returns how many. */
   forgetOlderThan(cutoff: Date): number {
     let dropped = 0;

@@ -322,6 +322,18 @@ export class MongoDeliveryRepository implements DeliveryRepository {
     return true;
   }
 
+  async release(id: string, token: string, now: Date): Promise<boolean> {
+    // The lease ends now rather than vanishing: the next taker's ticket is keyed by this end, so
+    // it never collides with a ticket from an earlier lease of the same attempt.
+    const released = await runMongo(() =>
+      this.collection.updateOne(
+        { id, status: "PENDING", claimToken: token, claimedUntil: { $gt: now } },
+        { $set: { claimToken: null, claimedUntil: now } },
+      ),
+    );
+    return released.modifiedCount === 1;
+  }
+
   async list(
     scope: AccountScope,
     filter: DeliveryFilter,
