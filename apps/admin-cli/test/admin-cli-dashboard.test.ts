@@ -18,6 +18,8 @@ beforeAll(async () => {
   const config = readConfig(embeddedConfigSpec, {
     HOST: "127.0.0.1",
     PORT: String(port),
+    // Any free port: the default (9460) would collide with another test file's gateway.
+    MANAGEMENT_PORT: "0",
     GATEWAY_PUBLIC_URL: PUBLIC_URL,
     GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
     GATEWAY_DEMO: "0",

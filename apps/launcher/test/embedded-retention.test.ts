@@ -8,6 +8,8 @@ const DEMO_KEY = "sk_test_RetentionDemo01AbcdefghijklmnopqrstuvwxyzABC";
 // Sessions live 2 s, webhooks have no retries and 1 s POSTs: 3 s is the shortest valid window.
 const SHORT_WINDOWS = {
   PORT: "0",
+  // Any free port: the default (9460) would collide with another test file's gateway.
+  MANAGEMENT_PORT: "0",
   // Checkout links are not followed here; with PORT 0 the public URL must be given.
   GATEWAY_PUBLIC_URL: "http://localhost:8080",
   GATEWAY_DEMO_TEST_KEY: DEMO_KEY,
