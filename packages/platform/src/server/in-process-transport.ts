@@ -1,15 +1,88 @@
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import {
+  ConnectError,
   type ConnectRouter,
+  createContextValues,
+  createHandlerContext,
+  createMethodImplSpec,
   createRouterTransport,
+  createServiceImplSpec,
   type Interceptor,
+  type MethodImplSpec,
   type Transport,
+  type UnaryRequest,
+  type UnaryResponse,
 } from "@connectrpc/connect";
+import { invokeUnaryImplementation, runUnaryCall } from "@connectrpc/connect/protocol";
 import type { Logger } from "../logger.js";
 import { standardServerInterceptors } from "./server-interceptors.js";
+
+/** The unary methods `routes` registers, by method, as Connect's router would serve them. */
+function unaryMethodsOf(routes: (router: ConnectRouter) => void): Map<DescMethod, MethodImplSpec> {
+  const specs = new Map<DescMethod, MethodImplSpec>();
+  const recorder = {
+    handlers: [],
+    service(service: DescService, implementation: object) {
+      const spec = createServiceImplSpec(service, implementation as never);
+      for (const method of Object.values(spec.methods)) specs.set(method.method, method);
+      return recorder;
+    },
+    rpc(method: DescMethod, impl: never) {
+      specs.set(method, createMethodImplSpec(method as never, impl) as MethodImplSpec);
+      return recorder;
+    },
+  };
+  routes(recorder as unknown as ConnectRouter);
+  return specs;
+}
+
+/**
+ * A service's error as a network client would receive it: code, message, metadata and details
+ * only. The server-side cause (a driver error, a stack) stays on the server's side, as it does
+ * when the error crosses the wire.
+ */
+function asReceived(err: unknown): ConnectError {
+  const e = ConnectError.from(err);
+  const received = new ConnectError(e.rawMessage, e.code, e.metadata);
+  received.details = e.details;
+  return received;
+}
+
+/** `answer`, unless `signal` aborts first: then its reason, and the answer is left to settle unseen. */
+function untilAborted<T>(signal: AbortSignal, answer: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    answer.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      answer.catch(() => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    answer.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
 
 /**
  * A Connect transport that calls a service's routes in this process (embedded mode, tests),
  * behind the same server interceptors as `startServiceServer`.
+ *
+ * Unary calls go straight from the client's interceptors to the server's and the handler, with
+ * no encoding, HTTP emulation or stream plumbing in between: the request and response messages
+ * are handed over as they are (docs/decisions.md#in-process-calls-skip-the-wire). Deadlines,
+ * cancellation, headers, trailers and context values behave as over the network, and errors
+ * arrive as a network client sees them. Streaming calls, which no gateway service has, go
+ * through Connect's router transport.
  */
 export function createInProcessTransport(o: {
   name: string;
@@ -20,8 +93,77 @@ export function createInProcessTransport(o: {
   /** Client-side interceptors (e.g. tracingClientInterceptor). */
   clientInterceptors?: Interceptor[];
 }): Transport {
-  return createRouterTransport(o.routes, {
-    router: { interceptors: standardServerInterceptors(o.name, o.logger, o.interceptors) },
-    transport: { interceptors: o.clientInterceptors },
-  });
+  const serverInterceptors = standardServerInterceptors(o.name, o.logger, o.interceptors);
+  const unary = unaryMethodsOf(o.routes);
+  let streaming: Transport | undefined;
+  const routerTransport = () =>
+    (streaming ??= createRouterTransport(o.routes, {
+      router: { interceptors: serverInterceptors },
+      transport: { interceptors: o.clientInterceptors },
+    }));
+
+  return {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
+      const spec = unary.get(method as DescMethod);
+      if (!spec) return routerTransport().unary(method, signal, timeoutMs, header, input, contextValues);
+      const url = `in-process://${o.name}/${method.parent.typeName}/${method.name}`;
+      const callHandler = async (req: UnaryRequest): Promise<UnaryResponse> => {
+        const context = createHandlerContext({
+          service: method.parent,
+          method,
+          protocolName: "in-process",
+          requestMethod: "POST",
+          url,
+          timeoutMs,
+          requestHeader: req.header,
+          requestSignal: req.signal,
+          contextValues: req.contextValues,
+        });
+        try {
+          const message = await invokeUnaryImplementation(
+            spec as never,
+            context,
+            req.message,
+            serverInterceptors,
+          );
+          return {
+            stream: false,
+            service: method.parent,
+            method,
+            header: context.responseHeader,
+            trailer: context.responseTrailer,
+            message,
+          } as UnaryResponse;
+        } catch (err) {
+          throw asReceived(err);
+        } finally {
+          context.abort();
+        }
+      };
+      return runUnaryCall({
+        interceptors: o.clientInterceptors,
+        signal,
+        timeoutMs,
+        req: {
+          stream: false,
+          service: method.parent,
+          method,
+          requestMethod: "POST",
+          url,
+          header: new Headers(header),
+          contextValues: contextValues ?? createContextValues(),
+          message: input,
+        },
+        // The answer, or the call's end (deadline, cancellation) if that comes first: a client
+        // never waits on a handler that ignores its signal, as over the network.
+        next: (req) =>
+          untilAborted(req.signal, callHandler(req as UnaryRequest)) as Promise<
+            UnaryResponse<typeof method.input, typeof method.output>
+          >,
+      });
+    },
+    stream(method, signal, timeoutMs, header, input, contextValues) {
+      return routerTransport().stream(method, signal, timeoutMs, header, input, contextValues);
+    },
+  };
 }

@@ -1,0 +1,142 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  createClient,
+  createContextKey,
+  createContextValues,
+  type Interceptor,
+} from "@connectrpc/connect";
+import { AccountsService, AuthenticateResponseSchema } from "@gateway/proto";
+import { describe, expect, it } from "vitest";
+import { readErrorDetail } from "../src/errors/connect-errors.js";
+import { GatewayError } from "../src/errors/gateway-error.js";
+import { createInProcessTransport } from "../src/server/in-process-transport.js";
+import { captureLogger } from "./capture-logger.js";
+
+const CALLER = createContextKey<string>("nobody", { description: "who called, set by the client" });
+
+/**
+ * An accounts service in process whose Authenticate answers by key: "missing" → NOT_FOUND,
+ * "boom" → a bug, "hang" → never answers (ignoring its signal), "echo" → request header and
+ * context value back, with a response header and trailer.
+ */
+function accountsInProcess(o: { clientInterceptors?: Interceptor[]; interceptors?: Interceptor[] } = {}) {
+  const logs = captureLogger("accounts");
+  const seen: { signal?: AbortSignal; request?: object } = {};
+  const routes = (router: ConnectRouter) =>
+    router.service(AccountsService, {
+      async authenticate(req, context) {
+        seen.signal = context.signal;
+        seen.request = req;
+        if (req.apiKey === "missing")
+          throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
+        if (req.apiKey === "boom") throw new Error("database password=hunter2 leaked in a stack");
+        if (req.apiKey === "hang") await new Promise<never>(() => {});
+        context.responseHeader.set("x-answered-by", "accounts");
+        context.responseTrailer.set("x-trailer", "done");
+        return create(AuthenticateResponseSchema, {
+          keyId: `${context.requestHeader.get("x-request-id")}|${context.values.get(CALLER)}`,
+        });
+      },
+    });
+  const transport = createInProcessTransport({
+    name: "accounts",
+    routes,
+    logger: logs.logger,
+    ...o,
+  });
+  return { client: createClient(AccountsService, transport), logs, seen };
+}
+
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (e: unknown) => ConnectError.from(e),
+  );
+
+describe("in-process transport", () => {
+  it("when a call is made, then the handler sees its headers and context values and the client its response headers and trailers", async () => {
+    const { client } = accountsInProcess();
+    let header: Headers | undefined;
+    let trailer: Headers | undefined;
+    const res = await client.authenticate(
+      { apiKey: "echo" },
+      {
+        headers: { "x-request-id": "req_1" },
+        contextValues: createContextValues().set(CALLER, "edge"),
+        onHeader: (h) => (header = h),
+        onTrailer: (t) => (trailer = t),
+      },
+    );
+    expect(res.keyId).toBe("req_1|edge");
+    expect(header?.get("x-answered-by")).toBe("accounts");
+    expect(trailer?.get("x-trailer")).toBe("done");
+  });
+
+  it("when a handler throws GatewayError NOT_FOUND, then the client gets Code.NotFound with the ErrorDetail, as over the network", async () => {
+    const { client } = accountsInProcess();
+    const err = await failureOf(client.authenticate({ apiKey: "missing" }));
+    expect(err?.code).toBe(Code.NotFound);
+    const detail = readErrorDetail(err!);
+    expect(detail?.reason).toBe("NOT_FOUND");
+    expect(detail?.domain).toBe("accounts.gateway");
+    expect(detail?.metadata).toEqual({ id: "key_1" });
+    // The server's own error object stays on the server's side.
+    expect(err?.cause).toBeUndefined();
+  });
+
+  it("when a handler fails unexpectedly, then the client gets INTERNAL without the cause and the error is logged", async () => {
+    const { client, logs } = accountsInProcess();
+    const err = await failureOf(client.authenticate({ apiKey: "boom" }));
+    expect(err?.code).toBe(Code.Internal);
+    expect(err?.rawMessage).toBe("Internal error.");
+    expect(JSON.stringify({ message: err?.message, cause: String(err?.cause) })).not.toContain("hunter2");
+    expect(logs.lines().find((l) => l.msg === "unexpected error in RPC handler")?.level).toBe(50);
+  });
+
+  it("when the deadline passes before a handler that ignores its signal answers, then the client gets DEADLINE_EXCEEDED on time and the handler's signal is aborted", async () => {
+    const { client, seen } = accountsInProcess();
+    const began = performance.now();
+    const err = await failureOf(client.authenticate({ apiKey: "hang" }, { timeoutMs: 50 }));
+    expect(err?.code).toBe(Code.DeadlineExceeded);
+    expect(performance.now() - began).toBeLessThan(2_000);
+    expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("when the caller cancels, then the client gets CANCELED at once and the handler's signal is aborted", async () => {
+    const { client, seen } = accountsInProcess();
+    const controller = new AbortController();
+    const call = failureOf(client.authenticate({ apiKey: "hang" }, { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect((await call)?.code).toBe(Code.Canceled);
+    expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("when interceptors are given, then the client's run around the server's, which run around the handler", async () => {
+    const order: string[] = [];
+    const named =
+      (name: string): Interceptor =>
+      (next) =>
+      async (req) => {
+        order.push(`${name} in`);
+        const res = await next(req);
+        order.push(`${name} out`);
+        return res;
+      };
+    const { client } = accountsInProcess({
+      clientInterceptors: [named("client")],
+      interceptors: [named("server")],
+    });
+    await client.authenticate({ apiKey: "echo" });
+    expect(order).toEqual(["client in", "server in", "server out", "client out"]);
+  });
+
+  it("when a handler answers, then its signal is aborted afterwards, freeing what waited on it", async () => {
+    const { client, seen } = accountsInProcess();
+    await client.authenticate({ apiKey: "echo" });
+    expect(seen.signal?.aborted).toBe(true);
+  });
+});
