@@ -51,10 +51,11 @@ export class DeliveryDispatcher {
   private wakeSleeper: (() => void) | undefined;
   private lastClaimErrorLog = 0;
   /**
-   * Attempts to claim by id as slots free, oldest first: first attempts handed over on their
-   * event, and what a look found due beyond its free slots (`fromLook`).
+   * Attempts to start as slots free, oldest first: first attempts stored leased to us (`leased`,
+   * sent without a claim), first attempts handed over on their event, and what a look found due
+   * beyond its free slots (`fromLook`); the last two are claimed by id.
    */
-  private readonly ready: Array<QueuedAttempt & { fromLook?: true }> = [];
+  private readonly ready: Array<QueuedAttempt & { fromLook?: true; leased?: true }> = [];
   /** Attempts from a look still in `ready`; the next look waits until they are gone. */
   private lookSurplus = 0;
   /** Attempts in flight per URL. */
@@ -112,7 +113,7 @@ export class DeliveryDispatcher {
     return {
       claim,
       send: (attempt, known) => {
-        this.ready.push({ attempt, ...(known ? { known } : {}) });
+        this.ready.push({ attempt, leased: true, ...(known ? { known } : {}) });
         this.nudge();
       },
       cancel: () => {},
@@ -176,7 +177,9 @@ export class DeliveryDispatcher {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     // Queued attempts stored leased to us go back at once, not when their lease runs out.
-    await Promise.all(this.ready.splice(0).map(({ attempt }) => this.giveBack(attempt)));
+    await Promise.all(
+      this.ready.splice(0).flatMap(({ attempt, leased }) => (leased ? [this.giveBack(attempt)] : [])),
+    );
     if (this.inFlight.size === 0) return;
     const graceMs = options.graceMs ?? Number.POSITIVE_INFINITY;
     let timer: NodeJS.Timeout | undefined;
@@ -289,9 +292,10 @@ export class DeliveryDispatcher {
         i++;
         continue;
       }
-      const [{ fromLook }] = this.ready.splice(i, 1) as [(typeof this.ready)[number]];
+      const [{ fromLook, leased }] = this.ready.splice(i, 1) as [(typeof this.ready)[number]];
       if (fromLook && --this.lookSurplus === 0) this.lookPending = true;
-      if (attempt.claim) {
+      // Only our own reservations: an attempt a look found may carry a dead replica's lease.
+      if (leased && attempt.claim) {
         this.startLeased({ ...attempt, claim: attempt.claim }, known);
         continue;
       }
@@ -321,7 +325,7 @@ export class DeliveryDispatcher {
     void this.giveBack(attempt).finally(() => this.nudge());
   }
 
-  /** Gives back the lease of a queued attempt we will not start; nothing to do if it has none. */
+  /** Gives back the lease we hold on a queued attempt we will not start. */
   private async giveBack(attempt: Delivery): Promise<void> {
     if (!attempt.claim) return;
     try {
