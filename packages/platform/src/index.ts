@@ -1,3 +1,4 @@
+export * from "./answer-memory.js";
 export * from "./clock.js";
 export * from "./config/durations.js";
 export * from "./config/public-url.js";

@@ -1,16 +1,8 @@
-import type { Clock } from "@gateway/platform";
+import { AnswerMemory, type Clock } from "@gateway/platform";
 import type { MerchantDirectory, TerminalProvider } from "./ports.js";
 
 /** How long an answer from accounts is trusted where a few seconds' staleness is harmless. */
 export const REMEMBER_ANSWERS_MS = 5_000;
-
-/** Keys remembered at once; past this the oldest is forgotten first. */
-const MAX_REMEMBERED = 10_000;
-
-interface Remembered<V> {
-  answer: Promise<V>;
-  until: number;
-}
 
 /**
  * `ask`, with each key's answer remembered for `ttlMs`
@@ -24,21 +16,8 @@ function rememberAnswers<K, V>(
   clock: Clock,
   ttlMs: number,
 ): (key: K) => Promise<V> {
-  const remembered = new Map<string, Remembered<V>>();
-  return (key) => {
-    const name = keyOf(key);
-    const now = clock.now().getTime();
-    const known = remembered.get(name);
-    if (known && known.until > now) return known.answer;
-    remembered.delete(name);
-    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
-    const entry: Remembered<V> = { answer: ask(key), until: now + ttlMs };
-    remembered.set(name, entry);
-    entry.answer.catch(() => {
-      if (remembered.get(name) === entry) remembered.delete(name);
-    });
-    return entry.answer;
-  };
+  const memory = new AnswerMemory<V>(clock, ttlMs);
+  return (key) => memory.answer(keyOf(key), () => ask(key));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from "@gateway/platform";
+import { AnswerMemory, type Clock } from "@gateway/platform";
 import type { AccountScope } from "../domain/account-scope.js";
 import type { WebhookEndpoint } from "../domain/webhook-endpoint.js";
 import type { EndpointChangeNotices, EndpointRepository } from "./ports.js";
@@ -8,14 +8,6 @@ import type { EndpointChangeNotices, EndpointRepository } from "./ports.js";
  * staleness when a change notice is lost (core NATS keeps nothing for a replica that was cut off).
  */
 export const REMEMBER_ENDPOINTS_MS = 5_000;
-
-/** Endpoints remembered at once; past this the oldest is forgotten first. */
-const MAX_REMEMBERED = 10_000;
-
-interface Remembered {
-  endpoint: Promise<WebhookEndpoint | undefined>;
-  until: number;
-}
 
 const keyOf = (scope: AccountScope) => `${scope.livemode ? "live" : "test"}:${scope.merchantId}`;
 
@@ -31,25 +23,11 @@ export function rememberEndpoints(
   endpoints: EndpointRepository,
   o: { clock: Clock; notices: EndpointChangeNotices; ttlMs?: number },
 ): EndpointRepository & { close(): void } {
-  const ttlMs = o.ttlMs ?? REMEMBER_ENDPOINTS_MS;
   // A read on its way is remembered too, so forgetting an account also drops a read that began
   // before the change: it can never put the old endpoint back.
-  const remembered = new Map<string, Remembered>();
-  const forget = (scope: AccountScope): void => {
-    remembered.delete(keyOf(scope));
-  };
+  const memory = new AnswerMemory<WebhookEndpoint | undefined>(o.clock, o.ttlMs ?? REMEMBER_ENDPOINTS_MS);
+  const forget = (scope: AccountScope): void => memory.forget(keyOf(scope));
   const stopListening = o.notices.listen(forget);
-
-  const remember = (key: string, endpoint: Promise<WebhookEndpoint | undefined>): Remembered => {
-    remembered.delete(key);
-    if (remembered.size >= MAX_REMEMBERED) {
-      const oldest = remembered.keys().next().value as string;
-      remembered.delete(oldest);
-    }
-    const entry = { endpoint, until: o.clock.now().getTime() + ttlMs };
-    remembered.set(key, entry);
-    return entry;
-  };
 
   /** Runs a change, then remembers its result here and tells the other replicas. */
   const changed = async <T>(
@@ -59,9 +37,9 @@ export function rememberEndpoints(
   ): Promise<T> => {
     try {
       const result = await change();
-      forget(scope);
       const endpoint = endpointOf(result);
-      if (endpoint) remember(keyOf(scope), Promise.resolve(endpoint));
+      if (endpoint) memory.remember(keyOf(scope), Promise.resolve(endpoint));
+      else forget(scope);
       return result;
     } catch (err) {
       // A failed change may still have been written: read it afresh next time.
@@ -73,17 +51,7 @@ export function rememberEndpoints(
   };
 
   return {
-    find(scope) {
-      const key = keyOf(scope);
-      const known = remembered.get(key);
-      if (known && known.until > o.clock.now().getTime()) return known.endpoint;
-      const read = endpoints.find(scope);
-      const entry = remember(key, read);
-      read.catch(() => {
-        if (remembered.get(key) === entry) remembered.delete(key);
-      });
-      return read;
-    },
+    find: (scope) => memory.answer(keyOf(scope), () => endpoints.find(scope)),
     setUrl: (scope, url, newSecret, now) =>
       changed(
         scope,
