@@ -4,7 +4,6 @@ import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/plat
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { schemaValidatorCompiler } from "./api/schema-validation.js";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
-import { AuthCache } from "./auth/auth-cache.js";
 import { setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
@@ -138,7 +137,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
 
   const authenticator = new ApiKeyAuthenticator(
     deps.accounts,
-    new AuthCache(deps.clock ?? systemClock, config.authCacheTtlMs),
+    deps.clock ?? systemClock,
+    config.authCacheTtlMs,
   );
   revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(

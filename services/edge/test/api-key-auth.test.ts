@@ -1,8 +1,10 @@
 import { create } from "@bufbuild/protobuf";
-import { ManualClock } from "@gateway/platform";
-import { AccountScopeSchema } from "@gateway/proto";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { Client } from "@connectrpc/connect";
+import { GatewayError, ManualClock, toConnectError } from "@gateway/platform";
+import { AccountScopeSchema, type AccountsService } from "@gateway/proto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { AuthCache } from "../src/auth/auth-cache.js";
+import { ApiKeyAuthenticator, apiKeyFingerprint } from "../src/auth/api-key-authenticator.js";
 import { readBearerToken } from "../src/auth/bearer-token.js";
 import { ADMIN_TOKEN, bearer, createTestEdge, type TestEdge } from "./fakes/edge-test-harness.js";
 import { expectProblem } from "./problem-assertions.js";
@@ -207,44 +209,118 @@ describe("readBearerToken", () => {
   });
 });
 
-describe("AuthCache", () => {
-  const scope = create(AccountScopeSchema, { merchantId: "mer_1", livemode: false });
+/**
+ * An accounts client whose Authenticate answers are handed out by the test: each call waits
+ * until the test answers it with a key id (or refuses it).
+ */
+function scriptedAccounts() {
+  const calls: Array<{ resolve(keyId: string, expiresAt?: Date): void; refuse(): void }> = [];
+  const client = {
+    authenticate: () =>
+      new Promise((resolve, reject) =>
+        calls.push({
+          resolve: (keyId, expiresAt) =>
+            resolve({
+              scope: create(AccountScopeSchema, { merchantId: "mer_1", livemode: false }),
+              keyId,
+              ...(expiresAt ? { expiresAt: timestampFromDate(expiresAt) } : {}),
+            }),
+          refuse: () =>
+            reject(toConnectError(new GatewayError("UNAUTHORIZED", "Invalid API key."), "accounts")),
+        }),
+      ),
+  } as unknown as Client<typeof AccountsService>;
+  return { client, calls };
+}
 
-  it("keys entries by the SHA-256 of the API key, never the key itself", () => {
-    const fingerprint = AuthCache.fingerprint("sk_test_secret");
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("ApiKeyAuthenticator", () => {
+  it("keys what it remembers by the SHA-256 of the API key, never the key itself", () => {
+    const fingerprint = apiKeyFingerprint("sk_test_secret");
     expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(fingerprint).not.toContain("sk_test");
   });
 
-  it("expires entries after the TTL, evicts the oldest when full, and forgets revoked keys", () => {
-    const clock = new ManualClock();
-    const cache = new AuthCache(clock, 1000, 2);
-    cache.set("a", { scope, keyId: "key_a" });
-    cache.set("b", { scope, keyId: "key_b" });
-    cache.set("c", { scope, keyId: "key_c" });
-    expect(cache.get("a")).toBeUndefined();
-    expect(cache.get("b")?.keyId).toBe("key_b");
-    cache.forgetKey("key_b");
-    expect(cache.get("b")).toBeUndefined();
-    clock.advance(1000);
-    expect(cache.get("c")).toBeUndefined();
+  it("when requests with one key arrive while accounts is being asked, then they share one question", async () => {
+    const accounts = scriptedAccounts();
+    const auth = new ApiKeyAuthenticator(accounts.client, new ManualClock(), 5_000);
+    const answers = Promise.all([auth.authenticate("sk_test_a"), auth.authenticate("sk_test_a")]);
+    expect(accounts.calls).toHaveLength(1);
+    accounts.calls[0]!.resolve("key_a");
+    expect((await answers).map((c) => c.keyId)).toEqual(["key_a", "key_a"]);
   });
 
-  // Issue 15 item 5: an expired key used to stay cached for the whole TTL.
-  it("never keeps an entry past the key's own expiry, and caches nothing for a key already expired", () => {
+  it("when a key in use nears the end of its time, then it is answered at once and checked again in the background, and a revocation found so is refused", async () => {
     const clock = new ManualClock();
-    const cache = new AuthCache(clock, 5_000);
-    cache.set("a", { scope, keyId: "key_a" }, new Date(clock.now().getTime() + 1_000));
-    expect(cache.get("a")?.keyId).toBe("key_a");
+    const accounts = scriptedAccounts();
+    const auth = new ApiKeyAuthenticator(accounts.client, clock, 5_000);
+    const first = auth.authenticate("sk_test_a");
+    accounts.calls[0]!.resolve("key_a");
+    await first;
+    clock.advance(2_500);
+    expect((await auth.authenticate("sk_test_a")).keyId).toBe("key_a");
+    expect(accounts.calls).toHaveLength(2);
+    accounts.calls[1]!.refuse();
+    await settle();
+    const after = auth.authenticate("sk_test_a");
+    expect(accounts.calls).toHaveLength(3);
+    accounts.calls[2]!.refuse();
+    await expect(after).rejects.toMatchObject({ reason: "UNAUTHORIZED" });
+  });
+
+  it("never answers from memory past the key's own expiry", async () => {
+    const clock = new ManualClock();
+    const accounts = scriptedAccounts();
+    const auth = new ApiKeyAuthenticator(accounts.client, clock, 5_000);
+    const first = auth.authenticate("sk_test_a");
+    accounts.calls[0]!.resolve("key_a", new Date(clock.now().getTime() + 1_000));
+    await first;
+    clock.advance(999);
+    await auth.authenticate("sk_test_a");
+    clock.advance(1);
+    const after = auth.authenticate("sk_test_a");
+    expect(accounts.calls).toHaveLength(2);
+    accounts.calls[1]!.refuse();
+    await expect(after).rejects.toMatchObject({ reason: "UNAUTHORIZED" });
+  });
+
+  it("when a key expires while accounts is being asked, then it is refused", async () => {
+    const clock = new ManualClock();
+    const accounts = scriptedAccounts();
+    const auth = new ApiKeyAuthenticator(accounts.client, clock, 5_000);
+    const asked = auth.authenticate("sk_test_a");
     clock.advance(1_000);
-    expect(cache.get("a")).toBeUndefined();
-    cache.set("b", { scope, keyId: "key_b" }, clock.now());
-    expect(cache.get("b")).toBeUndefined();
+    accounts.calls[0]!.resolve("key_a", new Date(clock.now().getTime()));
+    await expect(asked).rejects.toMatchObject({ reason: "UNAUTHORIZED" });
   });
 
-  it("when the TTL is 0, then nothing is cached", () => {
-    const cache = new AuthCache(new ManualClock(), 0);
-    cache.set("a", { scope, keyId: "key_a" });
-    expect(cache.get("a")).toBeUndefined();
+  it("forgets a revoked key at once, and keeps the others", async () => {
+    const accounts = scriptedAccounts();
+    const auth = new ApiKeyAuthenticator(accounts.client, new ManualClock(), 5_000);
+    for (const [secret, keyId] of [
+      ["sk_test_a", "key_a"],
+      ["sk_test_b", "key_b"],
+    ] as const) {
+      const asked = auth.authenticate(secret);
+      accounts.calls.at(-1)!.resolve(keyId);
+      await asked;
+    }
+    auth.forgetKey("key_a");
+    await auth.authenticate("sk_test_b");
+    expect(accounts.calls).toHaveLength(2);
+    void auth.authenticate("sk_test_a");
+    expect(accounts.calls).toHaveLength(3);
+  });
+
+  it("when the TTL is 0, then every request asks accounts", async () => {
+    const accounts = scriptedAccounts();
+    const auth = new ApiKeyAuthenticator(accounts.client, new ManualClock(), 0);
+    for (let i = 0; i < 2; i++) {
+      const asked = auth.authenticate("sk_test_a");
+      accounts.calls[i]!.resolve("key_a");
+      await asked;
+    }
+    expect(accounts.calls).toHaveLength(2);
   });
 });

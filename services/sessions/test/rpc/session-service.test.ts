@@ -48,17 +48,17 @@ async function rpcError(promise: Promise<unknown>): Promise<ConnectError> {
 }
 
 describe("SessionService over Connect", () => {
-  it("when a merchant creates again within five seconds, then accounts is not asked about the terminal again", async () => {
+  it("when a merchant creates again within two and a half seconds, then accounts is not asked about the terminal again", async () => {
     const terminals = fakeTerminals({ baseUrl: "http://127.0.0.1:9/epg/rest", username: "u", password: "p" });
     const { client, clock } = setup(terminals);
     const scope = newScope();
     const create = (merchantReference: string) =>
       client.createSession({ scope, merchantReference, amount: "10.000", currency: "TND", maxAttempts: 1 });
     await create("r-1");
-    clock.advance(4_000);
+    clock.advance(2_000);
     await create("r-2");
     expect(terminals.lookups).toHaveLength(1);
-    clock.advance(1_000);
+    clock.advance(3_000);
     terminals.set(scope.merchantId, "TERMINAL_INACTIVE");
     const err = await rpcError(create("r-3"));
     expect(readErrorDetail(err)?.reason).toBe("TERMINAL_INACTIVE");

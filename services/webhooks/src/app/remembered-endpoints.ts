@@ -38,7 +38,7 @@ export function rememberEndpoints(
     try {
       const result = await change();
       const endpoint = endpointOf(result);
-      if (endpoint) memory.remember(keyOf(scope), Promise.resolve(endpoint));
+      if (endpoint) memory.remember(keyOf(scope), endpoint);
       else forget(scope);
       return result;
     } catch (err) {
