@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { MongoClient } from "mongodb";
@@ -9,9 +11,13 @@ import {
   type LocalServer,
   startFerretDb,
   startNatsServer,
+  startPostgres,
   testServers,
   waitFor,
 } from "../src/index.js";
+import { postgresBinDir } from "../src/local-servers/postgres-binaries.js";
+
+const run = promisify(execFile);
 
 // These servers are this file's own, on free ports: the shared ones from the global setup stay untouched.
 describe("local FerretDB", () => {
@@ -139,6 +145,40 @@ describe("local FerretDB on PostgreSQL", () => {
     await expect
       .poll(indexConditions, { timeout: 15_000, interval: 500 })
       .toEqual([expect.stringContaining("'reference'")]);
+  });
+});
+
+describe("local PostgreSQL", () => {
+  let postgres: LocalServer;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+
+  /** One statement through psql; its single value, trimmed. */
+  const sql = async (statement: string): Promise<string> => {
+    const { stdout } = await run(join(postgresBinDir()!, "psql"), [postgres.url, "-qAt", "-c", statement]);
+    return stdout.trim();
+  };
+  const analyzes = () => sql("SELECT autoanalyze_count FROM pg_stat_user_tables WHERE relname = 'growing'");
+  const insertRows = (from: number, to: number) =>
+    sql(`INSERT INTO growing SELECT i, md5(i::text) FROM generate_series(${from}, ${to}) AS i`);
+
+  it("when a new table fills, then it is analyzed within seconds, and again only once it has grown by twice its size", async () => {
+    await sql("CREATE TABLE growing (id int PRIMARY KEY, body text)");
+    await insertRows(1, 100);
+    await expect.poll(analyzes, { timeout: 15_000, interval: 250 }).toBe("1");
+
+    // 150 changes: the default (a tenth of the table, plus 50) would analyze again within a
+    // second or two; twice its size plus 50 (250) does not.
+    await insertRows(101, 250);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(await analyzes()).toBe("1");
+
+    await insertRows(251, 400);
+    await expect.poll(analyzes, { timeout: 15_000, interval: 250 }).toBe("2");
   });
 });
 

@@ -88,6 +88,12 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
         // (docs/decisions.md#the-local-database-learns-a-new-collections-shape-at-once).
         "-c",
         "autovacuum_naptime=1",
+        // After that first look, analyze again only once a table has changed by twice its size
+        // (the default is a tenth): each analyze of a collection with dozens of expression
+        // indexes stalled every write to it for about 100 ms, every second or two while a stack
+        // under load grew its sessions (docs/decisions.md#the-local-database-analyzes-a-growing-collection-rarely).
+        "-c",
+        "autovacuum_analyze_scale_factor=2",
         // Every service of a stack holds a pool through FerretDB; the default 100 is too few.
         "-c",
         "max_connections=400",
