@@ -49,9 +49,9 @@ export interface ServiceClients {
 }
 
 /**
- * gRPC clients of the services the edge calls (distributed mode). createGrpcTransport always
- * speaks HTTP/2; the tracing interceptor carries the trace context to the services, and every
- * call carries a service token addressed to its target (GATEWAY_SERVICE_AUTH_KEYS).
+ * Clients of the services the edge calls (distributed mode), over `serviceTransport`: the Connect
+ * protocol over HTTP/2; the tracing interceptor carries the trace context to the services, and
+ * every call carries a service token addressed to its target (GATEWAY_SERVICE_AUTH_KEYS).
  */
 export function createServiceClients(config: {
   accountsUrl: string;
