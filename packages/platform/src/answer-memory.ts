@@ -3,21 +3,15 @@ import type { Clock } from "./clock.js";
 /** Keys remembered at once by default; past the bound the oldest is forgotten first. */
 export const MAX_REMEMBERED_ANSWERS = 10_000;
 
-export interface AnswerMemoryOptions<V> {
+export interface AnswerMemoryOptions {
   /** Keys remembered at once (default MAX_REMEMBERED_ANSWERS). */
   maxEntries?: number;
-  /**
-   * When an answer stops being true whatever its age, in epoch milliseconds (an API key's own
-   * expiry); undefined: only the time bound applies. Such an answer is never handed out after it.
-   */
-  endsAt?: (answer: V) => number | undefined;
 }
 
 interface Remembered<V> {
   answer: Promise<V>;
   /** When the question behind the answer was asked: its age counts from here. */
   askedAt: number;
-  until: number;
   /** The answer once it arrived; only an arrived answer is asked again ahead of time. */
   arrived: { value: V } | undefined;
   refreshing: boolean;
@@ -39,22 +33,20 @@ interface Remembered<V> {
 export class AnswerMemory<V> {
   private readonly entries = new Map<string, Remembered<V>>();
   private readonly maxEntries: number;
-  private readonly endsAt: ((answer: V) => number | undefined) | undefined;
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlMs: number,
-    options: AnswerMemoryOptions<V> = {},
+    options: AnswerMemoryOptions = {},
   ) {
     this.maxEntries = options.maxEntries ?? MAX_REMEMBERED_ANSWERS;
-    this.endsAt = options.endsAt;
   }
 
   /** The answer remembered for `key` while fresh; otherwise `ask()`'s, remembered from now. */
   answer(key: string, ask: () => Promise<V>): Promise<V> {
     const now = this.now();
     const known = this.entries.get(key);
-    if (known && known.until > now) {
+    if (known && now - known.askedAt < this.ttlMs) {
       if (known.arrived && !known.refreshing && now - known.askedAt >= this.ttlMs / 2)
         this.renew(key, known, ask);
       return known.answer;
@@ -95,11 +87,13 @@ export class AnswerMemory<V> {
     );
   }
 
-  /** Stores an answer on its way, asked at `askedAt`: forgotten if it fails, bounded when it arrives. */
+  /** Stores an answer on its way, asked at `askedAt`: forgotten if it fails. */
   private track(key: string, answer: Promise<V>, askedAt: number): Remembered<V> {
     const entry = this.store(key, answer, askedAt);
     answer.then(
-      (value) => this.arrive(entry, value),
+      (value) => {
+        entry.arrived = { value };
+      },
       () => {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       },
@@ -109,7 +103,7 @@ export class AnswerMemory<V> {
 
   /** Stores an answer already known, asked at `askedAt`. */
   private keep(key: string, answer: V, askedAt: number): void {
-    this.arrive(this.store(key, Promise.resolve(answer), askedAt), answer);
+    this.store(key, Promise.resolve(answer), askedAt).arrived = { value: answer };
   }
 
   private store(key: string, answer: Promise<V>, askedAt: number): Remembered<V> {
@@ -118,18 +112,11 @@ export class AnswerMemory<V> {
     const entry: Remembered<V> = {
       answer,
       askedAt,
-      until: askedAt + this.ttlMs,
       arrived: undefined,
       refreshing: false,
     };
     this.entries.set(key, entry);
     return entry;
-  }
-
-  private arrive(entry: Remembered<V>, value: V): void {
-    entry.arrived = { value };
-    const end = this.endsAt?.(value);
-    if (end !== undefined) entry.until = Math.min(entry.until, end);
   }
 
   private now(): number {

