@@ -24,12 +24,13 @@ const CALLER = createContextKey<string>("nobody", { description: "who called, se
  */
 function accountsInProcess(o: { clientInterceptors?: Interceptor[]; interceptors?: Interceptor[] } = {}) {
   const logs = captureLogger("accounts");
-  const seen: { signal?: AbortSignal; request?: object } = {};
+  const seen: { signal?: AbortSignal; request?: object; timeLeft?: number } = {};
   const routes = (router: ConnectRouter) =>
     router.service(AccountsService, {
       async authenticate(req, context) {
         seen.signal = context.signal;
         seen.request = req;
+        seen.timeLeft = context.timeoutMs();
         if (req.apiKey === "missing")
           throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
         if (req.apiKey === "boom") throw new Error("database password=hunter2 leaked in a stack");
@@ -138,5 +139,31 @@ describe("in-process transport", () => {
     const { client, seen } = accountsInProcess();
     await client.authenticate({ apiKey: "echo" });
     expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("when calls answer, then each handler's signal ends with one shared reason, so no call builds an exception of its own", async () => {
+    const { client, seen } = accountsInProcess();
+    await client.authenticate({ apiKey: "echo" });
+    const first = seen.signal?.reason as unknown;
+    await client.authenticate({ apiKey: "echo" });
+    expect(first).toBeInstanceOf(ConnectError);
+    expect(ConnectError.from(first).code).toBe(Code.Canceled);
+    expect(seen.signal?.reason).toBe(first);
+  });
+
+  it("when the caller sets a deadline, then the handler sees the time left before it, and no deadline when none is set", async () => {
+    const { client, seen } = accountsInProcess();
+    await client.authenticate({ apiKey: "echo" }, { timeoutMs: 5_000 });
+    expect(seen.timeLeft).toBeGreaterThan(4_000);
+    expect(seen.timeLeft).toBeLessThanOrEqual(5_000);
+    await client.authenticate({ apiKey: "echo" });
+    expect(seen.timeLeft).toBeUndefined();
+  });
+
+  it("when the caller's signal is already aborted, then the handler never runs and the client gets CANCELED", async () => {
+    const { client, seen } = accountsInProcess();
+    const err = await failureOf(client.authenticate({ apiKey: "echo" }, { signal: AbortSignal.abort() }));
+    expect(err?.code).toBe(Code.Canceled);
+    expect(seen.request).toBeUndefined();
   });
 });

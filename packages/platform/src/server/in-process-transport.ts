@@ -1,19 +1,20 @@
-import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import { create, type DescMethod, type DescService, isMessage } from "@bufbuild/protobuf";
 import {
+  Code,
   ConnectError,
   type ConnectRouter,
   createContextValues,
-  createHandlerContext,
   createMethodImplSpec,
   createRouterTransport,
   createServiceImplSpec,
+  type HandlerContext,
   type Interceptor,
   type MethodImplSpec,
   type Transport,
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import { invokeUnaryImplementation, runUnaryCall } from "@connectrpc/connect/protocol";
+import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import type { Logger } from "../logger.js";
 import { standardServerInterceptors } from "./server-interceptors.js";
 
@@ -48,19 +49,22 @@ function asReceived(err: unknown): ConnectError {
   return received;
 }
 
-/** `answer`, unless `signal` aborts first: then its reason, and the answer is left to settle unseen. */
-function untilAborted<T>(signal: AbortSignal, answer: Promise<T>): Promise<T> {
-  if (signal.aborted) {
-    answer.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
+type UnaryFn = (req: UnaryRequest) => Promise<UnaryResponse>;
+
+/**
+ * `answer()`, unless `signal` aborts first: then its reason, and the answer is left to settle
+ * unseen. A signal already aborted never starts the answer, as a cancelled request is never sent.
+ */
+function untilAborted<T>(signal: AbortSignal, answer: () => Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const answering = answer();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
-      answer.catch(() => undefined);
+      answering.catch(() => undefined);
       reject(signal.reason);
     };
     signal.addEventListener("abort", onAbort, { once: true });
-    answer.then(
+    answering.then(
       (value) => {
         signal.removeEventListener("abort", onAbort);
         resolve(value);
@@ -71,6 +75,41 @@ function untilAborted<T>(signal: AbortSignal, answer: Promise<T>): Promise<T> {
       },
     );
   });
+}
+
+/** Why a call's signal is aborted once it has answered. One shared reason: building an
+ * exception (with its stack) for every call showed in CPU profiles under load. */
+const CALL_ENDED = new ConnectError("the call has ended", Code.Canceled);
+
+/**
+ * One in-process call's signal: aborted when the caller's `parent` signal aborts (CANCELED), when
+ * `timeoutMs` passes (DEADLINE_EXCEEDED), or by `end` when the call is over. One controller and
+ * at most one timer per call, where Connect's runUnaryCall and createHandlerContext build four
+ * controllers, two timers and two exceptions.
+ */
+function callSignal(
+  parent: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): { signal: AbortSignal; end(reason?: unknown): void } {
+  const controller = new AbortController();
+  const abort = (reason: unknown) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const deadlineExceeded = () => abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
+  let timer: NodeJS.Timeout | undefined;
+  if (timeoutMs !== undefined && timeoutMs <= 0) deadlineExceeded();
+  else if (timeoutMs !== undefined) timer = setTimeout(deadlineExceeded, timeoutMs);
+  const onParentAbort = () => abort(ConnectError.from(parent?.reason, Code.Canceled));
+  if (parent?.aborted) onParentAbort();
+  else parent?.addEventListener("abort", onParentAbort, { once: true });
+  return {
+    signal: controller.signal,
+    end(reason: unknown = CALL_ENDED) {
+      clearTimeout(timer);
+      parent?.removeEventListener("abort", onParentAbort);
+      abort(reason);
+    },
+  };
 }
 
 /**
@@ -107,18 +146,24 @@ export function createInProcessTransport(o: {
       const spec = unary.get(method as DescMethod);
       if (!spec) return routerTransport().unary(method, signal, timeoutMs, header, input, contextValues);
       const url = `in-process://${o.name}/${method.parent.typeName}/${method.name}`;
+      const call = callSignal(signal, timeoutMs);
+      const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
       const callHandler = async (req: UnaryRequest): Promise<UnaryResponse> => {
-        const context = createHandlerContext({
+        // The handler shares the call's signal and deadline: both ends are in this process, so
+        // one signal serves both (docs/decisions.md#in-process-calls-skip-the-wire).
+        const context: HandlerContext = {
           service: method.parent,
           method,
           protocolName: "in-process",
           requestMethod: "POST",
           url,
-          timeoutMs,
+          signal: req.signal,
+          timeoutMs: () => (deadline === undefined ? undefined : deadline - Date.now()),
           requestHeader: req.header,
-          requestSignal: req.signal,
-          contextValues: req.contextValues,
-        });
+          responseHeader: new Headers(),
+          responseTrailer: new Headers(),
+          values: req.contextValues,
+        };
         try {
           const message = await invokeUnaryImplementation(
             spec as never,
@@ -136,15 +181,16 @@ export function createInProcessTransport(o: {
           } as UnaryResponse;
         } catch (err) {
           throw asReceived(err);
-        } finally {
-          context.abort();
         }
       };
-      return runUnaryCall({
-        interceptors: o.clientInterceptors,
-        signal,
-        timeoutMs,
-        req: {
+      // The answer, or the call's end (deadline, cancellation) if that comes first: a client
+      // never waits on a handler that ignores its signal, as over the network.
+      const next = (o.clientInterceptors ?? []).reduceRight<UnaryFn>(
+        (inner, interceptor) => interceptor(inner as never) as UnaryFn,
+        (req) => untilAborted(req.signal, () => callHandler(req)),
+      );
+      try {
+        const response = await next({
           stream: false,
           service: method.parent,
           method,
@@ -152,15 +198,20 @@ export function createInProcessTransport(o: {
           url,
           header: new Headers(header),
           contextValues: contextValues ?? createContextValues(),
-          message: input,
-        },
-        // The answer, or the call's end (deadline, cancellation) if that comes first: a client
-        // never waits on a handler that ignores its signal, as over the network.
-        next: (req) =>
-          untilAborted(req.signal, callHandler(req as UnaryRequest)) as Promise<
-            UnaryResponse<typeof method.input, typeof method.output>
-          >,
-      });
+          message: isMessage(input, method.input) ? input : create(method.input, input as never),
+          signal: call.signal,
+        } as UnaryRequest);
+        call.end();
+        return response as UnaryResponse<typeof method.input, typeof method.output>;
+      } catch (err) {
+        // As Connect's runUnaryCall: a call that was cancelled or ran out of time fails with
+        // that reason, whatever the handler threw meanwhile.
+        const failure = call.signal.aborted
+          ? ConnectError.from(call.signal.reason, Code.Canceled)
+          : ConnectError.from(err);
+        call.end(failure);
+        throw failure;
+      }
     },
     stream(method, signal, timeoutMs, header, input, contextValues) {
       return routerTransport().stream(method, signal, timeoutMs, header, input, contextValues);
