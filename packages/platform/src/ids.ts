@@ -16,6 +16,13 @@ function nextRandomByte(): number {
   return randomPool[randomPoolOffset++]!;
 }
 
+/** `n` bytes from the CSPRNG through the same pool: for small draws made per request. */
+export function pooledRandomBytes(n: number): Uint8Array {
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i++) bytes[i] = nextRandomByte();
+  return bytes;
+}
+
 /**
  * Random base62 text from a CSPRNG, without modulo bias (bytes >= 248 are rejected).
  * 22 characters carry ~131 bits, enough for unguessable ids and link tokens.

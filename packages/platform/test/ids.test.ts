@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { derivedId, newId, randomBase62 } from "../src/ids.js";
+import { derivedId, newId, pooledRandomBytes, randomBase62 } from "../src/ids.js";
 
 describe("derivedId", () => {
   it("when given the same seed, then it gives the same id, shaped like newId", () => {
@@ -29,5 +29,18 @@ describe("randomBase62", () => {
 
   it("when lengths vary, then each text has exactly the length asked", () => {
     for (const length of [1, 7, 24, 64, 300]) expect(randomBase62(length)).toHaveLength(length);
+  });
+});
+
+describe("pooledRandomBytes", () => {
+  it("when many small draws are made, across many refills of the pool, then no draw repeats and every byte value is used about equally", () => {
+    const draws = Array.from({ length: 20_000 }, () => pooledRandomBytes(6));
+    expect(draws.every((d) => d.length === 6)).toBe(true);
+    expect(new Set(draws.map((d) => Buffer.from(d).toString("hex"))).size).toBe(draws.length);
+    const counts = new Array<number>(256).fill(0);
+    for (const d of draws) for (const b of d) counts[b]!++;
+    const expected = (draws.length * 6) / 256;
+    expect(Math.min(...counts)).toBeGreaterThan(expected * 0.7);
+    expect(Math.max(...counts)).toBeLessThan(expected * 1.3);
   });
 });
