@@ -3,6 +3,7 @@ export * from "./clock.js";
 export * from "./config/durations.js";
 export * from "./config/public-url.js";
 export * from "./config/read-config.js";
+export * from "./copy-record.js";
 export * from "./document-write-lock.js";
 export * from "./errors/account-scope.js";
 export * from "./errors/connect-errors.js";

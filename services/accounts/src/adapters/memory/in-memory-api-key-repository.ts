@@ -1,4 +1,4 @@
-import type { SealedSecret, SecretBox } from "@gateway/platform";
+import { copyRecord, type SealedSecret, type SecretBox } from "@gateway/platform";
 import { type ApiKeyRepository, type InsertOutcome, MAX_LISTED_API_KEYS } from "../../app/ports.js";
 import { type ApiKey, apiKeySecretContext } from "../../domain/api-key.js";
 
@@ -15,7 +15,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   async insert(key: ApiKey, secret?: string): Promise<InsertOutcome> {
     if (this.byId.has(key.id) || this.idByLookupId.has(key.lookupId)) return "already_exists";
-    this.byId.set(key.id, { ...structuredClone(key), retrievable: secret !== undefined });
+    this.byId.set(key.id, { ...copyRecord(key), retrievable: secret !== undefined });
     this.idByLookupId.set(key.lookupId, key.id);
     if (secret !== undefined) this.sealed.set(key.id, this.secrets.seal(secret, apiKeySecretContext(key.id)));
     return "inserted";
@@ -31,7 +31,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     if (!key) return undefined;
     if (!key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > at.getTime()))
       key.expiresAt = new Date(at.getTime());
-    return structuredClone(key);
+    return copyRecord(key);
   }
 
   async recordUse(id: string, at: Date): Promise<void> {
@@ -41,7 +41,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   async findById(id: string): Promise<ApiKey | undefined> {
     const key = this.byId.get(id);
-    return key && structuredClone(key);
+    return key && copyRecord(key);
   }
 
   async findByLookupId(lookupId: string): Promise<ApiKey | undefined> {
@@ -56,13 +56,13 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
         (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
       )
       .slice(0, MAX_LISTED_API_KEYS)
-      .map((key) => structuredClone(key));
+      .map((key) => copyRecord(key));
   }
 
   async markRevoked(id: string, at: Date): Promise<ApiKey | undefined> {
     const key = this.byId.get(id);
     if (!key) return undefined;
     key.revokedAt ??= new Date(at.getTime());
-    return structuredClone(key);
+    return copyRecord(key);
   }
 }

@@ -1,4 +1,10 @@
-import { isAfterPosition, type ListPosition, newestFirst, type PageWindow } from "@gateway/platform";
+import {
+  copyRecord,
+  isAfterPosition,
+  type ListPosition,
+  newestFirst,
+  type PageWindow,
+} from "@gateway/platform";
 import type { AuditLogRepository } from "../../app/ports.js";
 import type { AuditEntry } from "../../domain/audit-entry.js";
 
@@ -8,7 +14,7 @@ export class InMemoryAuditLogRepository implements AuditLogRepository {
 
   async append(entry: AuditEntry): Promise<void> {
     const list = this.byMerchant.get(entry.merchantId) ?? [];
-    list.push(structuredClone(entry));
+    list.push(copyRecord(entry));
     list.sort(newestFirst);
     this.byMerchant.set(entry.merchantId, list);
   }
@@ -22,7 +28,7 @@ export class InMemoryAuditLogRepository implements AuditLogRepository {
     const after = window.after;
     const rows = (this.byMerchant.get(merchantId) ?? []).filter((e) => !after || isAfterPosition(e, after));
     return {
-      items: rows.slice(0, window.limit).map((e) => structuredClone(e)),
+      items: rows.slice(0, window.limit).map((e) => copyRecord(e)),
       hasMore: rows.length > window.limit,
     };
   }

@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type { BusinessVerificationRepository } from "../../app/ports.js";
 import type { BusinessVerification } from "../../domain/business-verification.js";
 
@@ -6,12 +7,12 @@ export class InMemoryBusinessVerificationRepository implements BusinessVerificat
   private readonly byMerchant = new Map<string, BusinessVerification>();
 
   async save(verification: BusinessVerification): Promise<void> {
-    this.byMerchant.set(verification.merchantId, structuredClone(verification));
+    this.byMerchant.set(verification.merchantId, copyRecord(verification));
   }
 
   async find(merchantId: string): Promise<BusinessVerification | undefined> {
     const found = this.byMerchant.get(merchantId);
-    return found && structuredClone(found);
+    return found && copyRecord(found);
   }
 
   async listPending(limit: number): Promise<BusinessVerification[]> {
@@ -21,7 +22,7 @@ export class InMemoryBusinessVerificationRepository implements BusinessVerificat
         (a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.merchantId < b.merchantId ? -1 : 1),
       )
       .slice(0, limit)
-      .map((v) => structuredClone(v));
+      .map((v) => copyRecord(v));
   }
 
   async decide(
@@ -36,6 +37,6 @@ export class InMemoryBusinessVerificationRepository implements BusinessVerificat
     found.decidedAt = new Date(decision.decidedAt.getTime());
     if (decision.reason !== undefined) found.reason = decision.reason;
     else delete found.reason;
-    return structuredClone(found);
+    return copyRecord(found);
   }
 }

@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type {
   DashboardSessionRepository,
   DashboardStores,
@@ -16,14 +17,14 @@ export class InMemoryDashboardUserRepository implements DashboardUserRepository 
 
   async insert(user: DashboardUser): Promise<InsertOutcome> {
     if (this.byId.has(user.id) || this.idByEmail.has(user.email)) return "already_exists";
-    this.byId.set(user.id, structuredClone(user));
+    this.byId.set(user.id, copyRecord(user));
     this.idByEmail.set(user.email, user.id);
     return "inserted";
   }
 
   async findById(id: string): Promise<DashboardUser | undefined> {
     const user = this.byId.get(id);
-    return user && structuredClone(user);
+    return user && copyRecord(user);
   }
 
   async findByEmail(email: string): Promise<DashboardUser | undefined> {
@@ -37,7 +38,7 @@ export class InMemoryDashboardUserRepository implements DashboardUserRepository 
       .sort(
         (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       )
-      .map((u) => structuredClone(u));
+      .map((u) => copyRecord(u));
   }
 
   async changePassword(
@@ -53,14 +54,14 @@ export class InMemoryDashboardUserRepository implements DashboardUserRepository 
       passwordChangedAt: new Date(at.getTime()),
       sessionGeneration: expectedGeneration + 1,
     });
-    return structuredClone(user);
+    return copyRecord(user);
   }
 
   async raiseSessionGeneration(id: string): Promise<DashboardUser | undefined> {
     const user = this.byId.get(id);
     if (!user) return undefined;
     user.sessionGeneration += 1;
-    return structuredClone(user);
+    return copyRecord(user);
   }
 }
 
@@ -72,13 +73,13 @@ export class InMemoryInvitationRepository implements InvitationRepository {
       this.byId.has(invitation.id) ||
       [...this.byId.values()].some((i) => i.tokenHash === invitation.tokenHash);
     if (taken) return "already_exists";
-    this.byId.set(invitation.id, structuredClone(invitation));
+    this.byId.set(invitation.id, copyRecord(invitation));
     return "inserted";
   }
 
   async findByTokenHash(tokenHash: string): Promise<Invitation | undefined> {
     const found = [...this.byId.values()].find((i) => i.tokenHash === tokenHash);
-    return found && structuredClone(found);
+    return found && copyRecord(found);
   }
 
   async markAccepted(id: string, at: Date): Promise<boolean> {
@@ -96,12 +97,12 @@ export class InMemoryDashboardSessionRepository implements DashboardSessionRepos
     // Sign-ins are rare: dropping the sessions that have run out here keeps memory bounded.
     for (const [hash, held] of this.byHash)
       if (held.expiresAt.getTime() <= session.createdAt.getTime()) this.byHash.delete(hash);
-    this.byHash.set(session.tokenHash, structuredClone(session));
+    this.byHash.set(session.tokenHash, copyRecord(session));
   }
 
   async find(tokenHash: string): Promise<DashboardSession | undefined> {
     const session = this.byHash.get(tokenHash);
-    return session && structuredClone(session);
+    return session && copyRecord(session);
   }
 
   async delete(tokenHash: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type { ExchangeRateRepository } from "../../app/ports.js";
 import type { ExchangeRate } from "../../domain/exchange-rate.js";
 
@@ -8,20 +9,20 @@ export class InMemoryExchangeRateRepository implements ExchangeRateRepository {
   private readonly history: ExchangeRate[] = [];
 
   async upsert(rate: ExchangeRate): Promise<void> {
-    this.rates.set(keyOf(rate.merchantId, rate.currency), structuredClone(rate));
-    this.history.push(structuredClone(rate));
+    this.rates.set(keyOf(rate.merchantId, rate.currency), copyRecord(rate));
+    this.history.push(copyRecord(rate));
   }
 
   async find(merchantId: string, currency: string): Promise<ExchangeRate | undefined> {
     const rate = this.rates.get(keyOf(merchantId, currency));
-    return rate && structuredClone(rate);
+    return rate && copyRecord(rate);
   }
 
   async listByMerchant(merchantId: string): Promise<ExchangeRate[]> {
     return [...this.rates.values()]
       .filter((rate) => rate.merchantId === merchantId)
       .sort((a, b) => a.currency.localeCompare(b.currency))
-      .map((rate) => structuredClone(rate));
+      .map((rate) => copyRecord(rate));
   }
 
   async listHistory(
@@ -36,7 +37,7 @@ export class InMemoryExchangeRateRepository implements ExchangeRateRepository {
       )
       .sort((a, b) => b.rate.updatedAt.getTime() - a.rate.updatedAt.getTime() || b.order - a.order)
       .slice(0, options.limit)
-      .map(({ rate }) => structuredClone(rate));
+      .map(({ rate }) => copyRecord(rate));
   }
 }
 

@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type { FeePlanRepository } from "../../app/ports.js";
 import type { FeePlan } from "../../domain/fee-plan.js";
 
@@ -8,11 +9,11 @@ export class InMemoryFeePlanRepository implements FeePlanRepository {
   private readonly plans = new Map<string, StoredFeePlan>();
 
   async upsert(plan: StoredFeePlan): Promise<void> {
-    this.plans.set(plan.merchantId, structuredClone(plan));
+    this.plans.set(plan.merchantId, copyRecord(plan));
   }
 
   async find(merchantId: string): Promise<StoredFeePlan | undefined> {
     const plan = this.plans.get(merchantId);
-    return plan && structuredClone(plan);
+    return plan && copyRecord(plan);
   }
 }

@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type { InsertOutcome, MerchantRepository } from "../../app/ports.js";
 import type { Merchant } from "../../domain/merchant.js";
 
@@ -7,19 +8,19 @@ export class InMemoryMerchantRepository implements MerchantRepository {
 
   async insert(merchant: Merchant): Promise<InsertOutcome> {
     if (this.byId.has(merchant.id)) return "already_exists";
-    this.byId.set(merchant.id, structuredClone(merchant));
+    this.byId.set(merchant.id, copyRecord(merchant));
     return "inserted";
   }
 
   async findById(id: string): Promise<Merchant | undefined> {
     const merchant = this.byId.get(id);
-    return merchant && structuredClone(merchant);
+    return merchant && copyRecord(merchant);
   }
 
   async markVerified(id: string): Promise<Merchant | undefined> {
     const merchant = this.byId.get(id);
     if (!merchant) return undefined;
     merchant.verified = true;
-    return structuredClone(merchant);
+    return copyRecord(merchant);
   }
 }

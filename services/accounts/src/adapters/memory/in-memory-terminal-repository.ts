@@ -1,4 +1,4 @@
-import type { SealedSecret, SecretBox } from "@gateway/platform";
+import { copyRecord, type SealedSecret, type SecretBox } from "@gateway/platform";
 import type { StoredTerminal, TerminalRepository } from "../../app/ports.js";
 import { type Terminal, terminalSecretContext } from "../../domain/terminal.js";
 
@@ -18,14 +18,14 @@ export class InMemoryTerminalRepository implements TerminalRepository {
       terminalSecretContext(terminal.merchantId, terminal.livemode),
     );
     this.terminals.set(keyOf(terminal.merchantId, terminal.livemode), {
-      terminal: structuredClone(terminal),
+      terminal: copyRecord(terminal),
       sealedPassword,
     });
   }
 
   async find(merchantId: string, livemode: boolean): Promise<Terminal | undefined> {
     const stored = this.terminals.get(keyOf(merchantId, livemode));
-    return stored && structuredClone(stored.terminal);
+    return stored && copyRecord(stored.terminal);
   }
 
   async findWithPassword(merchantId: string, livemode: boolean): Promise<StoredTerminal | undefined> {
@@ -33,7 +33,7 @@ export class InMemoryTerminalRepository implements TerminalRepository {
     if (!stored) return undefined;
     const { sealedPassword } = stored;
     return {
-      terminal: structuredClone(stored.terminal),
+      terminal: copyRecord(stored.terminal),
       openPassword: () => this.secrets.open(sealedPassword, terminalSecretContext(merchantId, livemode)),
     };
   }

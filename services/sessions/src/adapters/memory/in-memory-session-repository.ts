@@ -1,4 +1,4 @@
-import { isAfterPosition, newestFirst } from "@gateway/platform";
+import { copyRecord, isAfterPosition, newestFirst } from "@gateway/platform";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
   InsertResult,
@@ -55,7 +55,7 @@ export class InMemorySessionRepository implements SessionRepository {
       return {
         inserted: false,
         duplicate: "merchant_reference",
-        existing: structuredClone(this.byId.get(winnerId)!),
+        existing: copyRecord(this.byId.get(winnerId)!),
       };
     }
     const tokens = session.checkoutLinks.map((link) => link.token);
@@ -67,7 +67,7 @@ export class InMemorySessionRepository implements SessionRepository {
     ) {
       return { inserted: false, duplicate: "generated_value" };
     }
-    this.byId.set(session.id, structuredClone(session));
+    this.byId.set(session.id, copyRecord(session));
     this.byReference.set(key, session.id);
     this.orderNumbers.add(session.orderNumber);
     for (const token of tokens) this.checkoutTokens.set(token, session.id);
@@ -78,22 +78,22 @@ export class InMemorySessionRepository implements SessionRepository {
 
   async findById(scope: AccountScope, id: string): Promise<Session | undefined> {
     const session = this.byId.get(id);
-    return session && inScope(session, scope) ? structuredClone(session) : undefined;
+    return session && inScope(session, scope) ? copyRecord(session) : undefined;
   }
 
   async findByReference(scope: AccountScope, merchantReference: string): Promise<Session | undefined> {
     const id = this.byReference.get(referenceKey(scope, merchantReference));
-    return id === undefined ? undefined : structuredClone(this.byId.get(id));
+    return id === undefined ? undefined : copyRecord(this.byId.get(id));
   }
 
   async findByCheckoutToken(token: string): Promise<Session | undefined> {
     const id = this.checkoutTokens.get(token);
-    return id === undefined ? undefined : structuredClone(this.byId.get(id));
+    return id === undefined ? undefined : copyRecord(this.byId.get(id));
   }
 
   async findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined> {
     const id = this.acquirerOrders.get(acquirerOrderId);
-    return id === undefined ? undefined : structuredClone(this.byId.get(id));
+    return id === undefined ? undefined : copyRecord(this.byId.get(id));
   }
 
   async list(
@@ -114,7 +114,7 @@ export class InMemorySessionRepository implements SessionRepository {
       .filter((s) => page.after === undefined || isAfterPosition(s, page.after))
       .sort(newestFirst);
     return {
-      sessions: matching.slice(0, page.limit).map((s) => structuredClone(s)),
+      sessions: matching.slice(0, page.limit).map((s) => copyRecord(s)),
       hasMore: matching.length > page.limit,
     };
   }
@@ -128,7 +128,7 @@ export class InMemorySessionRepository implements SessionRepository {
   ): Promise<UpdateResult> {
     const stored = this.byId.get(id);
     if (!stored || !inScope(stored, scope)) return { updated: false, current: undefined };
-    if (stored.version !== expectedVersion) return { updated: false, current: structuredClone(stored) };
+    if (stored.version !== expectedVersion) return { updated: false, current: copyRecord(stored) };
     const newTokens = (changes.checkoutLinks ?? [])
       .map((link) => link.token)
       .filter((token) => !stored.checkoutLinks.some((link) => link.token === token));
@@ -136,17 +136,17 @@ export class InMemorySessionRepository implements SessionRepository {
       throw new Error("checkout token collision"); // 190 random bits: a bug, not bad luck
     }
     const updated: Session = {
-      ...withChanges(stored, structuredClone(changes)),
+      ...withChanges(stored, copyRecord(changes)),
       version: stored.version + 1,
     };
     this.byId.set(id, updated);
     for (const token of newTokens) this.checkoutTokens.set(token, id);
     this.indexAcquirerOrders(updated);
     const outbox = this.outboxes.get(id) ?? [];
-    for (const event of events) outbox.push({ event: structuredClone(event) });
+    for (const event of events) outbox.push({ event: copyRecord(event) });
     this.outboxes.set(id, outbox);
     if (events.length > 0) this.pendingSessions.add(id);
-    return { updated: true, session: structuredClone(updated) };
+    return { updated: true, session: copyRecord(updated) };
   }
 
   async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
@@ -157,7 +157,7 @@ export class InMemorySessionRepository implements SessionRepository {
     return due
       .sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!)
       .slice(0, limit)
-      .map((s) => structuredClone(s));
+      .map((s) => copyRecord(s));
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
@@ -168,7 +168,7 @@ export class InMemorySessionRepository implements SessionRepository {
         .sort((a, b) => a.event.sequence - b.event.sequence);
       for (const entry of entries) {
         if (pending.length >= limit) return pending;
-        pending.push({ sessionId, ...structuredClone(entry.event) });
+        pending.push({ sessionId, ...copyRecord(entry.event) });
       }
     }
     return pending;
@@ -192,7 +192,7 @@ export class InMemorySessionRepository implements SessionRepository {
   /** Every outbox entry of a session, published or not (tests and support). */
   outboxOf(sessionId: string): Array<OutboxEvent & { publishedAt?: Date }> {
     return (this.outboxes.get(sessionId) ?? []).map((e) => ({
-      ...structuredClone(e.event),
+      ...copyRecord(e.event),
       ...(e.publishedAt ? { publishedAt: new Date(e.publishedAt) } : {}),
     }));
   }

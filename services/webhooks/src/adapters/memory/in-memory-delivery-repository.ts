@@ -1,4 +1,4 @@
-import { isAfterPosition, newestFirst } from "@gateway/platform";
+import { copyRecord, isAfterPosition, newestFirst } from "@gateway/platform";
 import type {
   DeliveryFilter,
   DeliveryPage,
@@ -9,7 +9,7 @@ import type {
 import { type AccountScope, sameScope } from "../../domain/account-scope.js";
 import type { Delivery, DeliveryResult } from "../../domain/delivery.js";
 
-const copy = (d: Delivery): Delivery => structuredClone(d);
+const copy = (d: Delivery): Delivery => copyRecord(d);
 
 /** Newest first: createdAt desc, then id desc. */
 function matches(d: Delivery, f: DeliveryFilter): boolean {
@@ -123,7 +123,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       responseExcerpt: _x,
       ...kept
     } = d;
-    this.byId.set(id, { ...kept, ...structuredClone(result) });
+    this.byId.set(id, { ...kept, ...copyRecord(result) });
     return true;
   }
 

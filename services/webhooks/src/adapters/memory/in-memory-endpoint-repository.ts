@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type { EndpointRepository } from "../../app/ports.js";
 import type { AccountScope } from "../../domain/account-scope.js";
 import type { WebhookEndpoint } from "../../domain/webhook-endpoint.js";
@@ -13,7 +14,7 @@ export class InMemoryEndpointRepository implements EndpointRepository {
 
   async find(scope: AccountScope): Promise<WebhookEndpoint | undefined> {
     const endpoint = this.byScope.get(key(scope));
-    return endpoint ? structuredClone(endpoint) : undefined;
+    return endpoint ? copyRecord(endpoint) : undefined;
   }
 
   async setUrl(
@@ -27,7 +28,7 @@ export class InMemoryEndpointRepository implements EndpointRepository {
       const { disabledAt: _d, disabledReason: _r, ...enabled } = existing;
       const endpoint: WebhookEndpoint = { ...enabled, url, updatedAt: now };
       this.byScope.set(key(scope), endpoint);
-      return { endpoint: structuredClone(endpoint), secretCreated: false };
+      return { endpoint: copyRecord(endpoint), secretCreated: false };
     }
     const endpoint: WebhookEndpoint = {
       scope: { ...scope },
@@ -37,7 +38,7 @@ export class InMemoryEndpointRepository implements EndpointRepository {
       updatedAt: now,
     };
     this.byScope.set(key(scope), endpoint);
-    return { endpoint: structuredClone(endpoint), secretCreated: true };
+    return { endpoint: copyRecord(endpoint), secretCreated: true };
   }
 
   async rotateSecret(
@@ -57,12 +58,12 @@ export class InMemoryEndpointRepository implements EndpointRepository {
         }
       : { scope: { ...scope }, secret: newSecret, createdAt: now, updatedAt: now };
     this.byScope.set(key(scope), endpoint);
-    return { endpoint: structuredClone(endpoint), rotated: existing !== undefined };
+    return { endpoint: copyRecord(endpoint), rotated: existing !== undefined };
   }
 
   async ensureSecret(scope: AccountScope, newSecret: string, now: Date): Promise<WebhookEndpoint> {
     const existing = this.byScope.get(key(scope));
-    if (existing) return structuredClone(existing);
+    if (existing) return copyRecord(existing);
     const endpoint: WebhookEndpoint = {
       scope: { ...scope },
       secret: newSecret,
@@ -70,7 +71,7 @@ export class InMemoryEndpointRepository implements EndpointRepository {
       updatedAt: now,
     };
     this.byScope.set(key(scope), endpoint);
-    return structuredClone(endpoint);
+    return copyRecord(endpoint);
   }
 
   async setSubscriptions(
@@ -90,7 +91,7 @@ export class InMemoryEndpointRepository implements EndpointRepository {
           updatedAt: now,
         };
     this.byScope.set(key(scope), endpoint);
-    return structuredClone(endpoint);
+    return copyRecord(endpoint);
   }
 
   async disable(scope: AccountScope, url: string, at: Date, reason: string): Promise<boolean> {

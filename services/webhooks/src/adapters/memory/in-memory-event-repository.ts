@@ -1,3 +1,4 @@
+import { copyRecord } from "@gateway/platform";
 import type { InsertOutcome, WebhookEventRepository } from "../../app/ports.js";
 import type { WebhookEvent } from "../../domain/webhook-event.js";
 
@@ -7,7 +8,7 @@ export class InMemoryWebhookEventRepository implements WebhookEventRepository {
 
   async insert(event: WebhookEvent): Promise<InsertOutcome> {
     if (this.byId.has(event.id)) return "already_exists";
-    this.byId.set(event.id, structuredClone(event));
+    this.byId.set(event.id, copyRecord(event));
     return "inserted";
   }
 
@@ -27,6 +28,6 @@ export class InMemoryWebhookEventRepository implements WebhookEventRepository {
 
   async findById(id: string): Promise<WebhookEvent | undefined> {
     const event = this.byId.get(id);
-    return event ? structuredClone(event) : undefined;
+    return event ? copyRecord(event) : undefined;
   }
 }
