@@ -7,15 +7,19 @@ import { type CheckoutLink, isPayable, type PaymentAttempt, type Session } from 
  * expiry (`linkExpiryDueAt`) and reconciliation with the acquirer (`reconcileAt`).
  */
 
+/** Every moment the sweeper has work on `session`, in epoch ms: none when it has none. */
+export function sweepDueTimes(session: Session): number[] {
+  const times: number[] = [];
+  if (session.linkExpiryDueAt) times.push(session.linkExpiryDueAt.getTime());
+  if (session.reconcileAt) times.push(session.reconcileAt.getTime());
+  if (isPayable(session.status)) times.push(session.expiresAt.getTime());
+  return times;
+}
+
 /** The earliest moment the sweeper has work on `session`, in epoch ms; undefined when none. */
 export function sweepDueAt(session: Session): number | undefined {
-  const times = [
-    session.linkExpiryDueAt?.getTime(),
-    session.reconcileAt?.getTime(),
-    isPayable(session.status) ? session.expiresAt.getTime() : undefined,
-  ];
-  const set = times.filter((t): t is number => t !== undefined);
-  return set.length > 0 ? Math.min(...set) : undefined;
+  const times = sweepDueTimes(session);
+  return times.length > 0 ? Math.min(...times) : undefined;
 }
 
 /**

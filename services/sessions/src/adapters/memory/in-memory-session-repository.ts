@@ -17,7 +17,8 @@ import {
   type SessionChanges,
   withChanges,
 } from "../../domain/session.js";
-import { sweepDueAt } from "../../domain/sweep-schedule.js";
+import { sweepDueAt, sweepDueTimes } from "../../domain/sweep-schedule.js";
+import { DueIndex } from "./due-index.js";
 
 const referenceKey = (scope: AccountScope, reference: string): string =>
   JSON.stringify([scope.merchantId, scope.livemode, reference]);
@@ -47,6 +48,8 @@ export class InMemorySessionRepository implements SessionRepository {
   private readonly outboxes = new Map<string, OutboxEntry[]>();
   /** Sessions with unpublished events, oldest first: the relay's look never scans every session. */
   private readonly pendingSessions = new Set<string>();
+  /** When each session falls due for the sweeper: its looks never read every session. */
+  private readonly due = new DueIndex();
 
   async insert(session: Session): Promise<InsertResult> {
     const key = referenceKey(session.scope, session.merchantReference);
@@ -72,6 +75,7 @@ export class InMemorySessionRepository implements SessionRepository {
     this.orderNumbers.add(session.orderNumber);
     for (const token of tokens) this.checkoutTokens.set(token, session.id);
     this.indexAcquirerOrders(session);
+    this.due.set(session.id, sweepDueTimes(session));
     this.outboxes.set(session.id, []);
     return { inserted: true };
   }
@@ -142,6 +146,7 @@ export class InMemorySessionRepository implements SessionRepository {
     this.byId.set(id, updated);
     for (const token of newTokens) this.checkoutTokens.set(token, id);
     this.indexAcquirerOrders(updated);
+    this.due.set(id, sweepDueTimes(updated));
     const outbox = this.outboxes.get(id) ?? [];
     for (const event of events) outbox.push({ event: copyRecord(event) });
     this.outboxes.set(id, outbox);
@@ -150,10 +155,9 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
-    const due = [...this.byId.values()].filter((s) => {
-      const at = dueSince ? sweepDueAtOrAfter(s, dueSince.getTime()) : sweepDueAt(s);
-      return (at ?? Infinity) <= now.getTime();
-    });
+    const due = [...this.due.dueBetween(dueSince?.getTime() ?? -Infinity, now.getTime())].map(
+      (id) => this.byId.get(id)!,
+    );
     return due
       .sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!)
       .slice(0, limit)
@@ -214,6 +218,7 @@ export class InMemorySessionRepository implements SessionRepository {
       for (const attempt of session.attempts)
         if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.delete(attempt.acquirerOrderId);
       this.outboxes.delete(id);
+      this.due.delete(id);
       dropped++;
     }
     return dropped;
@@ -233,14 +238,4 @@ export class InMemorySessionRepository implements SessionRepository {
 
 export function createMemorySessionRepository(): InMemorySessionRepository {
   return new InMemorySessionRepository();
-}
-
-/** The earliest of the sweeper's due times on `s` that is not before `since`. */
-function sweepDueAtOrAfter(s: Session, since: number): number | undefined {
-  const times = [
-    s.linkExpiryDueAt?.getTime(),
-    s.reconcileAt?.getTime(),
-    isPayable(s.status) ? s.expiresAt.getTime() : undefined,
-  ].filter((t): t is number => t !== undefined && t >= since);
-  return times.length > 0 ? Math.min(...times) : undefined;
 }
