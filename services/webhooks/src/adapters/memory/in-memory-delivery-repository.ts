@@ -30,15 +30,24 @@ type Superseded = Set<string>;
 export class InMemoryDeliveryRepository implements DeliveryRepository {
   private readonly byId = new Map<string, Delivery>();
   private readonly superseded: Superseded = new Set();
+  /** The attempts of each event, by id: what an insert, a supersede or a latest reads. */
+  private readonly idsByEvent = new Map<string, Set<string>>();
+  /** Attempts still PENDING: the dispatcher's looks read these, never every attempt kept. */
+  private readonly pending = new Set<string>();
 
   async insert(delivery: Delivery): Promise<InsertOutcome> {
     if (this.byId.has(delivery.id)) return "already_exists";
-    for (const d of this.byId.values()) {
-      if (d.eventId === delivery.eventId && d.attemptNumber === delivery.attemptNumber)
-        return "already_exists";
-    }
+    const ofEvent = this.attemptsOf(delivery.eventId);
+    if (ofEvent.some((d) => d.attemptNumber === delivery.attemptNumber)) return "already_exists";
     this.byId.set(delivery.id, copy(delivery));
+    const ids = this.idsByEvent.get(delivery.eventId) ?? new Set<string>();
+    this.idsByEvent.set(delivery.eventId, ids.add(delivery.id));
+    if (delivery.status === "PENDING") this.pending.add(delivery.id);
     return "inserted";
+  }
+
+  private attemptsOf(eventId: string): Delivery[] {
+    return [...(this.idsByEvent.get(eventId) ?? [])].map((id) => this.byId.get(id)!);
   }
 
   async findById(id: string): Promise<Delivery | undefined> {
@@ -53,15 +62,14 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
 
   async latestForEvent(eventId: string): Promise<Delivery | undefined> {
     let latest: Delivery | undefined;
-    for (const d of this.byId.values()) {
-      if (d.eventId === eventId && (!latest || d.attemptNumber > latest.attemptNumber)) latest = d;
+    for (const d of this.attemptsOf(eventId)) {
+      if (!latest || d.attemptNumber > latest.attemptNumber) latest = d;
     }
     return latest ? copy(latest) : undefined;
   }
 
   async markSuperseded(eventId: string, attemptNumber: number): Promise<void> {
-    for (const d of this.byId.values())
-      if (d.eventId === eventId && d.attemptNumber < attemptNumber) this.superseded.add(d.id);
+    for (const d of this.attemptsOf(eventId)) if (d.attemptNumber < attemptNumber) this.superseded.add(d.id);
   }
 
   async claimNextDue(
@@ -90,7 +98,8 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   }
 
   private dueOldestFirst(now: Date, limit: number, skipUrls: readonly string[]): Delivery[] {
-    return [...this.byId.values()]
+    return [...this.pending]
+      .map((id) => this.byId.get(id)!)
       .filter(
         (d) =>
           d.status === "PENDING" &&
@@ -124,6 +133,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       ...kept
     } = d;
     this.byId.set(id, { ...kept, ...copyRecord(result) });
+    this.pending.delete(id);
     return true;
   }
 
@@ -142,6 +152,9 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       if (d.status === "PENDING" || d.createdAt.getTime() >= cutoff.getTime()) continue;
       this.byId.delete(id);
       this.superseded.delete(id);
+      const ofEvent = this.idsByEvent.get(d.eventId);
+      ofEvent?.delete(id);
+      if (ofEvent?.size === 0) this.idsByEvent.delete(d.eventId);
       dropped++;
     }
     return dropped;
