@@ -10,13 +10,7 @@ import type {
   SessionRepository,
   UpdateResult,
 } from "../../app/ports.js";
-import {
-  type AccountScope,
-  isPayable,
-  type Session,
-  type SessionChanges,
-  withChanges,
-} from "../../domain/session.js";
+import { type AccountScope, type Session, type SessionChanges, withChanges } from "../../domain/session.js";
 import { sweepDueAt, sweepDueTimes } from "../../domain/sweep-schedule.js";
 import { DueIndex } from "./due-index.js";
 
