@@ -32,6 +32,7 @@ export * from "./mongo.js";
 export * from "./mongo-insert-batcher.js";
 export * from "./nats.js";
 export * from "./outbox-flag.js";
+export * from "./paging/newest-first-index.js";
 export * from "./paging/newest-first-page.js";
 export * from "./polling-loop.js";
 export * from "./secret-box.js";

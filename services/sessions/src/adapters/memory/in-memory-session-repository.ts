@@ -1,4 +1,4 @@
-import { copyRecord, isAfterPosition, newestFirst } from "@gateway/platform";
+import { copyRecord, NewestFirstIndex } from "@gateway/platform";
 import { keepAfterPublish } from "../../app/outbox-retention.js";
 import type {
   InsertResult,
@@ -16,6 +16,18 @@ import { DueIndex } from "./due-index.js";
 
 const referenceKey = (scope: AccountScope, reference: string): string =>
   JSON.stringify([scope.merchantId, scope.livemode, reference]);
+
+const accountKey = (scope: AccountScope): string => JSON.stringify([scope.merchantId, scope.livemode]);
+
+function matchesListFilter(s: Session, filter: SessionListFilter): boolean {
+  return (
+    (filter.status === undefined || s.status === filter.status) &&
+    (filter.merchantReference === undefined || s.merchantReference === filter.merchantReference) &&
+    (filter.orderNumber === undefined || s.orderNumber === filter.orderNumber) &&
+    (filter.amountMinor === undefined || s.amountMinor === filter.amountMinor) &&
+    (filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
+  );
+}
 
 const inScope = (session: Session, scope: AccountScope): boolean =>
   session.scope.merchantId === scope.merchantId && session.scope.livemode === scope.livemode;
@@ -44,6 +56,8 @@ export class InMemorySessionRepository implements SessionRepository {
   private readonly pendingSessions = new Set<string>();
   /** When each session falls due for the sweeper: its looks never read every session. */
   private readonly due = new DueIndex();
+  /** Each account's sessions in list order: a page reads only what it shows. */
+  private readonly listed = new NewestFirstIndex();
 
   async insert(session: Session): Promise<InsertResult> {
     const key = referenceKey(session.scope, session.merchantReference);
@@ -70,6 +84,7 @@ export class InMemorySessionRepository implements SessionRepository {
     for (const token of tokens) this.checkoutTokens.set(token, session.id);
     this.indexAcquirerOrders(session);
     this.due.set(session.id, sweepDueTimes(session));
+    this.listed.add(accountKey(session.scope), session);
     this.outboxes.set(session.id, []);
     return { inserted: true };
   }
@@ -99,21 +114,18 @@ export class InMemorySessionRepository implements SessionRepository {
     filter: SessionListFilter,
     page: { limit: number; after?: ListPosition },
   ): Promise<SessionPage> {
-    const matching = [...this.byId.values()]
-      .filter((s) => inScope(s, scope))
-      .filter((s) => filter.status === undefined || s.status === filter.status)
-      .filter(
-        (s) => filter.merchantReference === undefined || s.merchantReference === filter.merchantReference,
-      )
-      .filter((s) => filter.orderNumber === undefined || s.orderNumber === filter.orderNumber)
-      .filter((s) => filter.amountMinor === undefined || s.amountMinor === filter.amountMinor)
-      .filter((s) => filter.createdGte === undefined || s.createdAt.getTime() >= filter.createdGte.getTime())
-      .filter((s) => filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
-      .filter((s) => page.after === undefined || isAfterPosition(s, page.after))
-      .sort(newestFirst);
+    const found: Session[] = [];
+    for (const id of this.listed.idsNewestFirst(accountKey(scope), page.after)) {
+      const s = this.byId.get(id)!;
+      // Newest first: once below the lower bound, every session that follows is too.
+      if (filter.createdGte !== undefined && s.createdAt.getTime() < filter.createdGte.getTime()) break;
+      if (!matchesListFilter(s, filter)) continue;
+      found.push(s);
+      if (found.length > page.limit) break;
+    }
     return {
-      sessions: matching.slice(0, page.limit).map((s) => copyRecord(s)),
-      hasMore: matching.length > page.limit,
+      sessions: found.slice(0, page.limit).map((s) => copyRecord(s)),
+      hasMore: found.length > page.limit,
     };
   }
 
@@ -213,6 +225,7 @@ export class InMemorySessionRepository implements SessionRepository {
         if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.delete(attempt.acquirerOrderId);
       this.outboxes.delete(id);
       this.due.delete(id);
+      this.listed.delete(accountKey(session.scope), session);
       dropped++;
     }
     return dropped;

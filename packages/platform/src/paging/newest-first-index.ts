@@ -1,0 +1,47 @@
+import { type ListPosition, newestFirst } from "./newest-first-page.js";
+
+/** The first place in `positions` (oldest first) that is not older than `position`. */
+function placeOf(positions: readonly ListPosition[], position: ListPosition): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (newestFirst(positions[middle]!, position) > 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The list positions (createdAt, id) of each account's records, kept in order, for the in-memory
+ * stores' newest-first lists: a page reads from the newest down and stops once it is full,
+ * instead of sorting every record the store keeps (docs/api/limits.md#paging).
+ * Records mostly arrive newest, so adding one is usually an append.
+ */
+export class NewestFirstIndex {
+  /** By account key: positions, oldest first. */
+  private readonly byAccount = new Map<string, ListPosition[]>();
+
+  add(account: string, position: ListPosition): void {
+    const positions = this.byAccount.get(account) ?? [];
+    this.byAccount.set(account, positions);
+    const item = { createdAt: new Date(position.createdAt.getTime()), id: position.id };
+    positions.splice(placeOf(positions, item), 0, item);
+  }
+
+  delete(account: string, position: ListPosition): void {
+    const positions = this.byAccount.get(account);
+    if (!positions) return;
+    const at = placeOf(positions, position);
+    if (positions[at]?.id !== position.id) return;
+    positions.splice(at, 1);
+    if (positions.length === 0) this.byAccount.delete(account);
+  }
+
+  /** The account's ids, newest first, strictly after `after` when given. */
+  *idsNewestFirst(account: string, after?: ListPosition): Generator<string> {
+    const positions = this.byAccount.get(account) ?? [];
+    const start = after === undefined ? positions.length : placeOf(positions, after);
+    for (let at = start - 1; at >= 0; at--) yield positions[at]!.id;
+  }
+}
