@@ -3,6 +3,11 @@ import { NewestFirstIndex } from "../src/paging/newest-first-index.js";
 import { isAfterPosition, type ListPosition, newestFirst } from "../src/paging/newest-first-page.js";
 
 const T = Date.UTC(2026, 10, 26);
+const MER_1 = { merchantId: "mer_1", livemode: false };
+const MER_2 = { merchantId: "mer_2", livemode: false };
+/** The same merchant in live mode: another list. */
+const MER_3 = { merchantId: "mer_1", livemode: true };
+const MER_9 = { merchantId: "mer_9", livemode: false };
 
 /** Positions in a shuffled order, with ties on createdAt that only the id breaks. */
 function shuffledPositions(count: number): ListPosition[] {
@@ -21,17 +26,17 @@ describe("NewestFirstIndex", () => {
   it("when positions arrive in any order, then an account's ids come newest first, as sorting them would give", () => {
     const index = new NewestFirstIndex();
     const positions = shuffledPositions(300);
-    for (const p of positions) index.add("mer_1", p);
-    index.add("mer_2", { createdAt: new Date(T), id: "ps_other" });
-    expect([...index.idsNewestFirst("mer_1")]).toEqual([...positions].sort(newestFirst).map((p) => p.id));
-    expect([...index.idsNewestFirst("mer_2")]).toEqual(["ps_other"]);
-    expect([...index.idsNewestFirst("mer_3")]).toEqual([]);
+    for (const p of positions) index.add(MER_1, p);
+    index.add(MER_2, { createdAt: new Date(T), id: "ps_other" });
+    expect([...index.idsNewestFirst(MER_1)]).toEqual([...positions].sort(newestFirst).map((p) => p.id));
+    expect([...index.idsNewestFirst(MER_2)]).toEqual(["ps_other"]);
+    expect([...index.idsNewestFirst(MER_3)]).toEqual([]);
   });
 
   it("when a page starts after a position, held or not, then only what lies strictly after it follows", () => {
     const index = new NewestFirstIndex();
     const positions = shuffledPositions(90);
-    for (const p of positions) index.add("mer_1", p);
+    for (const p of positions) index.add(MER_1, p);
     const sorted = [...positions].sort(newestFirst);
     for (const after of [
       sorted[0]!,
@@ -40,24 +45,24 @@ describe("NewestFirstIndex", () => {
       { createdAt: new Date(T + 7_500), id: "ps_x" },
     ]) {
       const expected = sorted.filter((p) => isAfterPosition(p, after)).map((p) => p.id);
-      expect([...index.idsNewestFirst("mer_1", after)]).toEqual(expected);
+      expect([...index.idsNewestFirst(MER_1, after)]).toEqual(expected);
     }
   });
 
   it("when positions are deleted, then they leave the order and the rest stays, and deleting an unknown one changes nothing", () => {
     const index = new NewestFirstIndex();
     const positions = shuffledPositions(60);
-    for (const p of positions) index.add("mer_1", p);
-    for (const p of positions.slice(0, 30)) index.delete("mer_1", p);
-    index.delete("mer_1", { createdAt: new Date(T), id: "ps_unknown" });
-    index.delete("mer_9", positions[40]!);
-    expect([...index.idsNewestFirst("mer_1")]).toEqual(
+    for (const p of positions) index.add(MER_1, p);
+    for (const p of positions.slice(0, 30)) index.delete(MER_1, p);
+    index.delete(MER_1, { createdAt: new Date(T), id: "ps_unknown" });
+    index.delete(MER_9, positions[40]!);
+    expect([...index.idsNewestFirst(MER_1)]).toEqual(
       positions
         .slice(30)
         .sort(newestFirst)
         .map((p) => p.id),
     );
-    for (const p of positions.slice(30)) index.delete("mer_1", p);
-    expect([...index.idsNewestFirst("mer_1")]).toEqual([]);
+    for (const p of positions.slice(30)) index.delete(MER_1, p);
+    expect([...index.idsNewestFirst(MER_1)]).toEqual([]);
   });
 });

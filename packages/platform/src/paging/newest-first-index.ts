@@ -1,4 +1,7 @@
+import type { AccountScopeValue } from "../errors/account-scope.js";
 import { type ListPosition, newestFirst } from "./newest-first-page.js";
+
+const accountKey = (scope: AccountScopeValue): string => JSON.stringify([scope.merchantId, scope.livemode]);
 
 /** The first place in `positions` (oldest first) that is not older than `position`. */
 function placeOf(positions: readonly ListPosition[], position: ListPosition): number {
@@ -19,17 +22,19 @@ function placeOf(positions: readonly ListPosition[], position: ListPosition): nu
  * Records mostly arrive newest, so adding one is usually an append.
  */
 export class NewestFirstIndex {
-  /** By account key: positions, oldest first. */
+  /** By account and mode: positions, oldest first. */
   private readonly byAccount = new Map<string, ListPosition[]>();
 
-  add(account: string, position: ListPosition): void {
+  add(scope: AccountScopeValue, position: ListPosition): void {
+    const account = accountKey(scope);
     const positions = this.byAccount.get(account) ?? [];
     this.byAccount.set(account, positions);
     const item = { createdAt: new Date(position.createdAt.getTime()), id: position.id };
     positions.splice(placeOf(positions, item), 0, item);
   }
 
-  delete(account: string, position: ListPosition): void {
+  delete(scope: AccountScopeValue, position: ListPosition): void {
+    const account = accountKey(scope);
     const positions = this.byAccount.get(account);
     if (!positions) return;
     const at = placeOf(positions, position);
@@ -38,9 +43,9 @@ export class NewestFirstIndex {
     if (positions.length === 0) this.byAccount.delete(account);
   }
 
-  /** The account's ids, newest first, strictly after `after` when given. */
-  *idsNewestFirst(account: string, after?: ListPosition): Generator<string> {
-    const positions = this.byAccount.get(account) ?? [];
+  /** The ids of the account in `scope`, newest first, strictly after `after` when given. */
+  *idsNewestFirst(scope: AccountScopeValue, after?: ListPosition): Generator<string> {
+    const positions = this.byAccount.get(accountKey(scope)) ?? [];
     const start = after === undefined ? positions.length : placeOf(positions, after);
     for (let at = start - 1; at >= 0; at--) yield positions[at]!.id;
   }

@@ -17,8 +17,6 @@ import { DueIndex } from "./due-index.js";
 const referenceKey = (scope: AccountScope, reference: string): string =>
   JSON.stringify([scope.merchantId, scope.livemode, reference]);
 
-const accountKey = (scope: AccountScope): string => JSON.stringify([scope.merchantId, scope.livemode]);
-
 function matchesListFilter(s: Session, filter: SessionListFilter): boolean {
   return (
     (filter.status === undefined || s.status === filter.status) &&
@@ -84,7 +82,7 @@ export class InMemorySessionRepository implements SessionRepository {
     for (const token of tokens) this.checkoutTokens.set(token, session.id);
     this.indexAcquirerOrders(session);
     this.due.set(session.id, sweepDueTimes(session));
-    this.listed.add(accountKey(session.scope), session);
+    this.listed.add(session.scope, session);
     this.outboxes.set(session.id, []);
     return { inserted: true };
   }
@@ -115,7 +113,7 @@ export class InMemorySessionRepository implements SessionRepository {
     page: { limit: number; after?: ListPosition },
   ): Promise<SessionPage> {
     const found: Session[] = [];
-    for (const id of this.listed.idsNewestFirst(accountKey(scope), page.after)) {
+    for (const id of this.listed.idsNewestFirst(scope, page.after)) {
       const s = this.byId.get(id)!;
       // Newest first: once below the lower bound, every session that follows is too.
       if (filter.createdGte !== undefined && s.createdAt.getTime() < filter.createdGte.getTime()) break;
@@ -225,7 +223,7 @@ export class InMemorySessionRepository implements SessionRepository {
         if (attempt.acquirerOrderId !== undefined) this.acquirerOrders.delete(attempt.acquirerOrderId);
       this.outboxes.delete(id);
       this.due.delete(id);
-      this.listed.delete(accountKey(session.scope), session);
+      this.listed.delete(session.scope, session);
       dropped++;
     }
     return dropped;

@@ -1,4 +1,4 @@
-import { copyRecord, isAfterPosition, newestFirst } from "@gateway/platform";
+import { copyRecord, NewestFirstIndex } from "@gateway/platform";
 import type {
   DeliveryFilter,
   DeliveryPage,
@@ -34,6 +34,8 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   private readonly idsByEvent = new Map<string, Set<string>>();
   /** Attempts still PENDING: the dispatcher's looks read these, never every attempt kept. */
   private readonly pending = new Set<string>();
+  /** Each account's attempts in list order: a page reads only what it shows. */
+  private readonly listed = new NewestFirstIndex();
 
   async insert(delivery: Delivery): Promise<InsertOutcome> {
     if (this.byId.has(delivery.id)) return "already_exists";
@@ -43,6 +45,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const ids = this.idsByEvent.get(delivery.eventId) ?? new Set<string>();
     this.idsByEvent.set(delivery.eventId, ids.add(delivery.id));
     if (delivery.status === "PENDING") this.pending.add(delivery.id);
+    this.listed.add(delivery.scope, delivery);
     return "inserted";
   }
 
@@ -152,6 +155,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       if (d.status === "PENDING" || d.createdAt.getTime() >= cutoff.getTime()) continue;
       this.byId.delete(id);
       this.superseded.delete(id);
+      this.listed.delete(d.scope, d);
       const ofEvent = this.idsByEvent.get(d.eventId);
       ofEvent?.delete(id);
       if (ofEvent?.size === 0) this.idsByEvent.delete(d.eventId);
@@ -165,15 +169,15 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     filter: DeliveryFilter,
     page: { limit: number; after?: ListPosition },
   ): Promise<DeliveryPage> {
-    const rows = [...this.byId.values()]
-      .filter(
-        (d) =>
-          sameScope(d.scope, scope) &&
-          matches(d, filter) &&
-          !(filter.latestOnly && this.superseded.has(d.id)) &&
-          (!page.after || isAfterPosition(d, page.after)),
-      )
-      .sort(newestFirst);
+    const rows: Delivery[] = [];
+    for (const id of this.listed.idsNewestFirst(scope, page.after)) {
+      const d = this.byId.get(id)!;
+      // Newest first: once below the lower bound, every attempt that follows is too.
+      if (filter.createdGte !== undefined && d.createdAt.getTime() < filter.createdGte.getTime()) break;
+      if (!matches(d, filter) || (filter.latestOnly && this.superseded.has(d.id))) continue;
+      rows.push(d);
+      if (rows.length > page.limit) break;
+    }
     return { deliveries: rows.slice(0, page.limit).map(copy), hasMore: rows.length > page.limit };
   }
 }
