@@ -5,7 +5,9 @@
 //      the storage work): embedded (`npm start`, in memory) against a Map; distributed (a process
 //      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
 //      Throughput at saturation (closed loop, --concurrency clients for --seconds), then p50/p99
-//      latency in an open loop at half that rate (latency from the scheduled start).
+//      latency in an open loop at half that rate (latency from the scheduled start), with the
+//      load generator's longest delay in starting a request: a p99 near it is the generator's or
+//      the machine's pause, which every request of that moment includes, not the target's.
 //   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then,
 //      once FerretDB, PostgreSQL and nats-server have settled after the bulk load (under 10% of a
 //      core together), create/s and GET/s (GETs of the clones), each as a ratio to the first step.

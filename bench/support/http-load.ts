@@ -71,6 +71,12 @@ export interface LoadResult {
   perSecond: number;
   p50: number;
   p99: number;
+  /**
+   * Open loop only: the longest a request started behind its schedule, in ms. The loop starts
+   * requests whatever the answers, so this is the load generator's own delay (its event loop, its
+   * GC, or the machine pausing it), which every latency of that moment includes.
+   */
+  maxStartDelayMs?: number;
 }
 
 /** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
@@ -100,17 +106,19 @@ export async function openLoop(send: Send, rate: number, seconds: number): Promi
   const began = performance.now();
   const total = Math.max(1, Math.floor(rate * seconds));
   let started = 0;
+  let maxStartDelayMs = 0;
   while (started < total) {
     const due = Math.min(total, Math.floor(((performance.now() - began) / 1000) * rate) + 1);
     for (; started < due; started++) {
       const lag = performance.now() - (began + (started * 1000) / rate);
+      maxStartDelayMs = Math.max(maxStartDelayMs, lag);
       const p = record(send, lag, samples, errors).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     await sleep(1);
   }
   await Promise.all(inFlight);
-  return summarize(samples, errors, performance.now() - began);
+  return { ...summarize(samples, errors, performance.now() - began), maxStartDelayMs };
 }
 
 async function record(send: Send, lagMs: number, samples: number[], errors: string[]): Promise<void> {

@@ -11,13 +11,14 @@ export interface OpRow {
 
 export function printOps(rows: OpRow[]): void {
   console.log(
-    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | failed, gateway / floor |",
+    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | failed, gateway / floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const { mode, op, gateway: g, floor: f } of rows)
     console.log(
       `| ${mode} | ${op} | ${perSecond(g.sat)} | ${perSecond(f.sat)} | ${ratio(g.sat, f.sat)} | ` +
         `${ms(g.half.p50)} / ${ms(g.half.p99)} | ${ms(f.half.p50)} / ${ms(f.half.p99)} | ` +
+        `${ms(g.half.maxStartDelayMs ?? Number.NaN)} / ${ms(f.half.maxStartDelayMs ?? Number.NaN)} | ` +
         `${g.sat.errors + g.half.errors} / ${f.sat.errors + f.half.errors} |`,
     );
 }
