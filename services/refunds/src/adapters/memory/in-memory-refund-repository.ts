@@ -23,6 +23,8 @@ function applied(refund: Refund, changes: Partial<Refund>): Refund {
 export class InMemoryRefundRepository implements RefundRepository {
   private readonly byId = new Map<string, Refund>();
   private readonly outboxes = new Map<string, OutboxEntry[]>();
+  /** Refunds with an unpublished event, oldest first: the relay's look never reads every refund. */
+  private readonly pendingOutboxes = new Set<string>();
   private readonly settlements = new Map<string, Settlement>();
 
   async insert(refund: Refund): Promise<boolean> {
@@ -61,6 +63,7 @@ export class InMemoryRefundRepository implements RefundRepository {
     const next = applied(r, changes);
     this.byId.set(id, next);
     this.outboxes.set(id, [...(this.outboxes.get(id) ?? []), { ...event, publishedAt: null }]);
+    this.pendingOutboxes.add(id);
     return { refund: copy(next), won: true };
   }
 
@@ -87,7 +90,8 @@ export class InMemoryRefundRepository implements RefundRepository {
 
   async findPendingOutbox(limit: number): Promise<PendingRefundEvent[]> {
     const pending: PendingRefundEvent[] = [];
-    for (const [refundId, entries] of this.outboxes) {
+    for (const refundId of this.pendingOutboxes) {
+      const entries = this.outboxes.get(refundId) ?? [];
       for (const { publishedAt, ...event } of entries) {
         if (publishedAt !== null) continue;
         if (pending.length >= limit) return pending;
@@ -105,6 +109,7 @@ export class InMemoryRefundRepository implements RefundRepository {
       if ((this.outboxes.get(id) ?? []).some((e) => e.publishedAt === null)) continue;
       this.byId.delete(id);
       this.outboxes.delete(id);
+      this.pendingOutboxes.delete(id);
       this.settlements.delete(id);
       dropped++;
     }
@@ -112,7 +117,9 @@ export class InMemoryRefundRepository implements RefundRepository {
   }
 
   async markOutboxPublished(refundId: string, eventId: string, publishedAt: Date): Promise<void> {
-    const entry = this.outboxes.get(refundId)?.find((e) => e.eventId === eventId);
+    const entries = this.outboxes.get(refundId) ?? [];
+    const entry = entries.find((e) => e.eventId === eventId);
     if (entry !== undefined && entry.publishedAt === null) entry.publishedAt = publishedAt;
+    if (entries.every((e) => e.publishedAt !== null)) this.pendingOutboxes.delete(refundId);
   }
 }
