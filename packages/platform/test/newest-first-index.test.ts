@@ -65,4 +65,29 @@ describe("NewestFirstIndex", () => {
     for (const p of positions.slice(30)) index.delete(MER_1, p);
     expect([...index.idsNewestFirst(MER_1)]).toEqual([]);
   });
+
+  it("when a page is read, then it holds the newest matching records after the cursor, says whether more match, and stops at created_gte", () => {
+    const index = new NewestFirstIndex();
+    const positions = shuffledPositions(90);
+    for (const p of positions) index.add(MER_1, p);
+    const sorted = [...positions].sort(newestFirst);
+    const even = (p: ListPosition) => Number(p.id.slice(3)) % 2 === 0;
+    const byId = new Map(positions.map((p) => [p.id, p]));
+    const loaded: string[] = [];
+    const load = (id: string) => {
+      loaded.push(id);
+      return byId.get(id)!;
+    };
+    const first = index.page(MER_1, { limit: 5 }, { load, matches: even });
+    expect(first.items).toEqual(sorted.filter(even).slice(0, 5));
+    expect(first.hasMore).toBe(true);
+    const next = index.page(MER_1, { limit: 100, after: first.items[4]! }, { load, matches: even });
+    expect(next.items).toEqual(sorted.filter(even).slice(5));
+    expect(next.hasMore).toBe(false);
+    loaded.length = 0;
+    const gte = new Date(T + 25_000);
+    const recent = index.page(MER_1, { limit: 100 }, { load, matches: () => true, createdGte: gte });
+    expect(recent.items).toEqual(sorted.filter((p) => p.createdAt.getTime() >= gte.getTime()));
+    expect(loaded).toHaveLength(recent.items.length + 1);
+  });
 });

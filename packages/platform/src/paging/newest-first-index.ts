@@ -1,5 +1,5 @@
 import type { AccountScopeValue } from "../errors/account-scope.js";
-import { type ListPosition, newestFirst } from "./newest-first-page.js";
+import { type ListPosition, newestFirst, type PageWindow } from "./newest-first-page.js";
 
 const accountKey = (scope: AccountScopeValue): string => JSON.stringify([scope.merchantId, scope.livemode]);
 
@@ -48,5 +48,26 @@ export class NewestFirstIndex {
     const positions = this.byAccount.get(accountKey(scope)) ?? [];
     const start = after === undefined ? positions.length : placeOf(positions, after);
     for (let at = start - 1; at >= 0; at--) yield positions[at]!.id;
+  }
+
+  /**
+   * One page of the account's records in `scope`, newest first: walks down from just below
+   * `window.after`, keeps what `matches`, and stops once it holds one more than the page (for
+   * `hasMore`) or passes `createdGte`, below which every record that follows is older still.
+   */
+  page<T extends ListPosition>(
+    scope: AccountScopeValue,
+    window: PageWindow,
+    o: { load: (id: string) => T; matches: (record: T) => boolean; createdGte?: Date },
+  ): { items: T[]; hasMore: boolean } {
+    const found: T[] = [];
+    for (const id of this.idsNewestFirst(scope, window.after)) {
+      const record = o.load(id);
+      if (o.createdGte !== undefined && record.createdAt.getTime() < o.createdGte.getTime()) break;
+      if (!o.matches(record)) continue;
+      found.push(record);
+      if (found.length > window.limit) break;
+    }
+    return { items: found.slice(0, window.limit), hasMore: found.length > window.limit };
   }
 }

@@ -112,19 +112,12 @@ export class InMemorySessionRepository implements SessionRepository {
     filter: SessionListFilter,
     page: { limit: number; after?: ListPosition },
   ): Promise<SessionPage> {
-    const found: Session[] = [];
-    for (const id of this.listed.idsNewestFirst(scope, page.after)) {
-      const s = this.byId.get(id)!;
-      // Newest first: once below the lower bound, every session that follows is too.
-      if (filter.createdGte !== undefined && s.createdAt.getTime() < filter.createdGte.getTime()) break;
-      if (!matchesListFilter(s, filter)) continue;
-      found.push(s);
-      if (found.length > page.limit) break;
-    }
-    return {
-      sessions: found.slice(0, page.limit).map((s) => copyRecord(s)),
-      hasMore: found.length > page.limit,
-    };
+    const { items, hasMore } = this.listed.page(scope, page, {
+      load: (id) => this.byId.get(id)!,
+      matches: (s) => matchesListFilter(s, filter),
+      createdGte: filter.createdGte,
+    });
+    return { sessions: items.map((s) => copyRecord(s)), hasMore };
   }
 
   async updateIf(

@@ -11,7 +11,7 @@ import type { Delivery, DeliveryResult } from "../../domain/delivery.js";
 
 const copy = (d: Delivery): Delivery => copyRecord(d);
 
-/** Newest first: createdAt desc, then id desc. */
+/** Whether `d` passes every filter of a delivery list that is set. */
 function matches(d: Delivery, f: DeliveryFilter): boolean {
   return (
     (f.status === undefined || d.status === f.status) &&
@@ -169,15 +169,11 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     filter: DeliveryFilter,
     page: { limit: number; after?: ListPosition },
   ): Promise<DeliveryPage> {
-    const rows: Delivery[] = [];
-    for (const id of this.listed.idsNewestFirst(scope, page.after)) {
-      const d = this.byId.get(id)!;
-      // Newest first: once below the lower bound, every attempt that follows is too.
-      if (filter.createdGte !== undefined && d.createdAt.getTime() < filter.createdGte.getTime()) break;
-      if (!matches(d, filter) || (filter.latestOnly && this.superseded.has(d.id))) continue;
-      rows.push(d);
-      if (rows.length > page.limit) break;
-    }
-    return { deliveries: rows.slice(0, page.limit).map(copy), hasMore: rows.length > page.limit };
+    const { items, hasMore } = this.listed.page(scope, page, {
+      load: (id) => this.byId.get(id)!,
+      matches: (d) => matches(d, filter) && !(filter.latestOnly && this.superseded.has(d.id)),
+      createdGte: filter.createdGte,
+    });
+    return { deliveries: items.map(copy), hasMore };
   }
 }
