@@ -23,17 +23,37 @@ export function pooledRandomBytes(n: number): Uint8Array {
   return bytes;
 }
 
+/** Where a text's character codes are written before they become one string. */
+let textBytes = Buffer.alloc(64);
+
 /**
- * Random base62 text from a CSPRNG, without modulo bias (bytes >= 248 are rejected).
+ * `head` followed by `length` characters from `nextCharCode`, built as one flat string.
+ * Appending character by character would leave a chain of some twenty string pieces behind each
+ * id and token, which stores in memory keep as long as the record
+ * (docs/decisions.md#stores-in-memory-copy-records-by-their-shape).
+ */
+function flatText(head: string, length: number, nextCharCode: () => number): string {
+  const size = head.length + length;
+  if (textBytes.length < size) textBytes = Buffer.alloc(Math.max(size, textBytes.length * 2));
+  textBytes.write(head, 0, "latin1");
+  for (let at = head.length; at < size; at++) textBytes[at] = nextCharCode();
+  return textBytes.toString("latin1", 0, size);
+}
+
+/** A random base62 character's code, without modulo bias: bytes >= 248 are rejected. */
+function randomBase62Code(): number {
+  for (;;) {
+    const byte = nextRandomByte();
+    if (byte < 248) return ALPHABET.charCodeAt(byte % 62);
+  }
+}
+
+/**
+ * Random base62 text from a CSPRNG, without modulo bias.
  * 22 characters carry ~131 bits, enough for unguessable ids and link tokens.
  */
 export function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    const byte = nextRandomByte();
-    if (byte < 248) out += ALPHABET[byte % 62];
-  }
-  return out;
+  return flatText("", length, randomBase62Code);
 }
 
 /** Public id prefixes. Each names one kind of object, Stripe-style. */
@@ -44,7 +64,7 @@ export type IdPrefix = "ps" | "pa" | "evt" | "whd" | "re" | "mer" | "key" | "chk
  * comes from created_at plus the id as a tie-breaker, never from guessable ids.
  */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(24)}`;
+  return flatText(`${prefix}_`, 24, randomBase62Code);
 }
 
 export type IdGenerator = (prefix: IdPrefix) => string;
@@ -58,10 +78,9 @@ export type IdGenerator = (prefix: IdPrefix) => string;
 export function derivedId(prefix: IdPrefix, seed: string): string {
   const digest = createHash("sha256").update(seed).digest();
   let value = BigInt(`0x${digest.toString("hex")}`);
-  let text = "";
-  for (let i = 0; i < 24; i++) {
-    text += ALPHABET[Number(value % 62n)];
+  return flatText(`${prefix}_`, 24, () => {
+    const code = ALPHABET.charCodeAt(Number(value % 62n));
     value /= 62n;
-  }
-  return `${prefix}_${text}`;
+    return code;
+  });
 }
