@@ -24,7 +24,7 @@ export function copyRecord<T>(value: T): T {
     );
   // A spread copies the record's shape with it. Members added one by one under computed keys
   // would turn a record of some thirty members into a dictionary: larger to keep, slower to read.
-  const copy: Record<string, unknown> = { ...value };
+  const copy = { ...value } as Record<string, unknown>;
   for (const key of Object.keys(copy)) copy[key] = copyRecord(copy[key]);
   return copy as T;
 }

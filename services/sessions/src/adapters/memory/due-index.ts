@@ -60,6 +60,12 @@ export class DueIndex {
     }
   }
 
+  /** The earliest moment `id` falls due; undefined when it has none. */
+  firstTime(id: string): number | undefined {
+    const times = this.timesById.get(id);
+    return times === undefined ? undefined : Math.min(...times);
+  }
+
   /** The ids with a moment from `since` to `until`, both included. */
   dueBetween(since: number, until: number): Set<string> {
     const due = new Set<string>();

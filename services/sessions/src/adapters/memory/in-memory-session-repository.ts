@@ -11,26 +11,19 @@ import type {
   UpdateResult,
 } from "../../app/ports.js";
 import { type AccountScope, type Session, type SessionChanges, withChanges } from "../../domain/session.js";
-import { sweepDueAt, sweepDueTimes } from "../../domain/sweep-schedule.js";
+import { sweepDueTimes } from "../../domain/sweep-schedule.js";
 import { DueIndex } from "./due-index.js";
+import {
+  decodeStoredSession,
+  type StoredSession,
+  storedInScope,
+  storedMatchesListFilter,
+  storeSession,
+} from "./stored-session.js";
 
 const referenceKey = (scope: AccountScope, reference: string): string =>
   JSON.stringify([scope.merchantId, scope.livemode, reference]);
 
-function matchesListFilter(s: Session, filter: SessionListFilter): boolean {
-  return (
-    (filter.status === undefined || s.status === filter.status) &&
-    (filter.merchantReference === undefined || s.merchantReference === filter.merchantReference) &&
-    (filter.orderNumber === undefined || s.orderNumber === filter.orderNumber) &&
-    (filter.amountMinor === undefined || s.amountMinor === filter.amountMinor) &&
-    (filter.createdLte === undefined || s.createdAt.getTime() <= filter.createdLte.getTime())
-  );
-}
-
-const inScope = (session: Session, scope: AccountScope): boolean =>
-  session.scope.merchantId === scope.merchantId && session.scope.livemode === scope.livemode;
-
-/** Newest first; the id breaks ties between sessions created in the same millisecond. */
 interface OutboxEntry {
   event: OutboxEvent;
   publishedAt?: Date;
@@ -39,10 +32,10 @@ interface OutboxEntry {
 /**
  * Sessions in process memory (embedded mode, unit tests). Each method runs without awaiting in
  * between, so it is atomic in Node's single thread, with the same uniqueness rules as the Mongo
- * store. Sessions are copied in and out so callers never share mutable state with the store.
+ * store. Sessions are kept encoded (stored-session.ts): callers never share mutable state with it.
  */
 export class InMemorySessionRepository implements SessionRepository {
-  private readonly byId = new Map<string, Session>();
+  private readonly byId = new Map<string, StoredSession>();
   private readonly byReference = new Map<string, string>();
   private readonly orderNumbers = new Set<string>();
   /** Checkout token -> session id. */
@@ -64,7 +57,7 @@ export class InMemorySessionRepository implements SessionRepository {
       return {
         inserted: false,
         duplicate: "merchant_reference",
-        existing: copyRecord(this.byId.get(winnerId)!),
+        existing: decodeStoredSession(this.byId.get(winnerId)!),
       };
     }
     const tokens = session.checkoutLinks.map((link) => link.token);
@@ -76,35 +69,34 @@ export class InMemorySessionRepository implements SessionRepository {
     ) {
       return { inserted: false, duplicate: "generated_value" };
     }
-    this.byId.set(session.id, copyRecord(session));
+    this.byId.set(session.id, storeSession(session));
     this.byReference.set(key, session.id);
     this.orderNumbers.add(session.orderNumber);
     for (const token of tokens) this.checkoutTokens.set(token, session.id);
     this.indexAcquirerOrders(session);
     this.due.set(session.id, sweepDueTimes(session));
     this.listed.add(session.scope, session);
-    this.outboxes.set(session.id, []);
     return { inserted: true };
   }
 
   async findById(scope: AccountScope, id: string): Promise<Session | undefined> {
-    const session = this.byId.get(id);
-    return session && inScope(session, scope) ? copyRecord(session) : undefined;
+    const stored = this.byId.get(id);
+    return stored && storedInScope(stored, scope) ? decodeStoredSession(stored) : undefined;
   }
 
   async findByReference(scope: AccountScope, merchantReference: string): Promise<Session | undefined> {
     const id = this.byReference.get(referenceKey(scope, merchantReference));
-    return id === undefined ? undefined : copyRecord(this.byId.get(id));
+    return id === undefined ? undefined : decodeStoredSession(this.byId.get(id)!);
   }
 
   async findByCheckoutToken(token: string): Promise<Session | undefined> {
     const id = this.checkoutTokens.get(token);
-    return id === undefined ? undefined : copyRecord(this.byId.get(id));
+    return id === undefined ? undefined : decodeStoredSession(this.byId.get(id)!);
   }
 
   async findByAcquirerOrderId(acquirerOrderId: string): Promise<Session | undefined> {
     const id = this.acquirerOrders.get(acquirerOrderId);
-    return id === undefined ? undefined : copyRecord(this.byId.get(id));
+    return id === undefined ? undefined : decodeStoredSession(this.byId.get(id)!);
   }
 
   async list(
@@ -114,10 +106,10 @@ export class InMemorySessionRepository implements SessionRepository {
   ): Promise<SessionPage> {
     const { items, hasMore } = this.listed.page(scope, page, {
       load: (id) => this.byId.get(id)!,
-      matches: (s) => matchesListFilter(s, filter),
+      matches: (stored) => storedMatchesListFilter(stored, filter),
       createdGte: filter.createdGte,
     });
-    return { sessions: items.map((s) => copyRecord(s)), hasMore };
+    return { sessions: items.map(decodeStoredSession), hasMore };
   }
 
   async updateIf(
@@ -128,37 +120,35 @@ export class InMemorySessionRepository implements SessionRepository {
     events: readonly OutboxEvent[] = [],
   ): Promise<UpdateResult> {
     const stored = this.byId.get(id);
-    if (!stored || !inScope(stored, scope)) return { updated: false, current: undefined };
-    if (stored.version !== expectedVersion) return { updated: false, current: copyRecord(stored) };
+    if (!stored || !storedInScope(stored, scope)) return { updated: false, current: undefined };
+    const current = decodeStoredSession(stored);
+    if (stored.version !== expectedVersion) return { updated: false, current };
     const newTokens = (changes.checkoutLinks ?? [])
       .map((link) => link.token)
-      .filter((token) => !stored.checkoutLinks.some((link) => link.token === token));
+      .filter((token) => !current.checkoutLinks.some((link) => link.token === token));
     if (newTokens.some((token) => this.checkoutTokens.has(token))) {
       throw new Error("checkout token collision"); // 190 random bits: a bug, not bad luck
     }
-    const updated: Session = {
-      ...withChanges(stored, copyRecord(changes)),
-      version: stored.version + 1,
-    };
-    this.byId.set(id, updated);
+    const updated: Session = { ...withChanges(current, changes), version: stored.version + 1 };
+    this.byId.set(id, storeSession(updated));
     for (const token of newTokens) this.checkoutTokens.set(token, id);
     this.indexAcquirerOrders(updated);
     this.due.set(id, sweepDueTimes(updated));
-    const outbox = this.outboxes.get(id) ?? [];
-    for (const event of events) outbox.push({ event: copyRecord(event) });
-    this.outboxes.set(id, outbox);
-    if (events.length > 0) this.pendingSessions.add(id);
+    if (events.length > 0) {
+      const outbox = this.outboxes.get(id) ?? [];
+      for (const event of events) outbox.push({ event: copyRecord(event) });
+      this.outboxes.set(id, outbox);
+      this.pendingSessions.add(id);
+    }
     return { updated: true, session: copyRecord(updated) };
   }
 
   async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
-    const due = [...this.due.dueBetween(dueSince?.getTime() ?? -Infinity, now.getTime())].map(
-      (id) => this.byId.get(id)!,
-    );
+    const due = [...this.due.dueBetween(dueSince?.getTime() ?? -Infinity, now.getTime())];
     return due
-      .sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!)
+      .sort((a, b) => this.due.firstTime(a)! - this.due.firstTime(b)!)
       .slice(0, limit)
-      .map((s) => copyRecord(s));
+      .map((id) => decodeStoredSession(this.byId.get(id)!));
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
@@ -205,9 +195,10 @@ export class InMemorySessionRepository implements SessionRepository {
    */
   forgetOlderThan(cutoff: Date): number {
     let dropped = 0;
-    for (const [id, session] of this.byId) {
-      if (session.createdAt.getTime() >= cutoff.getTime()) continue;
-      if (sweepDueAt(session) !== undefined || this.pendingSessions.has(id)) continue;
+    for (const [id, stored] of this.byId) {
+      if (stored.createdAt.getTime() >= cutoff.getTime()) continue;
+      if (this.due.firstTime(id) !== undefined || this.pendingSessions.has(id)) continue;
+      const session = decodeStoredSession(stored);
       this.byId.delete(id);
       this.byReference.delete(referenceKey(session.scope, session.merchantReference));
       this.orderNumbers.delete(session.orderNumber);
