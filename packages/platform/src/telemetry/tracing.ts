@@ -3,6 +3,7 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import type { OTLPTraceExporter as OtlpTraceExporterClass } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
+  AlwaysOffSampler,
   BatchSpanProcessor,
   NodeTracerProvider,
   SimpleSpanProcessor,
@@ -37,7 +38,6 @@ function spanProcessors(exporter: SpanExporter | undefined): SpanProcessor[] {
   if (exporter) return [new SimpleSpanProcessor(exporter)];
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT)
     return [new BatchSpanProcessor(new (otlpTraceExporterClass())())];
-  // No exporter: spans are still created so trace ids propagate across services and logs.
   return [];
 }
 
@@ -49,9 +49,14 @@ function spanProcessors(exporter: SpanExporter | undefined): SpanProcessor[] {
  */
 export function initTelemetry(o: { serviceName: string; exporter?: SpanExporter }): Telemetry {
   if (active) return active;
+  const processors = spanProcessors(o.exporter);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: o.serviceName }),
-    spanProcessors: spanProcessors(o.exporter),
+    spanProcessors: processors,
+    // With nowhere to send spans, none is recorded: each span is only its ids, which still
+    // propagate across services and into logs. A recorded span was most of the garbage each
+    // request left to the old generation (docs/decisions.md#spans-are-recorded-only-when-they-go-somewhere).
+    ...(processors.length === 0 ? { sampler: new AlwaysOffSampler() } : {}),
   });
   provider.register();
   const telemetry: Telemetry = {
