@@ -1,15 +1,33 @@
 import type { AccountScopeValue } from "../errors/account-scope.js";
-import { type ListPosition, newestFirst, type PageWindow } from "./newest-first-page.js";
+import type { ListPosition, PageWindow } from "./newest-first-page.js";
 
 const accountKey = (scope: AccountScopeValue): string => JSON.stringify([scope.merchantId, scope.livemode]);
 
+/**
+ * One account's positions, oldest first, as two parallel arrays: epoch ms (kept by V8 as raw
+ * doubles) and ids. One object per position would be three heap objects (the position, its
+ * date, the date's number) for every record kept, which a major collection traces
+ * (docs/decisions.md#sessions-in-memory-are-kept-encoded).
+ */
+interface AccountPositions {
+  times: number[];
+  ids: string[];
+}
+
+/** Whether (time, id) is older than `position`: an earlier time, or the same time and a lower id. */
+function olderThan(time: number, id: string, position: ListPosition): boolean {
+  const byTime = position.createdAt.getTime() - time;
+  if (byTime !== 0) return byTime > 0;
+  return id < position.id;
+}
+
 /** The first place in `positions` (oldest first) that is not older than `position`. */
-function placeOf(positions: readonly ListPosition[], position: ListPosition): number {
+function placeOf(positions: AccountPositions, position: ListPosition): number {
   let low = 0;
-  let high = positions.length;
+  let high = positions.ids.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (newestFirst(positions[middle]!, position) > 0) low = middle + 1;
+    if (olderThan(positions.times[middle]!, positions.ids[middle]!, position)) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -22,15 +40,24 @@ function placeOf(positions: readonly ListPosition[], position: ListPosition): nu
  * Records mostly arrive newest, so adding one is usually an append.
  */
 export class NewestFirstIndex {
-  /** By account and mode: positions, oldest first. */
-  private readonly byAccount = new Map<string, ListPosition[]>();
+  /** By account and mode. */
+  private readonly byAccount = new Map<string, AccountPositions>();
 
   add(scope: AccountScopeValue, position: ListPosition): void {
     const account = accountKey(scope);
-    const positions = this.byAccount.get(account) ?? [];
-    this.byAccount.set(account, positions);
-    const item = { createdAt: new Date(position.createdAt.getTime()), id: position.id };
-    positions.splice(placeOf(positions, item), 0, item);
+    let positions = this.byAccount.get(account);
+    if (!positions) {
+      positions = { times: [], ids: [] };
+      this.byAccount.set(account, positions);
+    }
+    const at = placeOf(positions, position);
+    if (at === positions.ids.length) {
+      positions.times.push(position.createdAt.getTime());
+      positions.ids.push(position.id);
+    } else {
+      positions.times.splice(at, 0, position.createdAt.getTime());
+      positions.ids.splice(at, 0, position.id);
+    }
   }
 
   delete(scope: AccountScopeValue, position: ListPosition): void {
@@ -38,16 +65,18 @@ export class NewestFirstIndex {
     const positions = this.byAccount.get(account);
     if (!positions) return;
     const at = placeOf(positions, position);
-    if (positions[at]?.id !== position.id) return;
-    positions.splice(at, 1);
-    if (positions.length === 0) this.byAccount.delete(account);
+    if (positions.ids[at] !== position.id) return;
+    positions.times.splice(at, 1);
+    positions.ids.splice(at, 1);
+    if (positions.ids.length === 0) this.byAccount.delete(account);
   }
 
   /** The ids of the account in `scope`, newest first, strictly after `after` when given. */
   *idsNewestFirst(scope: AccountScopeValue, after?: ListPosition): Generator<string> {
-    const positions = this.byAccount.get(accountKey(scope)) ?? [];
-    const start = after === undefined ? positions.length : placeOf(positions, after);
-    for (let at = start - 1; at >= 0; at--) yield positions[at]!.id;
+    const positions = this.byAccount.get(accountKey(scope));
+    if (!positions) return;
+    const start = after === undefined ? positions.ids.length : placeOf(positions, after);
+    for (let at = start - 1; at >= 0; at--) yield positions.ids[at]!;
   }
 
   /**
