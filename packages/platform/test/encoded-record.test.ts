@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { decodeRecord, encodeRecord } from "../src/encoded-record.js";
+import { storedRecordSample } from "./stored-record-sample.js";
 
 describe("encodeRecord and decodeRecord", () => {
   it("when a record of objects, arrays, dates, bytes, bigints and undefined members is encoded, then it is one string and decodes to an equal record", () => {
-    const record = {
-      id: "ps_1",
-      amountMinor: 12_345n,
-      livemode: false,
-      nothing: null,
-      absent: undefined,
-      scope: { merchantId: "mer_1" },
-      items: [{ name: "Livre – édition spéciale ✓", quantity: 2 }],
-      expiresAt: new Date("2026-11-26T00:00:00.000Z"),
-      digest: new Uint8Array([0, 1, 254, 255]),
-    };
+    const record = storedRecordSample();
     const encoded = encodeRecord(record);
     expect(typeof encoded).toBe("string");
     const decoded = decodeRecord<typeof record>(encoded);

@@ -1,10 +1,9 @@
 import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-node";
-import Fastify, { type FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerFastifyTracing } from "../src/telemetry/fastify-tracing.js";
 import { initTelemetry, type Telemetry } from "../src/telemetry/tracing.js";
 import { captureLogger } from "./capture-logger.js";
+import { PING_TRACE_ID, tracedPing } from "./traced-ping.js";
 
 const exporter = new InMemorySpanExporter();
 let telemetry: Telemetry;
@@ -52,24 +51,10 @@ describe("log lines and traces", () => {
 
   it("when fastify handles a traced request, then its request log lines carry the server span's trace id", async () => {
     exporter.reset();
-    const { logger, lines } = captureLogger("edge");
-    const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
-    registerFastifyTracing(app);
-    app.get("/ping", async (request) => {
-      request.log.info("handling ping");
-      return { ok: true };
-    });
-    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    const res = await app.inject({
-      method: "GET",
-      url: "/ping",
-      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
-    });
-    expect(res.statusCode).toBe(200);
-    await app.close();
-    const handled = lines().find((l) => l.msg === "handling ping");
-    expect(handled).toMatchObject({ trace_id: traceId });
-    const serverSpan = exporter.getFinishedSpans().find((s) => s.spanContext().traceId === traceId);
+    const { statusCode, handled } = await tracedPing();
+    expect(statusCode).toBe(200);
+    expect(handled).toMatchObject({ trace_id: PING_TRACE_ID });
+    const serverSpan = exporter.getFinishedSpans().find((s) => s.spanContext().traceId === PING_TRACE_ID);
     expect(handled!.span_id).toBe(serverSpan!.spanContext().spanId);
   });
 });

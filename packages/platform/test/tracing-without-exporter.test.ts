@@ -1,9 +1,8 @@
 import { isSpanContextValid, trace } from "@opentelemetry/api";
-import Fastify, { type FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerFastifyTracing } from "../src/telemetry/fastify-tracing.js";
 import { initTelemetry, type Telemetry } from "../src/telemetry/tracing.js";
 import { captureLogger } from "./capture-logger.js";
+import { PING_TRACE_ID, tracedPing } from "./traced-ping.js";
 
 let telemetry: Telemetry;
 let endpointBefore: string | undefined;
@@ -41,21 +40,8 @@ describe("tracing with nowhere to send spans", () => {
   });
 
   it("when a request arrives with a traceparent, then its log lines carry the caller's trace id", async () => {
-    const { logger, lines } = captureLogger("edge");
-    const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
-    registerFastifyTracing(app);
-    app.get("/ping", async (request) => {
-      request.log.info("handling ping");
-      return { ok: true };
-    });
-    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    const res = await app.inject({
-      method: "GET",
-      url: "/ping",
-      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
-    });
-    await app.close();
-    expect(res.statusCode).toBe(200);
-    expect(lines().find((l) => l.msg === "handling ping")).toMatchObject({ trace_id: traceId });
+    const { statusCode, handled } = await tracedPing();
+    expect(statusCode).toBe(200);
+    expect(handled).toMatchObject({ trace_id: PING_TRACE_ID });
   });
 });
