@@ -144,11 +144,11 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
-    const due = [...this.due.dueBetween(dueSince?.getTime() ?? -Infinity, now.getTime())];
-    return due
-      .sort((a, b) => this.due.firstTime(a)! - this.due.firstTime(b)!)
+    return [...this.due.dueBetween(dueSince?.getTime() ?? -Infinity, now.getTime())]
+      .map((id) => ({ id, firstTime: this.due.firstTime(id)! }))
+      .sort((a, b) => a.firstTime - b.firstTime)
       .slice(0, limit)
-      .map((id) => decodeStoredSession(this.byId.get(id)!));
+      .map(({ id }) => decodeStoredSession(this.byId.get(id)!));
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
