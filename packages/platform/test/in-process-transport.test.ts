@@ -12,6 +12,7 @@ import { AccountsService, AuthenticateResponseSchema } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { readErrorDetail } from "../src/errors/connect-errors.js";
 import { GatewayError } from "../src/errors/gateway-error.js";
+import { MAX_SIGNAL_USES } from "../src/server/call-signal.js";
 import { createInProcessTransport } from "../src/server/in-process-transport.js";
 import { captureLogger } from "./capture-logger.js";
 
@@ -19,12 +20,13 @@ const CALLER = createContextKey<string>("nobody", { description: "who called, se
 
 /**
  * An accounts service in process whose Authenticate answers by key: "missing" → NOT_FOUND,
- * "boom" → a bug, "hang" → never answers (ignoring its signal), "echo" → request header and
- * context value back, with a response header and trailer.
+ * "boom" → a bug, "hang" → never answers (ignoring its signal), "wait" → answers, leaving a
+ * listener on its signal that records the abort reason in `seen.endReason`, "echo" → request
+ * header and context value back, with a response header and trailer.
  */
 function accountsInProcess(o: { clientInterceptors?: Interceptor[]; interceptors?: Interceptor[] } = {}) {
   const logs = captureLogger("accounts");
-  const seen: { signal?: AbortSignal; request?: object; timeLeft?: number } = {};
+  const seen: { signal?: AbortSignal; request?: object; timeLeft?: number; endReason?: unknown } = {};
   const routes = (router: ConnectRouter) =>
     router.service(AccountsService, {
       async authenticate(req, context) {
@@ -35,6 +37,10 @@ function accountsInProcess(o: { clientInterceptors?: Interceptor[]; interceptors
           throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
         if (req.apiKey === "boom") throw new Error("database password=hunter2 leaked in a stack");
         if (req.apiKey === "hang") await new Promise<never>(() => {});
+        if (req.apiKey === "wait") {
+          const signal = context.signal;
+          signal.addEventListener("abort", () => (seen.endReason = signal.reason), { once: true });
+        }
         context.responseHeader.set("x-answered-by", "accounts");
         context.responseTrailer.set("x-trailer", "done");
         return create(AuthenticateResponseSchema, {
@@ -135,20 +141,47 @@ describe("in-process transport", () => {
     expect(order).toEqual(["client in", "server in", "server out", "client out"]);
   });
 
-  it("when a handler answers, then its signal is aborted afterwards, freeing what waited on it", async () => {
+  it("when a handler leaves something waiting on its signal, then the signal is aborted once the call has answered, freeing it", async () => {
     const { client, seen } = accountsInProcess();
-    await client.authenticate({ apiKey: "echo" });
+    await client.authenticate({ apiKey: "wait" });
     expect(seen.signal?.aborted).toBe(true);
+    expect(ConnectError.from(seen.endReason).code).toBe(Code.Canceled);
   });
 
   it("when calls answer, then each handler's signal ends with one shared reason, so no call builds an exception of its own", async () => {
     const { client, seen } = accountsInProcess();
-    await client.authenticate({ apiKey: "echo" });
-    const first = seen.signal?.reason as unknown;
-    await client.authenticate({ apiKey: "echo" });
+    await client.authenticate({ apiKey: "wait" });
+    const first = seen.endReason;
+    await client.authenticate({ apiKey: "wait" });
     expect(first).toBeInstanceOf(ConnectError);
-    expect(ConnectError.from(first).code).toBe(Code.Canceled);
-    expect(seen.signal?.reason).toBe(first);
+    expect(seen.endReason).toBe(first);
+  });
+
+  it("when a call with neither a caller's signal nor a deadline answers with nothing waiting on its signal, then the next such call reuses that signal, not aborted", async () => {
+    const { client, seen } = accountsInProcess();
+    await client.authenticate({ apiKey: "echo" });
+    const first = seen.signal;
+    await client.authenticate({ apiKey: "echo" });
+    expect(seen.signal).toBe(first);
+    expect(first?.aborted).toBe(false);
+    await client.authenticate({ apiKey: "echo" }, { timeoutMs: 5_000 });
+    expect(seen.signal).not.toBe(first);
+    expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("when a reused signal has served its most calls, then it is aborted and the next call gets another", async () => {
+    const { client, seen } = accountsInProcess();
+    await client.authenticate({ apiKey: "echo" });
+    const first = seen.signal;
+    let calls = 1;
+    while (seen.signal === first && calls <= MAX_SIGNAL_USES) {
+      await client.authenticate({ apiKey: "echo" });
+      calls += 1;
+    }
+    expect(seen.signal).not.toBe(first);
+    expect(calls).toBeLessThanOrEqual(MAX_SIGNAL_USES + 1);
+    expect(first?.aborted).toBe(true);
+    expect(ConnectError.from(first?.reason).code).toBe(Code.Canceled);
   });
 
   it("when the caller sets a deadline, then the handler sees the time left before it, and no deadline when none is set", async () => {

@@ -16,6 +16,7 @@ import {
 } from "@connectrpc/connect";
 import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import type { Logger } from "../logger.js";
+import { callSignal } from "./call-signal.js";
 import { standardServerInterceptors } from "./server-interceptors.js";
 
 /** The unary methods `routes` registers, by method, as Connect's router would serve them. */
@@ -75,41 +76,6 @@ function untilAborted<T>(signal: AbortSignal, answer: () => Promise<T>): Promise
       },
     );
   });
-}
-
-/** Why a call's signal is aborted once it has answered. One shared reason: building an
- * exception (with its stack) for every call showed in CPU profiles under load. */
-const CALL_ENDED = new ConnectError("the call has ended", Code.Canceled);
-
-/**
- * One in-process call's signal: aborted when the caller's `parent` signal aborts (CANCELED), when
- * `timeoutMs` passes (DEADLINE_EXCEEDED), or by `end` when the call is over. One controller and
- * at most one timer per call, where Connect's runUnaryCall and createHandlerContext build four
- * controllers, two timers and two exceptions.
- */
-function callSignal(
-  parent: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): { signal: AbortSignal; end(reason?: unknown): void } {
-  const controller = new AbortController();
-  const abort = (reason: unknown) => {
-    if (!controller.signal.aborted) controller.abort(reason);
-  };
-  const deadlineExceeded = () => abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
-  let timer: NodeJS.Timeout | undefined;
-  if (timeoutMs !== undefined && timeoutMs <= 0) deadlineExceeded();
-  else if (timeoutMs !== undefined) timer = setTimeout(deadlineExceeded, timeoutMs);
-  const onParentAbort = () => abort(ConnectError.from(parent?.reason, Code.Canceled));
-  if (parent?.aborted) onParentAbort();
-  else parent?.addEventListener("abort", onParentAbort, { once: true });
-  return {
-    signal: controller.signal,
-    end(reason: unknown = CALL_ENDED) {
-      clearTimeout(timer);
-      parent?.removeEventListener("abort", onParentAbort);
-      abort(reason);
-    },
-  };
 }
 
 /**
@@ -184,10 +150,14 @@ export function createInProcessTransport(o: {
         }
       };
       // The answer, or the call's end (deadline, cancellation) if that comes first: a client
-      // never waits on a handler that ignores its signal, as over the network.
+      // never waits on a handler that ignores its signal, as over the network. A call that only
+      // its answer can end needs no watch on its signal.
       const next = (o.clientInterceptors ?? []).reduceRight<UnaryFn>(
         (inner, interceptor) => interceptor(inner as never) as UnaryFn,
-        (req) => untilAborted(req.signal, () => callHandler(req)),
+        (req) =>
+          req.signal === call.signal && call.endsOnlyByAnswer
+            ? callHandler(req)
+            : untilAborted(req.signal, () => callHandler(req)),
       );
       try {
         const response = await next({
