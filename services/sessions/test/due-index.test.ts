@@ -28,6 +28,18 @@ describe("DueIndex", () => {
     expect([...index.dueBetween(-Infinity, Infinity)]).toEqual([]);
   });
 
+  it("when an id has one moment or several, then its first time is the earliest, and none without moments", () => {
+    const index = new DueIndex();
+    index.set("one", [T + 7_000]);
+    index.set("several", [T + 9_000, T - 2_000, T + 1]);
+    expect(index.firstTime("one")).toBe(T + 7_000);
+    expect(index.firstTime("several")).toBe(T - 2_000);
+    expect(index.firstTime("none")).toBeUndefined();
+    index.delete("one");
+    expect(index.firstTime("one")).toBeUndefined();
+    expect([...index.dueBetween(-Infinity, Infinity)]).toEqual(["several"]);
+  });
+
   it("when ids are deleted, then their emptied buckets go and the others stay in time order", () => {
     const index = new DueIndex();
     for (let i = 0; i < 200; i++) index.set(`s${i}`, [T + ((i * 7_919) % 200) * 1_000]);

@@ -75,28 +75,35 @@ export class NewestFirstIndex {
   *idsNewestFirst(scope: AccountScopeValue, after?: ListPosition): Generator<string> {
     const positions = this.byAccount.get(accountKey(scope));
     if (!positions) return;
-    const start = after === undefined ? positions.ids.length : placeOf(positions, after);
-    for (let at = start - 1; at >= 0; at--) yield positions.ids[at]!;
+    for (let at = this.startBelow(positions, after) - 1; at >= 0; at--) yield positions.ids[at]!;
   }
 
   /**
    * One page of the account's records in `scope`, newest first: walks down from just below
    * `window.after`, keeps what `matches`, and stops once it holds one more than the page (for
    * `hasMore`) or passes `createdGte`, below which every record that follows is older still.
+   * Times are the index's own, so a record need not carry its creation time as a Date.
    */
-  page<T extends ListPosition>(
+  page<T>(
     scope: AccountScopeValue,
     window: PageWindow,
     o: { load: (id: string) => T; matches: (record: T) => boolean; createdGte?: Date },
   ): { items: T[]; hasMore: boolean } {
     const found: T[] = [];
-    for (const id of this.idsNewestFirst(scope, window.after)) {
-      const record = o.load(id);
-      if (o.createdGte !== undefined && record.createdAt.getTime() < o.createdGte.getTime()) break;
+    const positions = this.byAccount.get(accountKey(scope));
+    const oldest = o.createdGte?.getTime() ?? Number.NEGATIVE_INFINITY;
+    const start = positions === undefined ? 0 : this.startBelow(positions, window.after);
+    for (let at = start - 1; at >= 0 && positions!.times[at]! >= oldest; at--) {
+      const record = o.load(positions!.ids[at]!);
       if (!o.matches(record)) continue;
       found.push(record);
       if (found.length > window.limit) break;
     }
     return { items: found.slice(0, window.limit), hasMore: found.length > window.limit };
+  }
+
+  /** Where a walk down from just below `after` starts (one past its first place), or the top. */
+  private startBelow(positions: AccountPositions, after: ListPosition | undefined): number {
+    return after === undefined ? positions.ids.length : placeOf(positions, after);
   }
 }

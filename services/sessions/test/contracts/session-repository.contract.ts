@@ -353,6 +353,20 @@ export function sessionRepositoryContract(
         expect(await refs({ amountMinor: 12_501n })).toEqual([]);
       });
 
+      it("when filtering by an amount too large for a small integer, then it matches exactly, as a small one does", async () => {
+        // Above 2^30 - 1 minor units, as a large amount in rupiah is.
+        const scope = newScope();
+        const amounts = [2_000_000_000n, 2_000_000_001n, 1_073_741_823n];
+        for (const [i, amountMinor] of amounts.entries())
+          await repo.insert({ ...sessionFixture(scope, { merchantReference: `big-${i}` }), amountMinor });
+        const refs = async (amountMinor: bigint) =>
+          (await repo.list(scope, { amountMinor }, { limit: 100 })).sessions.map((s) => s.merchantReference);
+        expect(await refs(2_000_000_000n)).toEqual(["big-0"]);
+        expect(await refs(2_000_000_001n)).toEqual(["big-1"]);
+        expect(await refs(1_073_741_823n)).toEqual(["big-2"]);
+        expect(await refs(1_073_741_824n)).toEqual([]);
+      });
+
       it("when 250 sessions share timestamps in groups, then paging through them yields each exactly once, in order", async () => {
         const scope = newScope();
         const clock = new ManualClock(Date.UTC(2026, 2, 1));

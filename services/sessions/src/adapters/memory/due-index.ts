@@ -25,13 +25,18 @@ export class DueIndex {
   private readonly buckets = new Map<number, Set<string>>();
   /** The keys of `buckets`, ascending. */
   private readonly bucketKeys: number[] = [];
-  private readonly timesById = new Map<string, readonly number[]>();
+  /**
+   * Each id's moments: a lone moment as the number itself, several as an array. Most sessions
+   * have one, and an array of one was two more heap objects per session
+   * (docs/decisions.md#sessions-in-memory-are-kept-encoded).
+   */
+  private readonly timesById = new Map<string, number | readonly number[]>();
 
   /** `id` falls due at each of `times` and at no other moment; none forgets it. */
   set(id: string, times: readonly number[]): void {
     this.delete(id);
     if (times.length === 0) return;
-    this.timesById.set(id, times);
+    this.timesById.set(id, times.length === 1 ? times[0]! : [...times]);
     for (const time of times) {
       const key = bucketOf(time);
       let bucket = this.buckets.get(key);
@@ -45,7 +50,7 @@ export class DueIndex {
   }
 
   delete(id: string): void {
-    const times = this.timesById.get(id);
+    const times = this.timesOf(id);
     if (!times) return;
     this.timesById.delete(id);
     for (const time of times) {
@@ -63,7 +68,7 @@ export class DueIndex {
   /** The earliest moment `id` falls due; undefined when it has none. */
   firstTime(id: string): number | undefined {
     const times = this.timesById.get(id);
-    return times === undefined ? undefined : Math.min(...times);
+    return times === undefined || typeof times === "number" ? times : Math.min(...times);
   }
 
   /** The ids with a moment from `since` to `until`, both included. */
@@ -73,10 +78,15 @@ export class DueIndex {
     const first = Number.isFinite(since) ? firstAtLeast(this.bucketKeys, bucketOf(since)) : 0;
     for (let i = first; i < this.bucketKeys.length && this.bucketKeys[i]! <= last; i++) {
       for (const id of this.buckets.get(this.bucketKeys[i]!)!) {
-        if (this.timesById.get(id)!.some((time) => time >= since && time <= until)) due.add(id);
+        if (this.timesOf(id)!.some((time) => time >= since && time <= until)) due.add(id);
       }
     }
     return due;
+  }
+
+  private timesOf(id: string): readonly number[] | undefined {
+    const times = this.timesById.get(id);
+    return typeof times === "number" ? [times] : times;
   }
 
   get size(): number {
