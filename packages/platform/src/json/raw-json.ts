@@ -15,20 +15,43 @@ export type JsonOutput =
   | JsonOutput[]
   | { [key: string]: JsonOutput | undefined };
 
+/** Member names as JSON text, by name: the same few dozen names recur in every document. */
+const quotedNames = new Map<string, string>();
+/** Names kept at most: documents are ours, but a name may come from elsewhere. */
+const MAX_QUOTED_NAMES = 1_000;
+
+function quotedName(name: string): string {
+  let quoted = quotedNames.get(name);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(name);
+    if (quotedNames.size < MAX_QUOTED_NAMES) quotedNames.set(name, quoted);
+  }
+  return quoted;
+}
+
 /**
  * JSON.stringify for documents that may hold RawJson values. Object members keep their
  * insertion order; those whose value is `undefined` are left out, as JSON.stringify does.
+ * Built by appending to one string, with member names quoted once: every response body passes
+ * here, and arrays of members joined at each level cost twice the time
+ * (docs/decisions.md#json-bodies-are-written-in-one-pass).
  */
 export function stringifyWithRaw(value: JsonOutput): string {
+  if (typeof value === "string") return JSON.stringify(value);
   if (value instanceof RawJson) return value.text;
-  if (Array.isArray(value)) return `[${value.map((item) => stringifyWithRaw(item)).join(",")}]`;
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? "" : ",") + stringifyWithRaw(value[i]!);
+    return `${text}]`;
+  }
   if (value !== null && typeof value === "object") {
-    const members: string[] = [];
-    for (const [key, member] of Object.entries(value)) {
+    let text = "{";
+    for (const name of Object.keys(value)) {
+      const member = value[name];
       if (member === undefined) continue;
-      members.push(`${JSON.stringify(key)}:${stringifyWithRaw(member)}`);
+      text += `${text.length === 1 ? "" : ","}${quotedName(name)}:${stringifyWithRaw(member)}`;
     }
-    return `{${members.join(",")}}`;
+    return `${text}}`;
   }
   if (typeof value === "number" && !Number.isFinite(value))
     throw new TypeError("Cannot serialise a non-finite number");

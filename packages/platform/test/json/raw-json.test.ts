@@ -16,6 +16,14 @@ describe("stringifyWithRaw", () => {
     expect(stringifyWithRaw(value)).toBe(JSON.stringify(value));
   });
 
+  it("when documents use more member names than are kept quoted, or names that need escapes, then every name is written as JSON.stringify writes it", () => {
+    const names = Array.from({ length: 1_200 }, (_, i) => (i % 3 === 0 ? `n"${i}\u2028é` : `name_${i}`));
+    for (const name of names) {
+      const value = { [name]: 1, 7: "integer-like names come first", after: name };
+      expect(stringifyWithRaw(value)).toBe(JSON.stringify(value));
+    }
+  });
+
   it("when a number is not finite, then it throws instead of writing invalid JSON", () => {
     expect(() => stringifyWithRaw({ a: Number.NaN })).toThrow(TypeError);
   });
