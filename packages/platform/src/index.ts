@@ -44,6 +44,7 @@ export * from "./server/server-config-fields.js";
 export * from "./server/server-interceptors.js";
 export * from "./server/service-server.js";
 export * from "./service-auth/index.js";
+export * from "./sha256.js";
 export * from "./telemetry/fastify-tracing.js";
 export * from "./telemetry/rpc-tracing.js";
 export * from "./telemetry/tracing.js";

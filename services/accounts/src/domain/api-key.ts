@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import { randomBase62 } from "@gateway/platform";
+import { timingSafeEqual } from "node:crypto";
+import { randomBase62, sha256Hex } from "@gateway/platform";
 
 /**
  * Secret API key: `sk_test_` or `sk_live_`, then a 12-character base62 lookup id (non-secret,
@@ -69,7 +69,7 @@ export function generateApiKey(livemode: boolean): WellFormedApiKey {
 }
 
 export function hashApiKey(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return sha256Hex(text);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import { AnswerMemory, type Clock, fromConnectError, GatewayError } from "@gateway/platform";
+import { AnswerMemory, type Clock, fromConnectError, GatewayError, sha256Hex } from "@gateway/platform";
 import type { AccountsService } from "@gateway/proto";
 import type { AuthenticatedCaller } from "./authenticated-caller.js";
 
@@ -18,7 +17,7 @@ interface KeyAnswer {
  * longer than the request that carried it.
  */
 export function apiKeyFingerprint(apiKey: string): string {
-  return createHash("sha256").update(apiKey, "utf8").digest("hex");
+  return sha256Hex(apiKey);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@gateway/platform";
 import { canonicalJson } from "./canonical-json.js";
 import type { ValidCreateSession } from "./validation/create-session-input.js";
 
@@ -36,5 +36,5 @@ export function requestFingerprint(req: ValidCreateSession): string {
     ["webhook_url", req.webhookUrl ?? null],
     ["max_attempts", req.maxAttempts],
   ];
-  return createHash("sha256").update(JSON.stringify(canonical)).digest("hex");
+  return sha256Hex(JSON.stringify(canonical));
 }

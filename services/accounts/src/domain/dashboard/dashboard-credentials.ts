@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { randomBase62 } from "@gateway/platform";
+import { randomBase62, sha256Hex } from "@gateway/platform";
 import type { DashboardRole } from "./dashboard-user.js";
 
 // Invitation links and dashboard sessions are bearer secrets: 43 base62 characters (~256 bits)
@@ -21,7 +20,7 @@ export function isSecretToken(kind: SecretTokenKind, text: string): boolean {
 }
 
 export function hashSecretToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return sha256Hex(token);
 }
 
 /** A one-time invitation to join a merchant's dashboard with a role. */
