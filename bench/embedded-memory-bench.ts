@@ -5,7 +5,7 @@
 // Run: npx tsx bench/embedded-memory-bench.ts [--sessions N] [--concurrency C]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { launcherEntries } from "@gateway/launcher";
+import { EMBEDDED_NODE_ARGS, launcherEntries } from "@gateway/launcher";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 
 const { values } = parseArgs({
@@ -28,6 +28,7 @@ async function start(label: string, retention: string): Promise<Gateway> {
   const proc = await startProcess({
     name: label,
     entry: launcherEntries.embedded,
+    nodeArgs: EMBEDDED_NODE_ARGS,
     env: {
       PORT: String(port),
       GATEWAY_DEMO_TEST_KEY: KEY,

@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { launcherEntries } from "@gateway/launcher";
+import { EMBEDDED_NODE_ARGS, launcherEntries } from "@gateway/launcher";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
@@ -61,6 +61,7 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
     proc = await startProcess({
       name: "embedded-checkout-answers",
       entry: launcherEntries.embedded,
+      nodeArgs: EMBEDDED_NODE_ARGS,
       env: {
         PORT: String(port),
         GATEWAY_DEMO_TEST_KEY: DEMO_KEY,

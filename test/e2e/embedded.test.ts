@@ -1,4 +1,4 @@
-import { launcherEntries } from "@gateway/launcher";
+import { EMBEDDED_NODE_ARGS, launcherEntries } from "@gateway/launcher";
 import { freePorts, type ManagedProcess, startProcess } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
@@ -21,6 +21,7 @@ describe("embedded mode (npm start)", () => {
     proc = await startProcess({
       name: "embedded",
       entry: launcherEntries.embedded,
+      nodeArgs: EMBEDDED_NODE_ARGS,
       // No MONGODB_URL, no NATS_URL: embedded mode must not need them.
       env: {
         PORT: String(port),

@@ -1,4 +1,5 @@
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
+import { EMBEDDED_NODE_ARGS } from "./embedded-heap.js";
 import { launcherEntries } from "./service-entries.js";
 
 export interface EmbeddedProcess {
@@ -21,6 +22,7 @@ export async function startEmbeddedProcess(
   const process = await startProcess({
     name: "embedded",
     entry: launcherEntries.embedded,
+    nodeArgs: EMBEDDED_NODE_ARGS,
     env: {
       PORT: String(port),
       GATEWAY_PUBLIC_URL: url,

@@ -23,6 +23,8 @@ export interface StartProcessOptions {
   runtime?: ProcessRuntime;
   /** Added to this process's environment (PATH, HOME… are inherited); these values win. */
   env: Record<string, string>;
+  /** Node's own arguments, after the runtime's and before the entry (V8 flags). */
+  nodeArgs?: readonly string[];
   /** Polled with GET until it answers 200; without it the process counts as ready once spawned. */
   readyUrl?: string;
   /** Limit for readiness; 30 s by default. */
@@ -106,13 +108,17 @@ export async function startProcess(options: StartProcessOptions): Promise<Manage
   }
   const spawnedAt = performance.now();
   // fd 3 is a pipe the child watches (watchParentPipe in runService): it shuts down when this process dies.
-  const child = await spawnOwnedChild(process.execPath, [...nodeArgsFor(runtime), entry], {
-    // A gateway process's management listener (GET /metrics) takes a free port unless the test
-    // names one: the services' fixed defaults would collide between tests run side by side.
-    env: { ...process.env, MANAGEMENT_PORT: "0", ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-    childWatchesPipeGraceMs: parentDeathGraceMs({ ...process.env, ...options.env }),
-  });
+  const child = await spawnOwnedChild(
+    process.execPath,
+    [...nodeArgsFor(runtime), ...(options.nodeArgs ?? []), entry],
+    {
+      // A gateway process's management listener (GET /metrics) takes a free port unless the test
+      // names one: the services' fixed defaults would collide between tests run side by side.
+      env: { ...process.env, MANAGEMENT_PORT: "0", ...options.env, [PARENT_PIPE_FD_ENV]: "3" },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      childWatchesPipeGraceMs: parentDeathGraceMs({ ...process.env, ...options.env }),
+    },
+  );
   child.process.stdout?.on("data", (chunk: Buffer) => output.append(chunk));
   child.process.stderr?.on("data", (chunk: Buffer) => output.append(chunk));
   if (options.echo) {
