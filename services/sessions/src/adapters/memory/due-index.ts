@@ -26,8 +26,9 @@ export class DueIndex {
   /** The keys of `buckets`, ascending. */
   private readonly bucketKeys: number[] = [];
   /**
-   * Each id's moments: a lone moment as the number itself, several as an array. Most sessions
-   * have one, and an array of one was two more heap objects per session
+   * Each id's moments: a lone moment as the number itself, several as an array. An open session
+   * has one for most of its life (its expiry, once its first link's expiry is announced), and an
+   * array of one was two more heap objects per session
    * (docs/decisions.md#sessions-in-memory-are-kept-encoded).
    */
   private readonly timesById = new Map<string, number | readonly number[]>();
