@@ -5,7 +5,7 @@
 // Run: npx tsx bench/embedded-memory-bench.ts [--sessions N] [--concurrency C]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { EMBEDDED_NODE_ARGS, launcherEntries } from "@gateway/launcher";
+import { embeddedLaunch } from "@gateway/launcher";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 
 const { values } = parseArgs({
@@ -27,8 +27,7 @@ async function start(label: string, retention: string): Promise<Gateway> {
   const url = `http://127.0.0.1:${port}`;
   const proc = await startProcess({
     name: label,
-    entry: launcherEntries.embedded,
-    nodeArgs: EMBEDDED_NODE_ARGS,
+    ...embeddedLaunch,
     env: {
       PORT: String(port),
       GATEWAY_DEMO_TEST_KEY: KEY,

@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { EMBEDDED_NODE_ARGS, launcherEntries } from "@gateway/launcher";
+import { embeddedLaunch } from "@gateway/launcher";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
@@ -60,8 +60,7 @@ describe("answers under /checkout/ and Node's own answers (embedded mode)", () =
     url = `http://127.0.0.1:${port}`;
     proc = await startProcess({
       name: "embedded-checkout-answers",
-      entry: launcherEntries.embedded,
-      nodeArgs: EMBEDDED_NODE_ARGS,
+      ...embeddedLaunch,
       env: {
         PORT: String(port),
         GATEWAY_DEMO_TEST_KEY: DEMO_KEY,

@@ -1,4 +1,4 @@
-import { EMBEDDED_NODE_ARGS, launcherEntries } from "@gateway/launcher";
+import { embeddedLaunch } from "@gateway/launcher";
 import { freePorts, type ManagedProcess, startProcess } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { merchantApi, request } from "./support/http.js";
@@ -20,8 +20,7 @@ describe("embedded mode (npm start)", () => {
     managementUrl = `http://127.0.0.1:${managementPort}`;
     proc = await startProcess({
       name: "embedded",
-      entry: launcherEntries.embedded,
-      nodeArgs: EMBEDDED_NODE_ARGS,
+      ...embeddedLaunch,
       // No MONGODB_URL, no NATS_URL: embedded mode must not need them.
       env: {
         PORT: String(port),

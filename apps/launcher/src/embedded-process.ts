@@ -1,6 +1,5 @@
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
-import { EMBEDDED_NODE_ARGS } from "./embedded-heap.js";
-import { launcherEntries } from "./service-entries.js";
+import { embeddedLaunch } from "./embedded-launch.js";
 
 export interface EmbeddedProcess {
   /** http://127.0.0.1:<port> */
@@ -21,8 +20,7 @@ export async function startEmbeddedProcess(
   const url = `http://127.0.0.1:${port}`;
   const process = await startProcess({
     name: "embedded",
-    entry: launcherEntries.embedded,
-    nodeArgs: EMBEDDED_NODE_ARGS,
+    ...embeddedLaunch,
     env: {
       PORT: String(port),
       GATEWAY_PUBLIC_URL: url,

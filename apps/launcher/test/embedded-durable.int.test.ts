@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { connectMongo } from "@gateway/platform";
 import { freePort, type ManagedProcess, startProcess, uniqueDbName, waitFor } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMBEDDED_NODE_ARGS, launcherEntries } from "../src/index.js";
+import { embeddedLaunch } from "../src/index.js";
 
 // `npm start` with MONGODB_URL (and no NATS_URL): every service in one process on the Mongo
 // adapters, the events passing in-process from the outboxes stored in MongoDB. Stopped and
@@ -33,8 +33,7 @@ describe("embedded mode on MongoDB (npm start with MONGODB_URL)", () => {
   const start = async () => {
     gateway = await startProcess({
       name: "embedded-durable",
-      entry: launcherEntries.embedded,
-      nodeArgs: EMBEDDED_NODE_ARGS,
+      ...embeddedLaunch,
       env: {
         PORT: String(port),
         MONGODB_URL: process.env.MONGODB_URL!,

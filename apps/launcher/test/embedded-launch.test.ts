@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EMBEDDED_NODE_ARGS } from "../src/embedded-heap.js";
+import { EMBEDDED_NODE_ARGS } from "../src/embedded-launch.js";
 
 describe("embedded gateway's node arguments", () => {
   it("when a newcomer runs npm start, then node gets the same arguments as every embedded process the tests and benchmarks start", () => {
@@ -15,7 +15,7 @@ describe("embedded gateway's node arguments", () => {
     for (const arg of EMBEDDED_NODE_ARGS) expect(start.slice(0, start.indexOf("--import"))).toContain(arg);
   });
 
-  it("when node starts with them, then this runtime accepts them and the heap grows as set", () => {
+  it("when node starts with them, then this runtime accepts them", () => {
     // An unknown V8 flag makes node exit with "bad option"; a known one shows in V8's own flags.
     const out = execFileSync(process.execPath, [...EMBEDDED_NODE_ARGS, "-e", "process.stdout.write('ok')"], {
       encoding: "utf8",

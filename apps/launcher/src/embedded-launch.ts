@@ -1,0 +1,18 @@
+import { launcherEntries } from "./service-entries.js";
+
+/**
+ * Node's arguments for an embedded gateway process (`npm start`, and every process started with
+ * `embeddedLaunch`). The old generation may grow past what the last major collection
+ * kept by as much again before the next one, as Go's default (GOGC=100). Left to itself, V8 let
+ * the embedded gateway's heap grow by about a tenth between major collections, and each one, over
+ * the sessions kept in memory, held requests up for tens of milliseconds
+ * (docs/decisions.md#embedded-mode-lets-its-heap-grow). V8 reads the flag only from the command
+ * line: set after start, it did not take effect.
+ */
+export const EMBEDDED_NODE_ARGS: readonly string[] = ["--heap-growing-percent=100"];
+
+/**
+ * How an embedded gateway process is started: its entry with node's arguments for it. Spread into
+ * `startProcess`'s options, so the arguments cannot be left behind.
+ */
+export const embeddedLaunch = { entry: launcherEntries.embedded, nodeArgs: EMBEDDED_NODE_ARGS } as const;
