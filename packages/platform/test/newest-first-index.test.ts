@@ -22,15 +22,27 @@ function shuffledPositions(count: number): ListPosition[] {
   return positions;
 }
 
+/** Every id of the account in `scope` that a page walk reaches, newest first, after `after` when given. */
+function idsNewestFirst(index: NewestFirstIndex, scope: typeof MER_1, after?: ListPosition): string[] {
+  return index.page(
+    scope,
+    { limit: Number.MAX_SAFE_INTEGER, ...(after ? { after } : {}) },
+    {
+      load: (id) => id,
+      matches: () => true,
+    },
+  ).items;
+}
+
 describe("NewestFirstIndex", () => {
   it("when positions arrive in any order, then an account's ids come newest first, as sorting them would give", () => {
     const index = new NewestFirstIndex();
     const positions = shuffledPositions(300);
     for (const p of positions) index.add(MER_1, p);
     index.add(MER_2, { createdAt: new Date(T), id: "ps_other" });
-    expect([...index.idsNewestFirst(MER_1)]).toEqual([...positions].sort(newestFirst).map((p) => p.id));
-    expect([...index.idsNewestFirst(MER_2)]).toEqual(["ps_other"]);
-    expect([...index.idsNewestFirst(MER_3)]).toEqual([]);
+    expect(idsNewestFirst(index, MER_1)).toEqual([...positions].sort(newestFirst).map((p) => p.id));
+    expect(idsNewestFirst(index, MER_2)).toEqual(["ps_other"]);
+    expect(idsNewestFirst(index, MER_3)).toEqual([]);
   });
 
   it("when a page starts after a position, held or not, then only what lies strictly after it follows", () => {
@@ -45,7 +57,7 @@ describe("NewestFirstIndex", () => {
       { createdAt: new Date(T + 7_500), id: "ps_x" },
     ]) {
       const expected = sorted.filter((p) => isAfterPosition(p, after)).map((p) => p.id);
-      expect([...index.idsNewestFirst(MER_1, after)]).toEqual(expected);
+      expect(idsNewestFirst(index, MER_1, after)).toEqual(expected);
     }
   });
 
@@ -56,14 +68,14 @@ describe("NewestFirstIndex", () => {
     for (const p of positions.slice(0, 30)) index.delete(MER_1, p);
     index.delete(MER_1, { createdAt: new Date(T), id: "ps_unknown" });
     index.delete(MER_9, positions[40]!);
-    expect([...index.idsNewestFirst(MER_1)]).toEqual(
+    expect(idsNewestFirst(index, MER_1)).toEqual(
       positions
         .slice(30)
         .sort(newestFirst)
         .map((p) => p.id),
     );
     for (const p of positions.slice(30)) index.delete(MER_1, p);
-    expect([...index.idsNewestFirst(MER_1)]).toEqual([]);
+    expect(idsNewestFirst(index, MER_1)).toEqual([]);
   });
 
   it("when a page is read, then it holds the newest matching records after the cursor, says whether more match, and stops at created_gte", () => {

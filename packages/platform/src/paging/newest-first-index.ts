@@ -71,13 +71,6 @@ export class NewestFirstIndex {
     if (positions.ids.length === 0) this.byAccount.delete(account);
   }
 
-  /** The ids of the account in `scope`, newest first, strictly after `after` when given. */
-  *idsNewestFirst(scope: AccountScopeValue, after?: ListPosition): Generator<string> {
-    const positions = this.byAccount.get(accountKey(scope));
-    if (!positions) return;
-    for (let at = this.startBelow(positions, after) - 1; at >= 0; at--) yield positions.ids[at]!;
-  }
-
   /**
    * One page of the account's records in `scope`, newest first: walks down from just below
    * `window.after`, keeps what `matches`, and stops once it holds one more than the page (for
@@ -89,21 +82,17 @@ export class NewestFirstIndex {
     window: PageWindow,
     o: { load: (id: string) => T; matches: (record: T) => boolean; createdGte?: Date },
   ): { items: T[]; hasMore: boolean } {
-    const found: T[] = [];
     const positions = this.byAccount.get(accountKey(scope));
+    if (!positions) return { items: [], hasMore: false };
+    const found: T[] = [];
     const oldest = o.createdGte?.getTime() ?? Number.NEGATIVE_INFINITY;
-    const start = positions === undefined ? 0 : this.startBelow(positions, window.after);
-    for (let at = start - 1; at >= 0 && positions!.times[at]! >= oldest; at--) {
-      const record = o.load(positions!.ids[at]!);
+    const start = window.after === undefined ? positions.ids.length : placeOf(positions, window.after);
+    for (let at = start - 1; at >= 0 && positions.times[at]! >= oldest; at--) {
+      const record = o.load(positions.ids[at]!);
       if (!o.matches(record)) continue;
       found.push(record);
       if (found.length > window.limit) break;
     }
     return { items: found.slice(0, window.limit), hasMore: found.length > window.limit };
-  }
-
-  /** Where a walk down from just below `after` starts (one past its first place), or the top. */
-  private startBelow(positions: AccountPositions, after: ListPosition | undefined): number {
-    return after === undefined ? positions.ids.length : placeOf(positions, after);
   }
 }
