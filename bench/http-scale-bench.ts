@@ -4,7 +4,8 @@
 //      and on its floor (bench/support/http-floor-server.ts, a plain fastify process doing only
 //      the storage work): embedded (`npm start`, in memory) against a Map; distributed (a process
 //      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
-//      Throughput at saturation (closed loop, --concurrency clients for --seconds), then p50/p99
+//      Throughput at saturation (closed loop, --concurrency clients for --seconds, the gateway and
+//      its floor in --turns alternating slices, so both see the same machine), then p50/p99
 //      latency in an open loop at half that rate (latency from the scheduled start), with the
 //      load generator's longest delay in starting a request: a p99 near it is the generator's or
 //      the machine's pause, which every request of that moment includes, not the target's.
@@ -15,7 +16,7 @@
 //      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, at
 //      the largest growth step. --idle-only: that alone, the stack never loaded (one session
 //      created, the largest step cloned), to attribute idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
-// Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N]
+// Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N] [--turns N]
 //        [--growth 0,1000,10000] [--idle-seconds S] [--idle-only] [--log-level info]
 // The load generator is this process (node:http, keep-alive); every server is its own process,
 // started with this process's environment (GATEWAY_* settings reach every gateway process).
@@ -26,7 +27,7 @@ import { parseArgs } from "node:util";
 import { randomBase62 } from "@gateway/platform";
 import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
-import { closedLoop, type LoadResult, openLoop, type Send } from "./support/http-load.js";
+import { closedLoop, closedLoopsInTurns, type LoadResult, openLoop, type Send } from "./support/http-load.js";
 import { type GrowthStep, type OpRow, printGrowth, printOps } from "./support/http-scale-tables.js";
 import {
   type DistributedTarget,
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     concurrency: { type: "string", default: "32" },
+    turns: { type: "string", default: "5" },
     growth: { type: "string", default: "0,1000,10000" },
     "idle-seconds": { type: "string", default: "20" },
     "idle-only": { type: "boolean", default: false },
@@ -54,6 +56,7 @@ const { values } = parseArgs({
 const SECONDS = positive(values.seconds, "--seconds");
 const WARMUP = positive(values.warmup, "--warmup", true);
 const CONCURRENCY = wholeNumber(values.concurrency, "--concurrency", 1);
+const TURNS = wholeNumber(values.turns, "--turns", 1);
 const GROWTH = values.growth.split(",").map((k) => wholeNumber(k.trim(), "--growth", 0));
 const IDLE_SECONDS = positive(values["idle-seconds"], "--idle-seconds");
 /** Before the idle window: the relay and webhooks finish what the load left them. */
@@ -156,7 +159,10 @@ async function compare(mode: string, gateway: Target, floor: Target): Promise<Op
   return rows;
 }
 
-/** Each request on the gateway then on its floor; the gateway's traffic is kept for what follows. */
+/**
+ * Each request on the gateway and on its floor: saturation in turns, then half load on the
+ * gateway and then on the floor. The gateway's traffic is kept for what follows.
+ */
 async function compareKeeping(mode: string, gateway: Target, floor: Target) {
   const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
   const fl = new SessionTraffic(floor, `bench-${RUN}-${mode}-floor`);
@@ -167,8 +173,9 @@ async function compareKeeping(mode: string, gateway: Target, floor: Target) {
     const rows: OpRow[] = [];
     for (const { op, pick } of OPS) {
       progress(`${mode}: ${op}`);
-      const gateway = await satAndHalf(pick(gw), `${mode} gateway ${op}`);
-      rows.push({ mode, op, gateway, floor: await satAndHalf(pick(fl), `${mode} floor ${op}`) });
+      const [gwSat, flSat] = await closedLoopsInTurns([pick(gw), pick(fl)], CONCURRENCY, SECONDS, TURNS);
+      const gateway = await withHalfLoad(pick(gw), gwSat!, `${mode} gateway ${op}`);
+      rows.push({ mode, op, gateway, floor: await withHalfLoad(pick(fl), flSat!, `${mode} floor ${op}`) });
     }
     return { traffic: gw, rows };
   } catch (err) {
@@ -179,8 +186,13 @@ async function compareKeeping(mode: string, gateway: Target, floor: Target) {
   }
 }
 
-async function satAndHalf(send: Send, label: string): Promise<{ sat: LoadResult; half: LoadResult }> {
-  const sat = checked(await closedLoop(send, CONCURRENCY, SECONDS), `${label}, saturation`);
+/** The saturation result beside an open loop at half its rate. */
+async function withHalfLoad(
+  send: Send,
+  saturation: LoadResult,
+  label: string,
+): Promise<{ sat: LoadResult; half: LoadResult }> {
+  const sat = checked(saturation, `${label}, saturation`);
   const half = checked(await openLoop(send, Math.max(1, sat.perSecond / 2), SECONDS), `${label}, 50%`);
   return { sat, half };
 }

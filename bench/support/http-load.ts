@@ -86,13 +86,48 @@ export type Send = () => Promise<number>;
 export async function closedLoop(send: Send, concurrency: number, seconds: number): Promise<LoadResult> {
   const samples: number[] = [];
   const errors: string[] = [];
+  const ms = await runClosedLoop(send, concurrency, seconds, samples, errors);
+  return summarize(samples, errors, ms);
+}
+
+/**
+ * A closed loop on each of `sends` for `seconds` in all, taken in `slices` turns: the first
+ * target's slice, the second's, and so on, then again. The machine's speed can change from one
+ * minute to the next, so a target measured in one stretch and its baseline in the next could
+ * each catch a different speed; in turns, both see the same mix
+ * (docs/decisions.md#a-target-and-its-baseline-are-measured-in-turns).
+ */
+export async function closedLoopsInTurns(
+  sends: readonly Send[],
+  concurrency: number,
+  seconds: number,
+  slices: number,
+): Promise<LoadResult[]> {
+  const runs = sends.map(() => ({ samples: [] as number[], errors: [] as string[], ms: 0 }));
+  for (let slice = 0; slice < slices; slice++) {
+    for (const [i, send] of sends.entries()) {
+      const run = runs[i]!;
+      run.ms += await runClosedLoop(send, concurrency, seconds / slices, run.samples, run.errors);
+    }
+  }
+  return runs.map((run) => summarize(run.samples, run.errors, run.ms));
+}
+
+/** Runs the clients until `seconds` have passed and their last requests are answered; the ms taken. */
+async function runClosedLoop(
+  send: Send,
+  concurrency: number,
+  seconds: number,
+  samples: number[],
+  errors: string[],
+): Promise<number> {
   const began = performance.now();
   const until = began + seconds * 1000;
   const client = async () => {
     while (performance.now() < until) await record(send, 0, samples, errors);
   };
   await Promise.all(Array.from({ length: concurrency }, client));
-  return summarize(samples, errors, performance.now() - began);
+  return performance.now() - began;
 }
 
 /**
