@@ -142,7 +142,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   );
   revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(
-    async (api) => {
+    async function merchantApi(api) {
       api.addHook("onRequest", async (request) => {
         setCaller(request, await authenticator.authenticate(readBearerToken(request.headers.authorization)));
       });
@@ -163,7 +163,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   const adminToken = config.adminToken;
   if (adminToken !== undefined && adminToken !== "") {
     app.register(
-      async (admin) => {
+      async function adminApi(admin) {
         registerAdminRoutes(admin, {
           accounts: deps.accounts,
           adminToken,

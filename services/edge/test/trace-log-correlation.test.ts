@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { initTelemetry, otlpTraceExporter, type Telemetry } from "@gateway/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestEdge } from "./fakes/edge-test-harness.js";
+import { ADMIN_TOKEN, bearer, createTestEdge } from "./fakes/edge-test-harness.js";
 
 interface ReceivedSpan {
   traceId: string;
@@ -75,6 +75,39 @@ describe("log lines and traces", () => {
     expect(span.kind).toBe(OTLP_SPAN_KIND_SERVER);
     expect(span.name).toBe("GET /api/v1/gateway/sessions/:session_id/");
     expect(span.attributes).toContainEqual({ key: "gateway.request_id", value: { stringValue: requestId } });
+  });
+
+  it("when requests reach the merchant API and the admin API, then their handler spans are named for the plugin, not by its source text", async () => {
+    const t = createTestEdge();
+    const api = await t.app.inject({
+      method: "GET",
+      url: "/api/v1/gateway/sessions/sess_missing000002/",
+      headers: bearer((await t.accounts.issueKey()).secret),
+    });
+    const admin = await t.app.inject({
+      method: "POST",
+      url: "/admin/v1/merchants",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      payload: JSON.stringify({ name: "Shop" }),
+    });
+    expect([api.statusCode, admin.statusCode]).toEqual([404, 201]);
+    await telemetry.provider.forceFlush();
+
+    /** The names of every span in the trace of the request with this Request-Id. */
+    const spanNames = async (requestId: unknown) => {
+      const server = await waitForSpan(receiver.spans, (s) =>
+        s.attributes.some((a) => a.key === "gateway.request_id" && a.value.stringValue === requestId),
+      );
+      return receiver.spans.filter((s) => s.traceId === server.traceId).map((s) => s.name);
+    };
+    const names = [
+      ...(await spanNames(api.headers["request-id"])),
+      ...(await spanNames(admin.headers["request-id"])),
+    ];
+    expect(names).toContain("handler - merchantApi");
+    expect(names).toContain("handler - adminApi");
+    // An anonymous plugin is named by fastify after the first lines of its source: code, in a span name.
+    for (const name of names) expect(name).not.toMatch(/=>|\(|;/);
   });
 });
 

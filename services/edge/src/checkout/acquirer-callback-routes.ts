@@ -28,7 +28,7 @@ export function registerAcquirerCallbackRoutes(
   scope: FastifyInstance,
   sessions: Client<typeof SessionService>,
 ): void {
-  scope.register(async (callbackScope) => {
+  scope.register(async function acquirerCallback(callbackScope) {
     callbackScope.setErrorHandler((err, request, reply) => {
       const classified = classifyError(err, 0);
       const status =

@@ -43,7 +43,7 @@ export function registerCheckoutPages(app: FastifyInstance, deps: CheckoutPagesD
   });
 
   app.register(
-    async (scope) => {
+    async function checkoutPages(scope) {
       installFormBodyParser(scope);
       const methods = new RouteMethodIndex();
       scope.addHook("onRoute", (route) => methods.add(route.method, route.url));

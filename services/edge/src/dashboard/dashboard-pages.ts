@@ -58,7 +58,7 @@ export function registerDashboardPages(
   const { respond, secureCookies } = routeDeps;
 
   app.register(
-    async (scope) => {
+    async function dashboardPages(scope) {
       installFormBodyParser(scope);
       const methods = new RouteMethodIndex();
       scope.addHook("onRoute", (route) => methods.add(route.method, route.url));
@@ -99,7 +99,7 @@ export function registerDashboardPages(
       registerSignInRoutes(scope, routeDeps);
       registerInvitationRoutes(scope, routeDeps);
 
-      scope.register(async (signedIn) => {
+      scope.register(async function signedInDashboardPages(signedIn) {
         requireSignedIn(signedIn, routeDeps);
         registerSessionRoutes(signedIn, routeDeps);
         registerPaymentsRoutes(signedIn, routeDeps);
