@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { LAYERS, repoRoot, sourceFiles } from "./source-files.js";
 
 // The layering of the monorepo, checked over the workspace manifests and the import statements:
 // packages/ are libraries that import no service and no application; applications (apps/)
 // compose services; production code never imports the test-support package.
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const LAYERS = ["packages", "services", "apps"] as const;
 type Layer = (typeof LAYERS)[number];
 /** Applications that may use the test-support package in their own code: `npm run stack` starts local servers. */
 const MAY_USE_TESTKIT_IN_SRC = new Set(["@gateway/launcher", "@gateway/testkit"]);
@@ -42,21 +40,6 @@ function readWorkspaces(): Workspace[] {
       ];
     }),
   );
-}
-
-function sourceFiles(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    if (entry === "node_modules" || entry === "gen" || entry === "dist") return [];
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.[cm]?tsx?$/.test(entry) ? [path] : [];
-  });
 }
 
 /** Workspace packages a file imports, re-exports or loads dynamically (`@gateway/<name>`). */

@@ -14,7 +14,7 @@ function target(name: string, ms: number, log: string[]) {
 }
 
 describe("the benchmarks' closed loops in turns", () => {
-  it("when two targets are measured in 4 turns, then their slices alternate, first target first, and neither waits on the other", async () => {
+  it("when two targets are measured in 4 turns, then their slices alternate, first target first, and each counts the requests sent to it", async () => {
     const log: string[] = [];
     const gateway = target("gateway", 2, log);
     const floor = target("floor", 2, log);
