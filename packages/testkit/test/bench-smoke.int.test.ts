@@ -33,6 +33,12 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
     tableHeader: /\| events \| calls \| events resent \|/,
   },
   {
+    script: "service-call-bench.ts",
+    args: ["--rounds", "1", "--calls", "20"],
+    tableHeader:
+      /\| variant \| p50 ms, one at a time \|.*\| client CPU µs per call \| server CPU µs per call \|/,
+  },
+  {
     script: "http-scale-bench.ts",
     args: ["--seconds", "1", "--warmup", "0.2", "--growth", "0,20", "--idle-seconds", "1"],
     tableHeader:

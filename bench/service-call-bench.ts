@@ -1,0 +1,172 @@
+// One call between two gateway processes (issue 12): the edge's CreateSession call to the
+// sessions service, with the bench's create request and a session as the answer
+// (bench/support/service-call-messages.ts), against a server that answers at once, so that only
+// the call itself is measured. Each variant has its own server process
+// (bench/support/service-call-server.ts); this process is the client:
+//   bare connect-node, HTTP/2 (the baseline): createConnectTransport, binary, no interceptors,
+//     to connect-node alone;
+//   gateway service call: serviceTransport (tracing, a service token per call) to a server as
+//     every gateway service runs (standard interceptors, the token checked);
+//   bare connect-node, HTTP/1.1: the baseline over HTTP/1.1 with keep-alive.
+// Per variant and round: --calls calls one at a time (p50, p90), then --calls × 5 calls from
+// --concurrency callers (calls/s, and CPU µs per call on each side: this process's
+// process.cpuUsage, the server's /proc time). Rounds alternate the variants, so each sees the
+// same machine; the table gives medians of the rounds, rates also as a ratio to the baseline.
+// Run: npx tsx bench/service-call-bench.ts [--rounds 5] [--calls 3000] [--concurrency 16]
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type Client, createClient, type Transport } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { generateServiceAuthKeys, parseServiceAuthKeys, serviceTransport } from "@gateway/platform";
+import { SessionService } from "@gateway/proto";
+import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
+import { percentile } from "./support/http-load.js";
+import { groupCpuSeconds } from "./support/process-cpu.js";
+import { createSessionRequest } from "./support/service-call-messages.js";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    calls: { type: "string", default: "3000" },
+    concurrency: { type: "string", default: "16" },
+  },
+});
+const ROUNDS = Number.parseInt(values.rounds, 10);
+const CALLS = Number.parseInt(values.calls, 10);
+const CONCURRENCY = Number.parseInt(values.concurrency, 10);
+if (!(ROUNDS >= 1) || !(CALLS >= 1) || !(CONCURRENCY >= 1))
+  throw new Error("--rounds, --calls and --concurrency must be positive whole numbers");
+
+const SERVER_ENTRY = fileURLToPath(new URL("./support/service-call-server.ts", import.meta.url));
+const keys = generateServiceAuthKeys();
+
+interface Variant {
+  label: string;
+  serve: "bare-h2" | "bare-h1" | "gateway";
+  transport(baseUrl: string): Transport;
+}
+
+const VARIANTS: readonly Variant[] = [
+  {
+    label: "bare connect-node, HTTP/2",
+    serve: "bare-h2",
+    transport: (baseUrl) => createConnectTransport({ baseUrl, httpVersion: "2", useBinaryFormat: true }),
+  },
+  {
+    label: "gateway service call",
+    serve: "gateway",
+    transport: (baseUrl) => serviceTransport(baseUrl, "sessions", parseServiceAuthKeys("edge")(keys.edge)),
+  },
+  {
+    label: "bare connect-node, HTTP/1.1",
+    serve: "bare-h1",
+    transport: (baseUrl) => createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: true }),
+  },
+];
+
+interface Round {
+  p50: number;
+  p90: number;
+  perSecond: number;
+  clientMicros: number;
+  serverMicros: number;
+}
+
+interface RunningServer {
+  server: ManagedProcess;
+  client: Client<typeof SessionService>;
+}
+
+const READY_WITHIN_MS = 30_000;
+
+/** Starts the variant's server and waits until it answers its first call (bare servers have no probe). */
+async function startServer(variant: Variant): Promise<RunningServer> {
+  const port = await freePort();
+  const server = await startProcess({
+    name: `service-call-${variant.serve}`,
+    entry: SERVER_ENTRY,
+    env: { PORT: String(port), SERVE: variant.serve, GATEWAY_SERVICE_AUTH_KEYS: keys.sessions },
+  });
+  const client = createClient(SessionService, variant.transport(`http://127.0.0.1:${port}`));
+  const deadline = performance.now() + READY_WITHIN_MS;
+  for (;;) {
+    try {
+      await client.createSession(createSessionRequest);
+      return { server, client };
+    } catch (err) {
+      if (performance.now() > deadline)
+        throw new Error(`${variant.label}: no answer\n${server.logs()}`, { cause: err });
+      await sleep(50);
+    }
+  }
+}
+
+async function measureRound(client: Client<typeof SessionService>, serverPid: number): Promise<Round> {
+  for (let i = 0; i < Math.min(CALLS, 500); i++) await client.createSession(createSessionRequest);
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const began = performance.now();
+    await client.createSession(createSessionRequest);
+    times.push(performance.now() - began);
+  }
+  times.sort((a, b) => a - b);
+
+  const total = CALLS * 5;
+  let started = 0;
+  const clientBefore = process.cpuUsage();
+  const serverBefore = groupCpuSeconds(serverPid);
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (started < total) {
+        started++;
+        await client.createSession(createSessionRequest);
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - began;
+  const clientCpu = process.cpuUsage(clientBefore);
+  const serverSeconds = groupCpuSeconds(serverPid) - serverBefore;
+  return {
+    p50: percentile(times, 0.5),
+    p90: percentile(times, 0.9),
+    perSecond: (total / elapsedMs) * 1000,
+    clientMicros: (clientCpu.user + clientCpu.system) / total,
+    serverMicros: (serverSeconds * 1e6) / total,
+  };
+}
+
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
+
+const running = await Promise.all(VARIANTS.map(startServer));
+try {
+  const rounds: Round[][] = VARIANTS.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [i, variant] of VARIANTS.entries()) {
+      rounds[i]!.push(await measureRound(running[i]!.client, running[i]!.server.pid));
+      console.log(`round ${r + 1}: ${variant.label}`);
+    }
+  }
+  const baseline = median(rounds[0]!.map((x) => x.perSecond));
+  console.log(
+    `\nOne call between processes: ${ROUNDS} rounds, ${CALLS} calls one at a time, ${CALLS * 5} from ${CONCURRENCY} callers, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; medians of the rounds\n`,
+  );
+  console.log(
+    `| variant | p50 ms, one at a time | p90 ms, one at a time | calls/s, ${CONCURRENCY} callers | ÷ baseline | client CPU µs per call | server CPU µs per call |`,
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const [i, variant] of VARIANTS.entries()) {
+    const rs = rounds[i]!;
+    const rate = median(rs.map((x) => x.perSecond));
+    console.log(
+      `| ${variant.label} | ${median(rs.map((x) => x.p50)).toFixed(3)} | ${median(rs.map((x) => x.p90)).toFixed(3)} | ${rate.toFixed(0)} | ${(rate / baseline).toFixed(2)} | ${median(rs.map((x) => x.clientMicros)).toFixed(0)} | ${median(rs.map((x) => x.serverMicros)).toFixed(0)} |`,
+    );
+  }
+} finally {
+  await Promise.all(running.map((r) => r.server.stop()));
+}
