@@ -19,9 +19,10 @@ afterEach(async () => {
 
 /**
  * An accounts server behind service authentication that notes the content type and the token of
- * each call it lets through: "missing" is NOT_FOUND, "slow" never answers.
+ * each call it lets through: "missing" is NOT_FOUND, "slow" never answers. `port` 0 (the default)
+ * is a free one.
  */
-async function startAccounts(keys: Record<string, string>) {
+async function startAccounts(keys: Record<string, string>, o: { port?: number } = {}) {
   const seen: Array<{ contentType: string | null; caller: string | null }> = [];
   const note: Interceptor = (next) => (req) => {
     seen.push({ contentType: req.header.get("content-type"), caller: req.header.get("authorization") });
@@ -38,14 +39,14 @@ async function startAccounts(keys: Record<string, string>) {
     });
   const server = await startServiceServer({
     name: "accounts",
-    port: 0,
+    port: o.port ?? 0,
     routes,
     logger: captureLogger("accounts").logger,
     interceptors: [note],
     auth: { target: "accounts", keys: parseServiceAuthKeys("accounts")(keys.accounts!) },
   });
   running.push(server);
-  return { url: `http://127.0.0.1:${server.port}`, seen };
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, server, seen };
 }
 
 /** The edge's client of accounts over serviceTransport, signing with the edge's key of `keys`. */
@@ -83,6 +84,19 @@ describe("serviceTransport", () => {
     const client = edgeClient(accounts.url, keys, { defaultTimeoutMs: 200 });
     const err = fromConnectError(await client.authenticate({ apiKey: "slow" }).catch((e: unknown) => e));
     expect(err.reason).toBe("SERVICE_UNAVAILABLE");
+  });
+
+  // Over HTTP/1.1 with today's drain this call fails with EPIPE: the client reuses a connection
+  // the old process closed (docs/decisions.md#services-call-each-other-with-the-connect-protocol).
+  it("when the service restarts on its address, then the next call reaches the new process", async () => {
+    const keys = generateServiceAuthKeys();
+    const first = await startAccounts(keys);
+    const client = edgeClient(first.url, keys);
+    expect((await client.authenticate({ apiKey: "before" })).keyId).toBe("key_for_before");
+    await first.server.close();
+    const second = await startAccounts(keys, { port: first.port });
+    expect((await client.authenticate({ apiKey: "after" })).keyId).toBe("key_for_after");
+    expect(second.seen).toHaveLength(1);
   });
 
   it("when the caller's key is not the one the service holds, then the call is refused", async () => {
