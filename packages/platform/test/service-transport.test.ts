@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, createClient, type Interceptor } from "@connectrpc/connect";
 import { AccountsService, AuthenticateResponseSchema } from "@gateway/proto";
@@ -7,22 +8,25 @@ import { GatewayError } from "../src/errors/gateway-error.js";
 import { type RunningServer, startServiceServer } from "../src/server/service-server.js";
 import {
   generateServiceAuthKeys,
+  MAX_CONNECTIONS_PER_SERVICE,
   parseServiceAuthKeys,
   serviceTransport,
 } from "../src/service-auth/index.js";
 import { captureLogger } from "./capture-logger.js";
 
 const running: RunningServer[] = [];
+const relays: net.Server[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
+  for (const relay of relays.splice(0)) relay.close();
 });
 
 /**
  * An accounts server behind service authentication that notes the content type and the token of
- * each call it lets through: "missing" is NOT_FOUND, "slow" never answers. `port` 0 (the default)
- * is a free one.
+ * each call it lets through: "missing" is NOT_FOUND, "slow" never answers, "held" answers once
+ * `held` settles. `port` 0 (the default) is a free one.
  */
-async function startAccounts(keys: Record<string, string>, o: { port?: number } = {}) {
+async function startAccounts(keys: Record<string, string>, o: { port?: number; held?: Promise<void> } = {}) {
   const seen: Array<{ contentType: string | null; caller: string | null }> = [];
   const note: Interceptor = (next) => (req) => {
     seen.push({ contentType: req.header.get("content-type"), caller: req.header.get("authorization") });
@@ -34,6 +38,7 @@ async function startAccounts(keys: Record<string, string>, o: { port?: number } 
         if (req.apiKey === "missing")
           throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
         if (req.apiKey === "slow") await new Promise(() => undefined);
+        if (req.apiKey === "held") await o.held;
         return create(AuthenticateResponseSchema, { keyId: `key_for_${req.apiKey}` });
       },
     });
@@ -47,6 +52,33 @@ async function startAccounts(keys: Record<string, string>, o: { port?: number } 
   });
   running.push(server);
   return { url: `http://127.0.0.1:${server.port}`, port: server.port, server, seen };
+}
+
+/** A TCP relay to `port` that notes the first bytes of every connection made through it. */
+async function relayTo(port: number) {
+  const firstBytes: string[] = [];
+  const relay = net.createServer((inbound) => {
+    const outbound = net.connect(port, "127.0.0.1");
+    inbound.once("data", (chunk: Buffer) => firstBytes.push(chunk.toString("latin1")));
+    inbound.pipe(outbound).pipe(inbound);
+    const closeBoth = () => {
+      inbound.destroy();
+      outbound.destroy();
+    };
+    for (const socket of [inbound, outbound]) socket.on("error", closeBoth).on("close", closeBoth);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  relays.push(relay);
+  return { url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`, firstBytes };
+}
+
+/** A promise and the function that settles it. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
 }
 
 /** The edge's client of accounts over serviceTransport, signing with the edge's key of `keys`. */
@@ -86,9 +118,75 @@ describe("serviceTransport", () => {
     expect(err.reason).toBe("SERVICE_UNAVAILABLE");
   });
 
-  // Over HTTP/1.1 with today's drain this call fails with EPIPE: the client reuses a connection
-  // the old process closed (docs/decisions.md#services-call-each-other-with-the-connect-protocol).
-  it("when the service restarts on its address, then the next call reaches the new process", async () => {
+  // docs/decisions.md#calls-between-services-use-a-pool-of-http11-connections
+  it("calls travel over HTTP/1.1, one after another on the same keep-alive connection", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    const relay = await relayTo(accounts.port);
+    const client = edgeClient(relay.url, keys);
+    for (const apiKey of ["a", "b", "c", "d", "e"])
+      expect((await client.authenticate({ apiKey })).keyId).toBe(`key_for_${apiKey}`);
+    expect(relay.firstBytes).toHaveLength(1);
+    expect(relay.firstBytes[0]).toMatch(
+      /^POST \/gateway\.accounts\.v1\.AccountsService\/Authenticate HTTP\/1\.1\r\n/,
+    );
+  });
+
+  it("when more calls are in flight than its connections, then the rest wait for a free one and every call is answered", async () => {
+    const keys = generateServiceAuthKeys();
+    const { opened, open } = gate();
+    const accounts = await startAccounts(keys, { held: opened });
+    const relay = await relayTo(accounts.port);
+    const client = edgeClient(relay.url, keys);
+    const calls = Array.from({ length: MAX_CONNECTIONS_PER_SERVICE + 16 }, () =>
+      client.authenticate({ apiKey: "held" }),
+    );
+    await expect.poll(() => accounts.seen.length).toBe(MAX_CONNECTIONS_PER_SERVICE);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(accounts.seen).toHaveLength(MAX_CONNECTIONS_PER_SERVICE);
+    open();
+    const answers = await Promise.all(calls);
+    expect(answers.every((a) => a.keyId === "key_for_held")).toBe(true);
+    expect(relay.firstBytes).toHaveLength(MAX_CONNECTIONS_PER_SERVICE);
+  });
+
+  it("when a call takes longer than a connection may sit idle, then it is still answered", async () => {
+    const keys = generateServiceAuthKeys();
+    const { opened, open } = gate();
+    const accounts = await startAccounts(keys, { held: opened });
+    const client = edgeClient(accounts.url, keys);
+    const call = client.authenticate({ apiKey: "held" });
+    setTimeout(open, 1_500);
+    expect((await call).keyId).toBe("key_for_held");
+  });
+
+  it("when the service drains while calls keep coming, then each call is answered or refused as unavailable, never failed", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    const clients = Array.from({ length: 4 }, () => edgeClient(accounts.url, keys));
+    let closing: Promise<void> | undefined;
+    const outcomes: string[] = [];
+    await Promise.all(
+      clients.map(async (client, i) => {
+        for (let call = 0; call < 60; call++) {
+          if (i === 0 && call === 20) closing = accounts.server.close();
+          outcomes.push(
+            await client.authenticate({ apiKey: "k" }).then(
+              () => "answered",
+              (err: unknown) => fromConnectError(err).reason,
+            ),
+          );
+          await new Promise((resolve) => setTimeout(resolve, call % 7));
+        }
+      }),
+    );
+    await closing;
+    expect(outcomes).toContain("answered");
+    expect(outcomes).toContain("SERVICE_UNAVAILABLE");
+    expect(outcomes.filter((o) => o !== "answered" && o !== "SERVICE_UNAVAILABLE")).toEqual([]);
+  });
+
+  it("when the service restarts, then the next call reaches the new process", async () => {
     const keys = generateServiceAuthKeys();
     const first = await startAccounts(keys);
     const client = edgeClient(first.url, keys);

@@ -50,8 +50,9 @@ export interface ServiceClients {
 
 /**
  * Clients of the services the edge calls (distributed mode), over `serviceTransport`: the Connect
- * protocol over HTTP/2; the tracing interceptor carries the trace context to the services, and
- * every call carries a service token addressed to its target (GATEWAY_SERVICE_AUTH_KEYS).
+ * protocol over a pool of HTTP/1.1 connections per service; the tracing interceptor carries the
+ * trace context to the services, and every call carries a service token addressed to its target
+ * (GATEWAY_SERVICE_AUTH_KEYS).
  */
 export function createServiceClients(config: {
   accountsUrl: string;

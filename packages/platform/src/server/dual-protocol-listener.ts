@@ -12,6 +12,15 @@ const H2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 /** A client that connects and says nothing is dropped after this long. */
 const FIRST_BYTES_TIMEOUT_MS = 30_000;
 
+/**
+ * While draining, an idle HTTP/1.1 connection is closed once it has carried no request for this
+ * long, not at once. A client may be sending a call on it at the very moment the server closes
+ * it, and HTTP/1.1 cannot warn it as HTTP/2's GOAWAY does. The gateway's own callers drop a
+ * connection idle for half this time (serviceTransport), so by then they have closed it
+ * themselves (docs/decisions.md#calls-between-services-use-a-pool-of-http11-connections).
+ */
+export const DRAIN_IDLE_H1_MS = 1_000;
+
 type Protocol = "h1" | "h2" | "undecided";
 
 function sniff(buf: Buffer): Protocol {
@@ -37,7 +46,24 @@ export function createDualProtocolListener(handler: Handler, logger: Logger): Du
   const sockets = new Map<net.Socket, Protocol>();
   const h2Sessions = new Set<http2.ServerHttp2Session>();
   const h1InFlight = new Map<net.Socket, number>();
+  /** When each HTTP/1.1 connection last finished a request (or was handed over): its idle start. */
+  const h1IdleSince = new Map<net.Socket, number>();
+  const idleCloseTimers = new Set<NodeJS.Timeout>();
   let draining = false;
+
+  /** Draining: closes an idle HTTP/1.1 connection once it has been idle for DRAIN_IDLE_H1_MS. */
+  const closeOnceIdleLongEnough = (socket: net.Socket) => {
+    const idleSince = h1IdleSince.get(socket) ?? performance.now();
+    const timer = setTimeout(
+      () => {
+        idleCloseTimers.delete(timer);
+        // A request that came meanwhile is answered with `Connection: close`, which ends the connection.
+        if (!h1InFlight.has(socket) && h1IdleSince.get(socket) === idleSince) socket.destroy();
+      },
+      Math.max(0, DRAIN_IDLE_H1_MS - (performance.now() - idleSince)),
+    );
+    idleCloseTimers.add(timer);
+  };
 
   const h1 = http.createServer((req, res) => {
     const socket = req.socket;
@@ -48,6 +74,7 @@ export function createDualProtocolListener(handler: Handler, logger: Logger): Du
       const left = (h1InFlight.get(socket) ?? 1) - 1;
       if (left > 0) h1InFlight.set(socket, left);
       else h1InFlight.delete(socket);
+      h1IdleSince.set(socket, performance.now());
       if (draining && left <= 0) socket.destroySoon();
     });
     handler(req, res);
@@ -74,6 +101,7 @@ export function createDualProtocolListener(handler: Handler, logger: Logger): Du
     socket.on("error", (err) => logger.debug({ err }, "connection error"));
     socket.setTimeout(FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
     let seen = Buffer.alloc(0);
+    socket.once("close", () => h1IdleSince.delete(socket));
     const onData = (chunk: Buffer) => {
       seen = Buffer.concat([seen, chunk]);
       const protocol = sniff(seen);
@@ -88,6 +116,7 @@ export function createDualProtocolListener(handler: Handler, logger: Logger): Du
         // here would flow them to no listener and lose the preface.
         h2.emit("connection", socket);
       } else {
+        h1IdleSince.set(socket, performance.now());
         h1.emit("connection", socket);
         socket.resume(); // http reads buffered bytes through its 'data' listener
       }
@@ -110,8 +139,9 @@ export function createDualProtocolListener(handler: Handler, logger: Logger): Du
       const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
       for (const session of h2Sessions) session.close(); // GOAWAY; open streams may finish
       for (const [socket, protocol] of sockets) {
-        // Idle keep-alive HTTP/1.1 connections and connections not yet sniffed have nothing in flight.
-        if (protocol !== "h2" && !h1InFlight.has(socket)) socket.destroy();
+        if (protocol === "undecided")
+          socket.destroy(); // has sent no request yet
+        else if (protocol === "h1" && !h1InFlight.has(socket)) closeOnceIdleLongEnough(socket);
       }
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<"timeout">((resolve) => {
@@ -119,6 +149,7 @@ export function createDualProtocolListener(handler: Handler, logger: Logger): Du
       });
       const outcome = await Promise.race([closed.then(() => "drained" as const), graceOver]);
       clearTimeout(timer);
+      for (const idleClose of idleCloseTimers) clearTimeout(idleClose);
       if (outcome === "timeout") {
         logger.warn({ open: sockets.size }, "drain grace period over, closing remaining connections");
         for (const socket of sockets.keys()) socket.destroy();

@@ -1,18 +1,37 @@
+import { Agent } from "node:http";
 import type { Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { systemClock } from "../clock.js";
+import { DRAIN_IDLE_H1_MS } from "../server/dual-protocol-listener.js";
 import { tracingClientInterceptor } from "../telemetry/rpc-tracing.js";
 import type { ServedServiceName } from "./caller-permissions.js";
 import { serviceTokenInterceptor } from "./service-auth-interceptors.js";
 import type { ServiceAuthKeys } from "./service-auth-keys.js";
 
 /**
+ * Connections one process keeps open to one service at most. A call beyond them waits for a
+ * free one, within its deadline: a burst cannot open a connection per call.
+ */
+export const MAX_CONNECTIONS_PER_SERVICE = 64;
+
+/**
+ * A connection with no call on it is closed after this long, well before a draining service
+ * closes idle connections itself (DRAIN_IDLE_H1_MS), so no call is sent on a connection the
+ * service is closing.
+ */
+const IDLE_CONNECTION_MS = DRAIN_IDLE_H1_MS / 2;
+
+/**
  * How one gateway service calls another in distributed mode: the Connect protocol with binary
- * protobuf over HTTP/2, traced, and carrying a service token for `audience` (the caller's key for
- * that target, from GATEWAY_SERVICE_AUTH_KEYS; missing → an error at start-up, not at the first
- * call). The services still serve gRPC to every other client; between our own processes the
- * Connect protocol's unary calls cost each side less than gRPC's envelopes and trailers
+ * protobuf, traced, and carrying a service token for `audience` (the caller's key for that
+ * target, from GATEWAY_SERVICE_AUTH_KEYS; missing → an error at start-up, not at the first call).
+ * The services still serve gRPC to every other client; between our own processes the Connect
+ * protocol's unary calls cost each side less than gRPC's envelopes and trailers
  * (docs/decisions.md#services-call-each-other-with-the-connect-protocol).
+ *
+ * Calls travel over HTTP/1.1 on a bounded pool of keep-alive connections: the create tail at half
+ * load is shorter than over one HTTP/2 connection
+ * (docs/decisions.md#calls-between-services-use-a-pool-of-http11-connections).
  */
 export function serviceTransport(
   baseUrl: string,
@@ -22,7 +41,15 @@ export function serviceTransport(
 ): Transport {
   return createConnectTransport({
     baseUrl,
-    httpVersion: "2",
+    httpVersion: "1.1",
+    // Node's agent applies `timeout` to idle connections only; a call in progress keeps its deadline.
+    nodeOptions: {
+      agent: new Agent({
+        keepAlive: true,
+        maxSockets: MAX_CONNECTIONS_PER_SERVICE,
+        timeout: IDLE_CONNECTION_MS,
+      }),
+    },
     useBinaryFormat: true,
     interceptors: [tracingClientInterceptor(), serviceTokenInterceptor(keys, audience, systemClock)],
     ...(o.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: o.defaultTimeoutMs } : {}),
