@@ -14,6 +14,7 @@ export default defineConfig({
             "packages/*/test/**/*.test.ts",
             "services/*/test/**/*.test.ts",
             "apps/*/test/**/*.test.ts",
+            "bench/test/**/*.test.ts",
             "test/architecture/**/*.test.ts",
             "test/repo/**/*.test.ts",
           ],

@@ -8,7 +8,9 @@
 //      its floor in --turns alternating slices, so both see the same machine), then p50/p99
 //      latency in an open loop at half that rate (latency from the scheduled start), with the
 //      load generator's longest delay in starting a request: a p99 near it is the generator's or
-//      the machine's pause, which every request of that moment includes, not the target's.
+//      the machine's pause, which every request of that moment includes, not the target's; and
+//      how many separate stretches of time the slowest 1% fell in: a few long ones are stalls
+//      (bench/support/tail-stretches.ts).
 //   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then,
 //      once FerretDB, PostgreSQL and nats-server have settled after the bulk load (under 10% of a
 //      core together), create/s and GET/s (GETs of the clones), each as a ratio to the first step.

@@ -4,6 +4,7 @@
 // start so a stalled server cannot hide its queue: no coordinated omission).
 import { Agent, request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type TailStretches, tailStretches } from "./tail-stretches.js";
 
 export interface HttpAnswer {
   status: number;
@@ -77,6 +78,8 @@ export interface LoadResult {
    * GC, or the machine pausing it), which every latency of that moment includes.
    */
   maxStartDelayMs?: number;
+  /** Open loop only: when the requests at or above the p99 were scheduled (./tail-stretches.ts). */
+  tail?: TailStretches;
 }
 
 /** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
@@ -142,23 +145,36 @@ export async function openLoop(send: Send, rate: number, seconds: number): Promi
   const total = Math.max(1, Math.floor(rate * seconds));
   let started = 0;
   let maxStartDelayMs = 0;
+  const scheduled: Array<[number, number]> = [];
   while (started < total) {
     const due = Math.min(total, Math.floor(((performance.now() - began) / 1000) * rate) + 1);
     for (; started < due; started++) {
-      const lag = performance.now() - (began + (started * 1000) / rate);
+      const scheduledAt = (started * 1000) / rate;
+      const lag = performance.now() - (began + scheduledAt);
       maxStartDelayMs = Math.max(maxStartDelayMs, lag);
-      const p = record(send, lag, samples, errors).finally(() => inFlight.delete(p));
+      const p = record(send, lag, samples, errors, (latency) =>
+        scheduled.push([scheduledAt, latency]),
+      ).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     await sleep(1);
   }
   await Promise.all(inFlight);
-  return { ...summarize(samples, errors, performance.now() - began), maxStartDelayMs };
+  const result = summarize(samples, errors, performance.now() - began);
+  return { ...result, maxStartDelayMs, tail: tailStretches(scheduled, result.p99) };
 }
 
-async function record(send: Send, lagMs: number, samples: number[], errors: string[]): Promise<void> {
+async function record(
+  send: Send,
+  lagMs: number,
+  samples: number[],
+  errors: string[],
+  onSample?: (latencyMs: number) => void,
+): Promise<void> {
   try {
-    samples.push(lagMs + (await send()));
+    const latency = lagMs + (await send());
+    samples.push(latency);
+    onSample?.(latency);
   } catch (err) {
     errors.push(err instanceof Error ? err.message : String(err));
   }

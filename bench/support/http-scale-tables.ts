@@ -11,14 +11,15 @@ export interface OpRow {
 
 export function printOps(rows: OpRow[]): void {
   console.log(
-    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | failed, gateway / floor |",
+    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | failed, gateway / floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const { mode, op, gateway: g, floor: f } of rows)
     console.log(
       `| ${mode} | ${op} | ${perSecond(g.sat)} | ${perSecond(f.sat)} | ${ratio(g.sat, f.sat)} | ` +
         `${ms(g.half.p50)} / ${ms(g.half.p99)} | ${ms(f.half.p50)} / ${ms(f.half.p99)} | ` +
         `${ms(g.half.maxStartDelayMs ?? Number.NaN)} / ${ms(f.half.maxStartDelayMs ?? Number.NaN)} | ` +
+        `${stretches(g.half)} / ${stretches(f.half)} | ` +
         `${g.sat.errors + g.half.errors} / ${f.sat.errors + f.half.errors} |`,
     );
 }
@@ -52,3 +53,5 @@ export const ratio = (a: LoadResult, b: LoadResult) =>
   b.perSecond > 0 ? (a.perSecond / b.perSecond).toFixed(2) : "n/a";
 /** Latency of the successful requests; none succeeded: a dash. */
 export const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(v < 10 ? 2 : 1));
+/** The open loop's slowest 1%: in how many stretches of time, and the longest, e.g. "3, 62.0". */
+export const stretches = (r: LoadResult) => (r.tail ? `${r.tail.stretches}, ${ms(r.tail.longestMs)}` : "–");
