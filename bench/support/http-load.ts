@@ -127,7 +127,7 @@ async function runClosedLoop(
   const began = performance.now();
   const until = began + seconds * 1000;
   const client = async () => {
-    while (performance.now() < until) await record(send, 0, samples, errors);
+    while (performance.now() < until) await record(send, 0, (latency) => samples.push(latency), errors);
   };
   await Promise.all(Array.from({ length: concurrency }, client));
   return performance.now() - began;
@@ -138,43 +138,43 @@ async function runClosedLoop(
  * scheduled start, so time spent waiting behind a slow answer counts.
  */
 export async function openLoop(send: Send, rate: number, seconds: number): Promise<LoadResult> {
-  const samples: number[] = [];
   const errors: string[] = [];
   const inFlight = new Set<Promise<void>>();
   const began = performance.now();
   const total = Math.max(1, Math.floor(rate * seconds));
   let started = 0;
   let maxStartDelayMs = 0;
-  const scheduled: Array<[number, number]> = [];
+  const scheduled: Array<[number, number]> = []; // [scheduled start, latency] of each success
   while (started < total) {
     const due = Math.min(total, Math.floor(((performance.now() - began) / 1000) * rate) + 1);
     for (; started < due; started++) {
       const scheduledAt = (started * 1000) / rate;
       const lag = performance.now() - (began + scheduledAt);
       maxStartDelayMs = Math.max(maxStartDelayMs, lag);
-      const p = record(send, lag, samples, errors, (latency) =>
-        scheduled.push([scheduledAt, latency]),
-      ).finally(() => inFlight.delete(p));
+      const p = record(send, lag, (latency) => scheduled.push([scheduledAt, latency]), errors).finally(() =>
+        inFlight.delete(p),
+      );
       inFlight.add(p);
     }
     await sleep(1);
   }
   await Promise.all(inFlight);
-  const result = summarize(samples, errors, performance.now() - began);
+  const result = summarize(
+    scheduled.map(([, latency]) => latency),
+    errors,
+    performance.now() - began,
+  );
   return { ...result, maxStartDelayMs, tail: tailStretches(scheduled, result.p99) };
 }
 
 async function record(
   send: Send,
   lagMs: number,
-  samples: number[],
+  onSample: (latencyMs: number) => void,
   errors: string[],
-  onSample?: (latencyMs: number) => void,
 ): Promise<void> {
   try {
-    const latency = lagMs + (await send());
-    samples.push(latency);
-    onSample?.(latency);
+    onSample(lagMs + (await send()));
   } catch (err) {
     errors.push(err instanceof Error ? err.message : String(err));
   }

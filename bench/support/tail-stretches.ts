@@ -4,8 +4,6 @@
 export const STRETCH_GAP_MS = 50;
 
 export interface TailStretches {
-  /** How many requests are in the tail: those at or above the p99 latency. */
-  requests: number;
   /** How many separate stretches of time those requests were scheduled in. */
   stretches: number;
   /** The longest stretch, from its first scheduled start to its last, in ms. */
@@ -35,5 +33,5 @@ export function tailStretches(samples: ReadonlyArray<readonly [number, number]>,
     last = start;
     longestMs = Math.max(longestMs, last - first);
   }
-  return { requests: starts.length, stretches, longestMs };
+  return { stretches, longestMs };
 }
