@@ -28,17 +28,21 @@ const PORT = /^[0-9]{1,5}$/;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 // What may appear in the host as written: ASCII host-name characters, dots, or any non-ASCII
 // letter (an internationalised name, converted by the parser). No `;`, `,`, `'`, `%`, `\` ...
-const WRITTEN_HOST = /^(?:[a-z0-9.-]|[^\u0000-\u007f])+$/iu;
+// One character class, not an alternation: V8 runs it as one tight loop.
+const WRITTEN_HOST = /^[a-z0-9.\u0080-\u{10ffff}-]+$/iu;
+const NUMERIC_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/i;
+const ABSOLUTE = "must be an absolute http:// or https:// URL.";
+const INVALID_HOST = "must name a valid host (a DNS name or an IP address).";
+
+const fail = (message: string): HttpUrlCheck => ({ ok: false, message });
 
 export function checkHttpUrl(raw: string, rules: HttpUrlRules = {}): HttpUrlCheck {
-  const fail = (message: string): HttpUrlCheck => ({ ok: false, message });
-  const absolute = "must be an absolute http:// or https:// URL.";
   if (raw.length > MAX_URL_LENGTH) return fail(`must be at most ${MAX_URL_LENGTH} characters.`);
   if (FORBIDDEN_CHARACTERS.test(raw))
     return fail("must not contain spaces, control characters or bidirectional formatting characters.");
-  if (raw.includes("\\")) return fail(absolute);
+  if (raw.includes("\\")) return fail(ABSOLUTE);
   const parts = ABSOLUTE_HTTP.exec(raw);
-  if (!parts) return fail(absolute);
+  if (!parts) return fail(ABSOLUTE);
   const [, scheme, authority, rest] = parts as unknown as [string, string, string, string];
   if (authority.includes("@")) return fail("must not contain a user name or password.");
   if (rules.forbidFragment && rest.includes("#")) return fail("must not contain a #fragment.");
@@ -50,12 +54,12 @@ export function checkHttpUrl(raw: string, rules: HttpUrlRules = {}): HttpUrlChec
   try {
     url = new URL(raw);
   } catch {
-    return fail(absolute);
+    return fail(ABSOLUTE);
   }
   if (!url.hostname.startsWith("[")) {
     const name = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
     if (name.length > 253 || !name.split(".").every((label) => LABEL.test(label))) {
-      return fail("must name a valid host (a DNS name or an IP address).");
+      return fail(INVALID_HOST);
     }
   }
   return { ok: true, url };
@@ -63,30 +67,30 @@ export function checkHttpUrl(raw: string, rules: HttpUrlRules = {}): HttpUrlChec
 
 /** The authority as written: `host`, `host:port` or `[ipv6]:port`; undefined when fine. */
 function checkWrittenHost(authority: string): string | undefined {
-  const invalidHost = "must name a valid host (a DNS name or an IP address).";
   let host = authority;
   let port: string | undefined;
   if (authority.startsWith("[")) {
     const end = authority.indexOf("]");
-    if (end < 0) return invalidHost;
+    if (end < 0) return INVALID_HOST;
     host = authority.slice(0, end + 1);
     const after = authority.slice(end + 1);
     if (after !== "") {
-      if (!after.startsWith(":")) return invalidHost;
+      if (!after.startsWith(":")) return INVALID_HOST;
       port = after.slice(1);
     }
-    if (!/^\[[0-9a-f:.]+\]$/i.test(host)) return invalidHost;
+    if (!/^\[[0-9a-f:.]+\]$/i.test(host)) return INVALID_HOST;
   } else {
     const colon = authority.lastIndexOf(":");
     if (colon >= 0) {
       host = authority.slice(0, colon);
       port = authority.slice(colon + 1);
     }
-    if (host === "" || !WRITTEN_HOST.test(host)) return invalidHost;
+    if (host === "" || !WRITTEN_HOST.test(host)) return INVALID_HOST;
     // A host whose last label is a number is an IPv4 address to the parser: only the dotted
     // quad is taken, never shorthands such as `127.1` or `0x7f.1` that it would rewrite.
-    const lastLabel = host.replace(/\.$/, "").split(".").pop() ?? "";
-    if (/^(?:[0-9]+|0x[0-9a-f]*)$/i.test(lastLabel) && !isDottedQuad(host)) return invalidHost;
+    const end = host.endsWith(".") ? host.length - 1 : host.length;
+    const lastLabel = host.slice(host.lastIndexOf(".", end - 1) + 1, end);
+    if (NUMERIC_LABEL.test(lastLabel) && !isDottedQuad(host)) return INVALID_HOST;
   }
   if (port !== undefined && (!PORT.test(port) || Number(port) > 65535))
     return "must have a port from 0 to 65535.";

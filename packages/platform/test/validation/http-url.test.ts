@@ -11,6 +11,7 @@ describe("checkHttpUrl, the one validator of merchant URLs", () => {
     "https://xn--mgbaa0b8b.example/ok",
     "https://مثال.example/ok",
     "https://shop.example./ok",
+    "https://\u{1d538}shop.example/ok",
   ])("accepts %j", (url) => {
     expect(checkHttpUrl(url)).toMatchObject({ ok: true });
   });
@@ -37,6 +38,9 @@ describe("checkHttpUrl, the one validator of merchant URLs", () => {
     ["no host", "https:///path"],
     ["an IPv4 shorthand", "https://127.1/"],
     ["a hex IPv4", "https://0x7f.0.0.1/"],
+    ["an IPv4 shorthand with a trailing dot", "https://127.1./"],
+    ["an IPv4 address with a trailing dot", "https://127.0.0.1./"],
+    ["a numeric last label", "https://shop.42/"],
     ["a label starting with a hyphen", "https://-shop.example/"],
     ["an underscore", "https://shop_1.example/"],
     ["a port out of range", "https://shop.example:65536/"],
