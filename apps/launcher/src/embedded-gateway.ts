@@ -20,7 +20,6 @@ import {
   startManagementServer,
   startMemoryRetention,
   systemClock,
-  tracingClientInterceptor,
 } from "@gateway/platform";
 import {
   AccountsService,
@@ -81,7 +80,6 @@ export async function startEmbeddedGateway(
   assertRetentionCoversLifetimes(config);
   initTelemetry({ serviceName: "gateway" });
   const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
-  const clientInterceptors = [tracingClientInterceptor()];
   const accountsLogger = logger.child({ service: "accounts" });
   const stores = await openEmbeddedStores(
     {
@@ -100,7 +98,6 @@ export async function startEmbeddedGateway(
     routes: createAccountsRoutes({ repos: accountsRepos, clock, logger: accountsLogger }),
     logger: accountsLogger,
     interceptors: createAccountsInterceptors(accountsLogger),
-    clientInterceptors,
   });
   const accounts = createClient(AccountsService, accountsTransport);
   const dashboardUsers = createClient(DashboardUsersService, accountsTransport);
@@ -140,7 +137,6 @@ export async function startEmbeddedGateway(
       name: "sessions",
       routes: sessionsModule.routes,
       logger: sessionsLogger,
-      clientInterceptors,
     }),
   );
 
@@ -169,7 +165,6 @@ export async function startEmbeddedGateway(
       wake: () => webhooksRuntime.wake(),
     }),
     logger: webhooksLogger,
-    clientInterceptors,
   });
   const webhooks = createClient(WebhookService, webhooksTransport);
   const webhookEndpoints = createClient(WebhookEndpointsService, webhooksTransport);
@@ -200,7 +195,6 @@ export async function startEmbeddedGateway(
       logger: refundsLogger,
     }),
     logger: refundsLogger,
-    clientInterceptors,
   });
   const refunds = createClient(RefundService, refundsTransport);
   const sessionRefunds = createClient(SessionRefundsService, refundsTransport);

@@ -17,7 +17,7 @@ import {
 import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import type { Logger } from "../logger.js";
 import { callSignal } from "./call-signal.js";
-import { standardServerInterceptors } from "./server-interceptors.js";
+import { inProcessServerInterceptors } from "./server-interceptors.js";
 
 /** The unary methods `routes` registers, by method, as Connect's router would serve them. */
 function unaryMethodsOf(routes: (router: ConnectRouter) => void): Map<DescMethod, MethodImplSpec> {
@@ -80,7 +80,8 @@ function untilAborted<T>(signal: AbortSignal, answer: () => Promise<T>): Promise
 
 /**
  * A Connect transport that calls a service's routes in this process (embedded mode, tests),
- * behind the same server interceptors as `startServiceServer`.
+ * behind the same server interceptors as `startServiceServer` but tracing: the call runs in its
+ * caller's span (docs/decisions.md#in-process-calls-carry-no-spans-of-their-own).
  *
  * Unary calls go straight from the client's interceptors to the server's and the handler, with
  * no encoding, HTTP emulation or stream plumbing in between: the request and response messages
@@ -95,10 +96,10 @@ export function createInProcessTransport(o: {
   logger: Logger;
   /** Extra server interceptors, as `startServiceServer`'s `interceptors`. */
   interceptors?: Interceptor[];
-  /** Client-side interceptors (e.g. tracingClientInterceptor). */
+  /** Client-side interceptors, run around the call as a network client runs them. */
   clientInterceptors?: Interceptor[];
 }): Transport {
-  const serverInterceptors = standardServerInterceptors(o.name, o.logger, o.interceptors);
+  const serverInterceptors = inProcessServerInterceptors(o.name, o.logger, o.interceptors);
   const unary = unaryMethodsOf(o.routes);
   let streaming: Transport | undefined;
   const routerTransport = () =>

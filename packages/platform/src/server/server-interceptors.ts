@@ -5,9 +5,8 @@ import { rpcMetricsInterceptor } from "../metrics.js";
 import { tracingServerInterceptor } from "../telemetry/rpc-tracing.js";
 
 /**
- * The interceptors every gateway service runs behind, outermost first: tracing, metrics, the
- * caller check (`guard`, network servers only), then error details. Shared by network servers and in-process transports so that a service behaves
- * the same in embedded and distributed mode.
+ * The interceptors every gateway service runs behind on the network, outermost first: tracing,
+ * metrics, the caller check (`guard`), then error details.
  *
  * Routes must not pass `interceptors` to `router.service(...)`: Connect replaces the router's
  * list with the service's, which would silently drop these.
@@ -18,8 +17,29 @@ export function standardServerInterceptors(
   extra: Interceptor[] = [],
   guard?: Interceptor,
 ): Interceptor[] {
+  return [tracingServerInterceptor(), ...untracedServerInterceptors(name, logger, extra, guard)];
+}
+
+/**
+ * The same for a service called in process: metrics and error details, so that it answers as it
+ * does in distributed mode, but no span. A call within one process is a function call that the
+ * caller's span already covers (docs/decisions.md#in-process-calls-carry-no-spans-of-their-own).
+ */
+export function inProcessServerInterceptors(
+  name: string,
+  logger: Logger,
+  extra: Interceptor[] = [],
+): Interceptor[] {
+  return untracedServerInterceptors(name, logger, extra);
+}
+
+function untracedServerInterceptors(
+  name: string,
+  logger: Logger,
+  extra: Interceptor[],
+  guard?: Interceptor,
+): Interceptor[] {
   return [
-    tracingServerInterceptor(),
     rpcMetricsInterceptor(),
     // Outside the error details: a refusal keeps its own gRPC code and carries no ErrorDetail.
     ...(guard ? [guard] : []),
