@@ -4,6 +4,7 @@
 // start so a stalled server cannot hide its queue: no coordinated omission).
 import { Agent, request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { withRaisedPriority } from "./generator-priority.js";
 import { type TailStretches, tailStretches } from "./tail-stretches.js";
 
 export interface HttpAnswer {
@@ -80,6 +81,8 @@ export interface LoadResult {
   maxStartDelayMs?: number;
   /** Open loop only: when the requests at or above the p99 were scheduled (./tail-stretches.ts). */
   tail?: TailStretches;
+  /** Open loop only: whether the generator ran at a raised priority (./generator-priority.ts). */
+  generatorRaised?: boolean;
 }
 
 /** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
@@ -135,9 +138,15 @@ async function runClosedLoop(
 
 /**
  * `rate` requests per second started on schedule for `seconds`; each latency runs from the
- * scheduled start, so time spent waiting behind a slow answer counts.
+ * scheduled start, so time spent waiting behind a slow answer counts. The generator runs at a
+ * raised priority meanwhile, where allowed (./generator-priority.ts).
  */
 export async function openLoop(send: Send, rate: number, seconds: number): Promise<LoadResult> {
+  const { result, raised } = await withRaisedPriority(() => runOpenLoop(send, rate, seconds));
+  return { ...result, generatorRaised: raised };
+}
+
+async function runOpenLoop(send: Send, rate: number, seconds: number): Promise<LoadResult> {
   const errors: string[] = [];
   const inFlight = new Set<Promise<void>>();
   const began = performance.now();

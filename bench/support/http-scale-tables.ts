@@ -1,4 +1,5 @@
 // Markdown tables of bench/http-scale-bench.ts.
+import { RAISED_NICE } from "./generator-priority.js";
 import type { LoadResult } from "./http-load.js";
 
 /** One request measured on a gateway and on its floor: saturation, then half that rate. */
@@ -22,6 +23,16 @@ export function printOps(rows: OpRow[]): void {
         `${stretches(g.half)} / ${stretches(f.half)} | ` +
         `${g.sat.errors + g.half.errors} / ${f.sat.errors + f.half.errors} |`,
     );
+  console.log(`\n${generatorPriorityNote(rows.flatMap((r) => [r.gateway.half, r.floor.half]))}`);
+}
+
+/** Whether the open loops' generator ran at a raised priority, as every latency above depends on it. */
+export function generatorPriorityNote(halves: LoadResult[]): string {
+  const raised = halves.filter((r) => r.generatorRaised).length;
+  if (raised === halves.length) return `The load generator ran the 50% loops at nice ${RAISED_NICE}.`;
+  if (raised === 0)
+    return "The load generator ran the 50% loops at the usual priority: raising it was not permitted.";
+  return `The load generator ran ${raised} of ${halves.length} 50% loops at nice ${RAISED_NICE}, the rest at the usual priority.`;
 }
 
 /** One growth step: sessions pre-stored, then create/s and GET/s at that size. */
