@@ -80,7 +80,7 @@ function untilAborted<T>(signal: AbortSignal, answer: () => Promise<T>): Promise
 
 /**
  * A Connect transport that calls a service's routes in this process (embedded mode, tests),
- * behind the same server interceptors as `startServiceServer` but tracing: the call runs in its
+ * behind the same server interceptors as `startServiceServer` except tracing: the call runs in its
  * caller's span (docs/decisions.md#in-process-calls-carry-no-spans-of-their-own).
  *
  * Unary calls go straight from the client's interceptors to the server's and the handler, with
