@@ -1,23 +1,31 @@
 import type { Decimal } from "decimal.js";
 import { requireCurrency, SETTLEMENT_CURRENCY } from "./currencies.js";
 import { D, exactTimes } from "./decimal.js";
+import { fromMinorUnits, toMinorUnits } from "./minor-units.js";
 
 /** Largest amount a session may carry, in TND, before or after conversion (docs/api/limits.md#sizes). */
 export const MAX_AMOUNT_TND: Decimal = new D("999999.999");
+const MAX_AMOUNT_TND_MINOR = toMinorUnits(MAX_AMOUNT_TND, SETTLEMENT_CURRENCY);
 
 const ONE_PERCENT = new D("0.01");
 
 /**
- * A foreign amount in TND: the exact product rounded half-up once, to TND's 3 decimals.
- * A result of zero means the amount rounds to nothing in TND (the caller's invalid_value).
+ * `minor` minor units of a foreign `currency` in TND minor units (millimes): the exact product
+ * with the rate, rounded half-up once to TND's 3 decimals. A result of zero means the amount
+ * rounds to nothing in TND (the caller's invalid_value).
  */
-export function convertToSettlement(amount: Decimal, rate: Decimal): Decimal {
+export function convertToSettlement(minor: bigint, currency: string, rate: Decimal): bigint {
   const { minorUnits } = requireCurrency(SETTLEMENT_CURRENCY);
-  return exactTimes(amount, rate).toDecimalPlaces(minorUnits, D.ROUND_HALF_UP);
+  const amount = new D(fromMinorUnits(minor, currency));
+  return toMinorUnits(
+    exactTimes(amount, rate).toDecimalPlaces(minorUnits, D.ROUND_HALF_UP),
+    SETTLEMENT_CURRENCY,
+  );
 }
 
-export function exceedsMaximum(amountTnd: Decimal): boolean {
-  return new D(amountTnd).greaterThan(MAX_AMOUNT_TND);
+/** Whether a TND amount, in millimes, is over the most a session may carry. */
+export function exceedsMaximum(minorTnd: bigint): boolean {
+  return minorTnd > MAX_AMOUNT_TND_MINOR;
 }
 
 /** `percent`% of `amount` (e.g. a fee), rounded half-up once to the currency's decimals. */

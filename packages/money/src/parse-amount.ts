@@ -1,19 +1,21 @@
-import type { Decimal } from "decimal.js";
 import { requireCurrency } from "./currencies.js";
-import { D, fractionDigits, STRICT_DECIMAL } from "./decimal.js";
+import { fractionDigits, STRICT_DECIMAL } from "./decimal.js";
 
 /** The amount violation codes (docs/api/errors.md#validation-errors); the API layer puts them in `violations`. */
 export type AmountErrorCode = "invalid_format" | "invalid_precision" | "invalid_value";
 
-export type AmountParse =
-  | { ok: true; value: Decimal }
-  | { ok: false; code: AmountErrorCode; message: string };
+/** `minor` is the amount in the currency's minor units: "34.500" TND is 34500n. */
+export type AmountParse = { ok: true; minor: bigint } | { ok: false; code: AmountErrorCode; message: string };
 
 /**
  * Reads a merchant's amount string. Checks run in the order errors.md lists them: the text must
  * be a plain decimal (no thousands separators, leading zeros, exponent, spaces or "+"), carry
  * exactly the currency's number of decimals, and be greater than zero. A minus sign is
  * well-formed so that "-5.000" is reported as a bad value, not as unreadable text.
+ *
+ * The amount comes back as an integer count of minor units. The text has exactly the currency's
+ * decimals, so dropping its point scales it by 10^decimals with no digit lost: an exact reading,
+ * with no arithmetic and no Decimal (docs/decisions.md#amount-text-is-read-straight-into-minor-units).
  *
  * Throws only when `currency` is not an ISO 4217 code: callers validate the currency first.
  */
@@ -34,11 +36,11 @@ export function parseAmount(text: string, currency: string): AmountParse {
       message: `amount in ${code} must have exactly ${minorUnits} decimal place${minorUnits === 1 ? "" : "s"}, like "${example(minorUnits)}"`,
     };
   }
-  const value = new D(text);
-  if (value.isNegative() || value.isZero()) {
+  const minor = BigInt(text.replace(".", ""));
+  if (minor <= 0n) {
     return { ok: false, code: "invalid_value", message: "amount must be greater than zero" };
   }
-  return { ok: true, value };
+  return { ok: true, minor };
 }
 
 function example(minorUnits: number): string {

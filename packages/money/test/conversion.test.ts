@@ -5,16 +5,17 @@ import {
   exceedsMaximum,
   formatAmount,
   formatRate,
+  fromMinorUnits,
   MAX_AMOUNT_TND,
   parseAmount,
   parseRate,
   percentOf,
 } from "../src/index.js";
 
-function amount(text: string, currency: string) {
+function minor(text: string, currency: string) {
   const result = parseAmount(text, currency);
   if (!result.ok) throw new Error(result.message);
-  return result.value;
+  return result.minor;
 }
 
 function rate(text: string) {
@@ -25,56 +26,55 @@ function rate(text: string) {
 
 describe("conversion to TND", () => {
   it("when 10.00 EUR is converted at 3.4, then it is 34.000 TND and the rate reads 3.400000", () => {
-    const tnd = convertToSettlement(amount("10.00", "EUR"), rate("3.4"));
-    expect(formatAmount(tnd, "TND")).toBe("34.000");
+    const tnd = convertToSettlement(minor("10.00", "EUR"), "EUR", rate("3.4"));
+    expect(fromMinorUnits(tnd, "TND")).toBe("34.000");
     expect(formatRate(rate("3.4"))).toBe("3.400000");
   });
 
   it("when the exact product is below half a millime, then it rounds to nothing", () => {
     // 0.01 * 0.0005 = 0.000005
-    const tnd = convertToSettlement(amount("0.01", "EUR"), rate("0.0005"));
-    expect(tnd.isZero()).toBe(true);
-    expect(formatAmount(tnd, "TND")).toBe("0.000");
+    expect(convertToSettlement(minor("0.01", "EUR"), "EUR", rate("0.0005"))).toBe(0n);
   });
 
   it("when the exact product is exactly half a millime, then it rounds up", () => {
     // 0.01 * 0.05 = 0.0005
-    const tnd = convertToSettlement(amount("0.01", "EUR"), rate("0.05"));
-    expect(formatAmount(tnd, "TND")).toBe("0.001");
+    expect(convertToSettlement(minor("0.01", "EUR"), "EUR", rate("0.05"))).toBe(1n);
   });
 
   it("when the product has more than 40 significant digits, then it is still rounded only once", () => {
     // Exact product ends in .01049999 -> .010. Rounding first to 40 significant digits (.0105)
     // and then to 3 decimals would give .011: the plain D precision must not be used here.
-    const big = new D("100000000000000000000000000000000000.01");
-    const tnd = convertToSettlement(big, new D("1.049999"));
-    expect(tnd.toFixed(3)).toBe("104999900000000000000000000000000000.010");
-    expect(big.times(new D("1.049999")).toDecimalPlaces(3).toFixed(3)).toBe(
-      "104999900000000000000000000000000000.011",
-    );
+    const big = minor("100000000000000000000000000000000000.01", "EUR");
+    const tnd = convertToSettlement(big, "EUR", new D("1.049999"));
+    expect(fromMinorUnits(tnd, "TND")).toBe("104999900000000000000000000000000000.010");
+    const rounded40 = new D("100000000000000000000000000000000000.01").times(new D("1.049999"));
+    expect(rounded40.toDecimalPlaces(3).toFixed(3)).toBe("104999900000000000000000000000000000.011");
   });
 
   it("when the amount is in JPY, then the result still has TND precision", () => {
-    const tnd = convertToSettlement(amount("1234", "JPY"), rate("0.021234"));
-    expect(formatAmount(tnd, "TND")).toBe("26.203");
+    const tnd = convertToSettlement(minor("1234", "JPY"), "JPY", rate("0.021234"));
+    expect(fromMinorUnits(tnd, "TND")).toBe("26.203");
+  });
+
+  it("when the currency has four decimals (CLF), then its minor units are scaled by 10^-4", () => {
+    // 1.2345 CLF at 100 = 123.450 TND
+    expect(convertToSettlement(minor("1.2345", "CLF"), "CLF", rate("100"))).toBe(123450n);
   });
 });
 
 describe("maximum amount", () => {
   it("when the amount is exactly 999999.999 TND, then it is allowed", () => {
     expect(MAX_AMOUNT_TND.toFixed(3)).toBe("999999.999");
-    expect(exceedsMaximum(amount("999999.999", "TND"))).toBe(false);
+    expect(exceedsMaximum(minor("999999.999", "TND"))).toBe(false);
   });
 
   it("when the amount is 1000000.000 TND, then it is over the maximum", () => {
-    expect(exceedsMaximum(amount("1000000.000", "TND"))).toBe(true);
+    expect(exceedsMaximum(minor("1000000.000", "TND"))).toBe(true);
   });
 
   it("when a EUR amount is under the maximum but over it after conversion, then the converted amount exceeds", () => {
-    const eur = amount("500000.00", "EUR");
-    expect(exceedsMaximum(eur)).toBe(false);
-    const tnd = convertToSettlement(eur, rate("3.4"));
-    expect(formatAmount(tnd, "TND")).toBe("1700000.000");
+    const tnd = convertToSettlement(minor("500000.00", "EUR"), "EUR", rate("3.4"));
+    expect(fromMinorUnits(tnd, "TND")).toBe("1700000.000");
     expect(exceedsMaximum(tnd)).toBe(true);
   });
 });
@@ -91,7 +91,7 @@ describe("percentOf", () => {
   ])(
     "when taking a fee on %s at %s percent in %s, then it is %s (half-up)",
     (value, percent, currency, fee) => {
-      const result = percentOf(amount(value, currency), new D(percent), currency);
+      const result = percentOf(new D(value), new D(percent), currency);
       expect(formatAmount(result, currency)).toBe(fee);
       expect(result.decimalPlaces()).toBeLessThanOrEqual(3);
     },

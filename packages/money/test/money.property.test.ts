@@ -54,7 +54,7 @@ describe("money properties", () => {
         const text = fromMinorUnits(minor, code);
         const parsed = parseAmount(text, code);
         expect(parsed.ok).toBe(true);
-        if (parsed.ok) expect(toMinorUnits(parsed.value, code)).toBe(minor);
+        if (parsed.ok) expect(parsed.minor).toBe(minor);
       }),
       { numRuns: 2000 },
     );
@@ -110,12 +110,10 @@ describe("money properties", () => {
           expect(parsed.ok && rate.ok).toBe(true);
           if (!parsed.ok || !rate.ok) return;
 
-          const tnd = convertToSettlement(parsed.value, rate.value);
+          const tnd = convertToSettlement(parsed.minor, code, rate.value);
           // minor * 10^-decimals times rateMicros * 10^-6, expressed in millimes (10^-3).
           const expectedMillimes = divideHalfUp(minor * rateMicros, 10n ** BigInt(decimals + 3));
-          expect(tnd.decimalPlaces()).toBeLessThanOrEqual(3);
-          expect(formatAmount(tnd, "TND")).toMatch(/^(0|[1-9][0-9]*)\.[0-9]{3}$/);
-          expect(toMinorUnits(tnd, "TND")).toBe(expectedMillimes);
+          expect(tnd).toBe(expectedMillimes);
         },
       ),
       { numRuns: 2000 },
@@ -165,8 +163,8 @@ describe("money properties", () => {
       fc.property(nearlyAmount, fc.constantFrom("TND", "EUR", "JPY", "CLF"), (text, code) => {
         const result = parseAmount(text, code);
         if (result.ok) {
-          expect(result.value.isPositive() && !result.value.isZero()).toBe(true);
-          expect(fromMinorUnits(toMinorUnits(result.value, code), code)).toBe(text);
+          expect(result.minor > 0n).toBe(true);
+          expect(fromMinorUnits(result.minor, code)).toBe(text);
         } else if (STRICT_DECIMAL.test(text)) {
           expect(result.code).not.toBe("invalid_format");
         } else {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAmount } from "../src/index.js";
+import { fromMinorUnits, parseAmount } from "../src/index.js";
 
 function failure(text: string, currency: string) {
   const result = parseAmount(text, currency);
@@ -73,7 +73,7 @@ describe("parseAmount", () => {
       "when the currency is %s, then %s is accepted and other precisions are not",
       (currency, good, bad) => {
         const ok = parseAmount(good, currency);
-        expect(ok.ok && ok.value.toFixed()).toBe("10");
+        expect(ok.ok && fromMinorUnits(ok.minor, currency)).toBe(good);
         for (const text of bad) {
           const result = failure(text, currency);
           expect(result.code).toBe("invalid_precision");
@@ -102,21 +102,26 @@ describe("parseAmount", () => {
     });
 
     it.each([
-      ["0.001", "TND", "0.001"],
-      ["34.000", "TND", "34"],
-      ["999999.999", "TND", "999999.999"],
-      ["0.01", "EUR", "0.01"],
+      ["0.001", "TND", 1n],
+      ["34.000", "TND", 34000n],
+      ["999999.999", "TND", 999999999n],
+      ["0.01", "EUR", 1n],
+      ["10.50", "EUR", 1050n],
       [
         "123456789012345678901234567890123456789012345.67",
         "EUR",
-        "123456789012345678901234567890123456789012345.67",
+        12345678901234567890123456789012345678901234567n,
       ],
-      ["12", "JPY", "12"],
-    ])("when the amount is %s %s, then its exact value is returned", (text, currency, expected) => {
-      const result = parseAmount(text, currency);
-      expect(result.ok).toBe(true);
-      if (result.ok) expect(result.value.toFixed()).toBe(expected);
-    });
+      ["12", "JPY", 12n],
+      ["0.0001", "CLF", 1n],
+    ])(
+      "when the amount is %s %s, then its exact count of minor units is returned",
+      (text, currency, expected) => {
+        const result = parseAmount(text, currency);
+        expect(result.ok).toBe(true);
+        if (result.ok) expect(result.minor).toBe(expected);
+      },
+    );
   });
 
   it("when the currency is unknown, then it throws because callers must validate it first", () => {

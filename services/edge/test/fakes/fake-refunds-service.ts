@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { fromMinorUnits, parseAmount, toMinorUnits } from "@gateway/money";
+import { fromMinorUnits, parseAmount } from "@gateway/money";
 import { type Clock, type FieldViolation, GatewayError, newId } from "@gateway/platform";
 import {
   type AccountScope,
@@ -103,7 +103,7 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
       const parsed = parseAmount(req.amount, session.currency);
       if (!parsed.ok)
         throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
-      amountMinor = toMinorUnits(parsed.value, session.currency);
+      amountMinor = parsed.minor;
       if (amountMinor > leftMinor)
         throw new GatewayError("REFUND_FAILED", "The refund amount exceeds the refundable balance.");
     }
@@ -205,7 +205,7 @@ export class FakeRefundsService implements ServiceImpl<typeof RefundService> {
 function minor(amount: string, currency: string): bigint {
   const parsed = parseAmount(amount, currency);
   if (!parsed.ok) throw new Error(`stored amount ${amount} ${currency} is not valid: ${parsed.message}`);
-  return toMinorUnits(parsed.value, currency);
+  return parsed.minor;
 }
 
 function requireScope(scope: AccountScope | undefined): AccountScope {

@@ -1,4 +1,4 @@
-import { parseAmount, toMinorUnits } from "@gateway/money";
+import { parseAmount } from "@gateway/money";
 import { GatewayError } from "@gateway/platform";
 import { type Balance, type RefundType, remainingMinor } from "./refund.js";
 
@@ -54,7 +54,7 @@ export function requestedAmountMinor(
   const parsed = parseAmount(amount, currency);
   if (!parsed.ok)
     throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
-  return toMinorUnits(parsed.value, currency);
+  return parsed.minor;
 }
 
 /**

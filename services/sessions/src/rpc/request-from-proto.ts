@@ -1,5 +1,5 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { parseAmount, SETTLEMENT_CURRENCY, toMinorUnits } from "@gateway/money";
+import { parseAmount, SETTLEMENT_CURRENCY } from "@gateway/money";
 import { GatewayError, scopeFromProto } from "@gateway/platform";
 import type { CreateSessionRequest, ListSessionsRequest } from "@gateway/proto";
 import type { ListSessionsQuery } from "../app/list-sessions.js";
@@ -57,5 +57,5 @@ function parseAmountFilter(text: string): bigint {
   const parsed = parseAmount(text, SETTLEMENT_CURRENCY);
   if (!parsed.ok)
     throw GatewayError.validation([{ field: "amount", code: parsed.code, message: parsed.message }]);
-  return toMinorUnits(parsed.value, SETTLEMENT_CURRENCY);
+  return parsed.minor;
 }

@@ -1,4 +1,4 @@
-import { parseAmount, toMinorUnits } from "@gateway/money";
+import { parseAmount } from "@gateway/money";
 import { AttemptStatus, type Session, SessionStatus } from "@gateway/proto";
 import type { PaidSession } from "../../domain/refund-rules.js";
 
@@ -14,7 +14,7 @@ export function paidSessionFromProto(session: Session): PaidSession | undefined 
   const paid = session.attempts.find((a) => a.status === AttemptStatus.SUCCEEDED && a.acquirerOrderId !== "");
   return {
     status: SessionStatus[session.status].replace(/^SESSION_STATUS_/, ""),
-    amountMinor: toMinorUnits(amount.value, session.currency),
+    amountMinor: amount.minor,
     currency: session.currency,
     acquirerOrderId: paid?.acquirerOrderId,
     merchantReference: session.merchantReference,

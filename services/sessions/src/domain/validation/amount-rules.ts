@@ -1,9 +1,9 @@
 import {
   convertToSettlement,
-  D,
   type Dec,
   exceedsMaximum,
   formatAmount,
+  fromMinorUnits,
   MAX_AMOUNT_TND,
   parseAmount,
   SETTLEMENT_CURRENCY,
@@ -11,7 +11,8 @@ import {
 import type { FieldViolation } from "@gateway/platform";
 import { violation } from "./field-rules.js";
 
-export type AmountCheck = { ok: true; value: Dec } | { ok: false; violation?: FieldViolation };
+/** `minor` is the amount in its currency's minor units. */
+export type AmountCheck = { ok: true; minor: bigint } | { ok: false; violation?: FieldViolation };
 
 /**
  * An amount string in `currency`. When the currency itself is invalid the precision can't be
@@ -29,37 +30,37 @@ export function checkAmountText(field: string, text: string, currency: string | 
   };
 }
 
-export type SettlementCheck = { ok: true; value: Dec } | { ok: false; violation: FieldViolation };
+/** `minor` is the settlement (TND) amount in millimes. */
+export type SettlementCheck = { ok: true; minor: bigint } | { ok: false; violation: FieldViolation };
+
+const MAX_TEXT = `${formatAmount(MAX_AMOUNT_TND, SETTLEMENT_CURRENCY)} TND`;
 
 /**
- * The settlement (TND) value of an amount at `rate`, rounded half-up to 3 decimals, which must
- * be neither zero (a foreign amount too small to charge) nor above the maximum.
+ * The settlement (TND) value of `minor` units of `currency`: itself in TND, or converted at
+ * `rate` and rounded half-up to 3 decimals. It must be neither zero (a foreign amount too small
+ * to charge) nor above the maximum.
  */
-export function checkSettlement(field: string, value: Dec, currency: string, rate: Dec): SettlementCheck {
+export function checkSettlement(field: string, minor: bigint, currency: string, rate: Dec): SettlementCheck {
   const foreign = currency !== SETTLEMENT_CURRENCY;
-  const settled = foreign ? convertToSettlement(value, rate) : value;
-  if (settled.isZero()) {
+  const settled = foreign ? convertToSettlement(minor, currency, rate) : minor;
+  if (settled === 0n) {
     return {
       ok: false,
       violation: violation(
         field,
         "invalid_value",
-        `${field} ${formatAmount(value, currency)} ${currency} rounds to nothing in TND.`,
+        `${field} ${fromMinorUnits(minor, currency)} ${currency} rounds to nothing in TND.`,
       ),
     };
   }
   if (exceedsMaximum(settled)) {
     const converted = foreign
-      ? ` (${formatAmount(value, currency)} ${currency} is ${formatAmount(settled, SETTLEMENT_CURRENCY)} TND)`
+      ? ` (${fromMinorUnits(minor, currency)} ${currency} is ${fromMinorUnits(settled, SETTLEMENT_CURRENCY)} TND)`
       : "";
     return {
       ok: false,
-      violation: violation(
-        field,
-        "amount_too_large",
-        `${field} must not exceed ${formatAmount(MAX_AMOUNT_TND, SETTLEMENT_CURRENCY)} TND${converted}.`,
-      ),
+      violation: violation(field, "amount_too_large", `${field} must not exceed ${MAX_TEXT}${converted}.`),
     };
   }
-  return { ok: true, value: new D(settled) };
+  return { ok: true, minor: settled };
 }

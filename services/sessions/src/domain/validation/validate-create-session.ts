@@ -1,4 +1,4 @@
-import { D, type Dec, formatRate, isCurrencyCode, SETTLEMENT_CURRENCY, toMinorUnits } from "@gateway/money";
+import { D, type Dec, formatRate, isCurrencyCode, SETTLEMENT_CURRENCY } from "@gateway/money";
 import { type FieldViolation, MAX_LINE_ITEMS } from "@gateway/platform";
 import type { LineItem } from "../session.js";
 import { checkAmountText, checkSettlement } from "./amount-rules.js";
@@ -15,6 +15,10 @@ export const MAX_ATTEMPTS_LIMIT = 10;
 export type CreateValidation =
   | { ok: true; value: ValidCreateSession }
   | { ok: false; violations: FieldViolation[] };
+
+/** TND's own rate, and its text: a TND session converts nothing. */
+const SETTLEMENT_RATE = new D(1);
+const SETTLEMENT_RATE_TEXT = formatRate(SETTLEMENT_RATE);
 
 type CurrencyCheck =
   | { code: string; violation?: undefined }
@@ -68,17 +72,17 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
 
   const currency: CurrencyCheck = checkCurrency(input);
   let rateValue: Dec | undefined;
-  if (currency.code === SETTLEMENT_CURRENCY) rateValue = new D(1);
+  if (currency.code === SETTLEMENT_CURRENCY) rateValue = SETTLEMENT_RATE;
   else if (currency.code !== undefined && rate !== undefined) rateValue = new D(rate);
 
   const amount = checkAmountText("amount", input.amount, currency.code);
   if (!amount.ok) add(amount.violation);
   add(currency.violation);
   if (currency.code !== undefined && rateValue === undefined) add(unsupported(currency.code));
-  let settlement: Dec | undefined;
+  let settlementMinor: bigint | undefined;
   if (amount.ok && currency.code !== undefined && rateValue !== undefined) {
-    const settled = checkSettlement("amount", amount.value, currency.code, rateValue);
-    if (settled.ok) settlement = settled.value;
+    const settled = checkSettlement("amount", amount.minor, currency.code, rateValue);
+    if (settled.ok) settlementMinor = settled.minor;
     else add(settled.violation);
   }
 
@@ -99,13 +103,13 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
         // A unit price may not round to zero in TND (a cheap foreign item), but it may not
         // exceed what a whole session may carry either.
         if (rateValue !== undefined) {
-          const settled = checkSettlement(`${at}.unit_price`, price.value, currency.code, rateValue);
+          const settled = checkSettlement(`${at}.unit_price`, price.minor, currency.code, rateValue);
           if (!settled.ok && settled.violation.code === "amount_too_large") add(settled.violation);
         }
         items.push({
           name: item.name,
           quantity: item.quantity,
-          unitPriceMinor: toMinorUnits(price.value, currency.code),
+          unitPriceMinor: price.minor,
           ...(item.description !== undefined ? { description: item.description } : {}),
         });
       }
@@ -128,38 +132,33 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
   add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
 
   if (found.length > 0) return { ok: false, violations: found };
-  if (!amount.ok || currency.code === undefined || rateValue === undefined || settlement === undefined) {
+  if (!amount.ok || currency.code === undefined || rateValue === undefined || settlementMinor === undefined) {
     throw new Error("validation passed without a settled amount"); // unreachable: each case adds a violation
   }
   return {
     ok: true,
     value: {
       merchantReference: input.merchantReference,
-      amountMinor: toMinorUnits(settlement, SETTLEMENT_CURRENCY),
+      amountMinor: settlementMinor,
       original: {
-        amountMinor: toMinorUnits(amount.value, currency.code),
+        amountMinor: amount.minor,
         currency: currency.code,
-        rate: formatRate(rateValue),
+        rate: rateValue === SETTLEMENT_RATE ? SETTLEMENT_RATE_TEXT : formatRate(rateValue),
       },
-      ...optional("orderId", input.orderId),
-      ...optional("description", input.description),
+      ...(input.orderId !== undefined ? { orderId: input.orderId } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
       items,
       buyer: {
-        ...optional("firstName", input.buyerFirstName),
-        ...optional("lastName", input.buyerLastName),
-        ...optional("email", input.buyerEmail),
-        ...optional("phone", input.buyerPhone),
+        ...(input.buyerFirstName !== undefined ? { firstName: input.buyerFirstName } : {}),
+        ...(input.buyerLastName !== undefined ? { lastName: input.buyerLastName } : {}),
+        ...(input.buyerEmail !== undefined ? { email: input.buyerEmail } : {}),
+        ...(input.buyerPhone !== undefined ? { phone: input.buyerPhone } : {}),
       },
-      ...optional("metadataJson", input.metadataJson),
-      ...optional("returnUrl", input.returnUrl),
-      ...optional("cancelUrl", input.cancelUrl),
-      ...optional("webhookUrl", input.webhookUrl),
+      ...(input.metadataJson !== undefined ? { metadataJson: input.metadataJson } : {}),
+      ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+      ...(input.cancelUrl !== undefined ? { cancelUrl: input.cancelUrl } : {}),
+      ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
       maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     },
   };
-}
-
-/** `{ key: value }` when the value is present, `{}` otherwise (no undefined-valued keys). */
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
