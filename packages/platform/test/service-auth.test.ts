@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { createContextValues, type Interceptor, type UnaryRequest } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import {
   callerTargetPairs,
   generateServiceAuthKeys,
+  ManualClock,
   mayCall,
   mintServiceToken,
   parseServiceAuthKeys,
+  serviceTokenInterceptor,
+  serviceTokenVerifier,
   verifyServiceToken,
 } from "../src/index.js";
 
@@ -81,6 +85,100 @@ describe("service tokens", () => {
       ok: false,
       why: "unsupported token header",
     });
+  });
+});
+
+describe("a service's token verifier", () => {
+  const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+  it("when a verified token comes again, then it is answered without signing again, and its times are still checked", () => {
+    const edgeKey = key();
+    const verify = serviceTokenVerifier({ audience: "sessions", keyOf: () => edgeKey });
+    const token = mintServiceToken({ caller: "edge", audience: "sessions", key: edgeKey, nowMs: now });
+    expect(verify(token, now)).toEqual({ ok: true, caller: "edge" });
+    // Changed in place, the key no longer matches the signature: only a new HMAC would notice.
+    edgeKey.fill(0);
+    expect(verify(token, now + 1_000)).toEqual({ ok: true, caller: "edge" });
+    expect(verify(token, now + 120_000)).toMatchObject({ ok: false, why: "expired token" });
+    expect(verify(token, now - 120_000)).toMatchObject({ ok: false, why: "token not valid now" });
+  });
+
+  it("when the caller's key is replaced, then a remembered token is checked in full again and refused", () => {
+    let edgeKey = key();
+    const verify = serviceTokenVerifier({ audience: "sessions", keyOf: () => edgeKey });
+    const token = mintServiceToken({ caller: "edge", audience: "sessions", key: edgeKey, nowMs: now });
+    expect(verify(token, now)).toEqual({ ok: true, caller: "edge" });
+    edgeKey = key();
+    expect(verify(token, now)).toMatchObject({ ok: false, why: "bad signature" });
+  });
+
+  it("when a token is refused, then it is refused again for the same reason: nothing refused is remembered", () => {
+    const edgeKey = key();
+    const verify = serviceTokenVerifier({ audience: "sessions", keyOf: () => edgeKey });
+    const foreign = mintServiceToken({ caller: "edge", audience: "accounts", key: edgeKey, nowMs: now });
+    const forged = mintServiceToken({ caller: "edge", audience: "sessions", key: key(), nowMs: now });
+    for (let i = 0; i < 2; i++) {
+      expect(verify(foreign, now)).toMatchObject({ ok: false, why: "token for another service" });
+      expect(verify(forged, now)).toMatchObject({ ok: false, why: "bad signature" });
+    }
+  });
+
+  it("when more tokens than it remembers have come, then it still answers for each as a full check would", () => {
+    const edgeKey = key();
+    const keyOf = () => edgeKey;
+    const verify = serviceTokenVerifier({ audience: "sessions", keyOf });
+    const tokens = Array.from({ length: 600 }, (_, i) =>
+      mintServiceToken({ caller: "edge", audience: "sessions", key: edgeKey, nowMs: now + i * 1_000 }),
+    );
+    const at = now + 300_000;
+    const answers = [...tokens, ...tokens].map((token) => verify(token, at));
+    expect(answers).toEqual(
+      [...tokens, ...tokens].map((token) =>
+        verifyServiceToken(token, { audience: "sessions", keyOf, nowMs: at }),
+      ),
+    );
+    expect(answers.filter((a) => a.ok)).toHaveLength(2 * 121);
+  });
+});
+
+describe("the client's token interceptor", () => {
+  /** The authorization header the interceptor puts on one call at the clock's time. */
+  async function headerOfCall(interceptor: Interceptor): Promise<string | null> {
+    let seen: string | null = null;
+    const req = { header: new Headers(), contextValues: createContextValues() } as unknown as UnaryRequest;
+    await interceptor(async (r) => {
+      seen = r.header.get("authorization");
+      return {} as never;
+    })(req);
+    return seen;
+  }
+
+  it("when calls are made within one second, then they carry the same token, and a new one the next second", async () => {
+    const sessionsKey = key();
+    const clock = new ManualClock(Date.UTC(2026, 10, 23, 12, 0, 0));
+    const keys = {
+      self: "edge" as const,
+      outgoing: new Map([["sessions", sessionsKey]]),
+      incoming: new Map(),
+    };
+    const interceptor = serviceTokenInterceptor(keys, "sessions", clock);
+    const keyOf = () => sessionsKey;
+    const verifies = (header: string | null) =>
+      verifyServiceToken(header?.replace(/^Bearer /, "") ?? "", {
+        audience: "sessions",
+        keyOf,
+        nowMs: clock.now().getTime(),
+      }).ok;
+    const first = await headerOfCall(interceptor);
+    expect(verifies(first)).toBe(true);
+    // Changed in place, the key would sign differently: the same header shows nothing was signed.
+    sessionsKey.fill(7);
+    clock.advance(999);
+    expect(await headerOfCall(interceptor)).toBe(first);
+    clock.advance(1);
+    const next = await headerOfCall(interceptor);
+    expect(next).not.toBe(first);
+    expect(verifies(next)).toBe(true);
   });
 });
 

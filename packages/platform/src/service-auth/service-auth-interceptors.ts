@@ -3,7 +3,7 @@ import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import { mayCall, type ServedServiceName } from "./caller-permissions.js";
 import type { ServiceAuthKeys } from "./service-auth-keys.js";
-import { mintServiceToken, verifyServiceToken } from "./service-token.js";
+import { mintServiceToken, serviceTokenVerifier } from "./service-token.js";
 
 const HEADER = "authorization";
 
@@ -18,19 +18,23 @@ export const OPEN_SERVICES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Client interceptor: every call to `audience` carries a fresh token signed with this
+ * Client interceptor: every call to `audience` carries a current token signed with this
  * process's key for that target. Throws at construction when the key is missing, so a
  * misconfigured process stops at start instead of failing its first call.
  */
 export function serviceTokenInterceptor(keys: ServiceAuthKeys, audience: string, clock: Clock): Interceptor {
   const key = keys.outgoing.get(audience);
   if (!key) throw new Error(`GATEWAY_SERVICE_AUTH_KEYS has no key for ${keys.self}>${audience}`);
+  // A token's times are whole seconds, so every call in one second gets the same token: it is
+  // signed once a second, not once a call (docs/decisions.md#a-service-token-is-signed-once-a-second-and-verified-once).
+  let minted = { second: Number.NaN, header: "" };
   return (next) => (req) => {
-    // HMAC is a few microseconds: a token per call is cheaper than caching and refreshing one.
-    req.header.set(
-      HEADER,
-      `Bearer ${mintServiceToken({ caller: keys.self, audience, key, nowMs: clock.now().getTime() })}`,
-    );
+    const nowMs = clock.now().getTime();
+    const second = Math.floor(nowMs / 1000);
+    if (second !== minted.second) {
+      minted = { second, header: `Bearer ${mintServiceToken({ caller: keys.self, audience, key, nowMs })}` };
+    }
+    req.header.set(HEADER, minted.header);
     return next(req);
   };
 }
@@ -48,6 +52,10 @@ export function serviceAuthGuard(o: {
   clock: Clock;
   logger: Logger;
 }): Interceptor {
+  const verify = serviceTokenVerifier({
+    audience: o.target,
+    keyOf: (caller) => o.keys.incoming.get(caller),
+  });
   return (next) => (req) => {
     if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
     const method = `${req.service.typeName}/${req.method.name}`;
@@ -63,11 +71,7 @@ export function serviceAuthGuard(o: {
     const header = req.header.get(HEADER) ?? "";
     const token = /^Bearer (\S+)$/i.exec(header)?.[1];
     if (!token) return refuse(Code.Unauthenticated, "no service token");
-    const check = verifyServiceToken(token, {
-      audience: o.target,
-      keyOf: (caller) => o.keys.incoming.get(caller),
-      nowMs: o.clock.now().getTime(),
-    });
+    const check = verify(token, o.clock.now().getTime());
     if (!check.ok) return refuse(Code.Unauthenticated, check.why, check.caller);
     if (!mayCall(o.target, check.caller, req.method.name))
       return refuse(Code.PermissionDenied, "method not granted", check.caller);

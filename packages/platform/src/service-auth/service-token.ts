@@ -39,15 +39,50 @@ export function mintServiceToken(o: {
 
 export type TokenCheck = { ok: true; caller: string } | { ok: false; why: string; caller?: string };
 
+type SignatureCheck =
+  | { ok: true; claims: ServiceTokenClaims; key: Buffer }
+  | { ok: false; why: string; caller?: string };
+
+type TokenAddressing = { audience: string; keyOf: (caller: string) => Buffer | undefined };
+
 /**
  * Verifies a token addressed to `audience`. `keyOf(caller)` gives the pair key of a caller
  * this service accepts, or undefined. The caller named in an unverified token is only used to
  * pick the key; nothing about it is trusted before the signature checks.
  */
-export function verifyServiceToken(
-  token: string,
-  o: { audience: string; keyOf: (caller: string) => Buffer | undefined; nowMs: number },
-): TokenCheck {
+export function verifyServiceToken(token: string, o: TokenAddressing & { nowMs: number }): TokenCheck {
+  const signed = checkSignature(token, o);
+  return signed.ok ? checkTimes(signed.claims, o.nowMs) : signed;
+}
+
+/** Tokens remembered by a verifier at most; it forgets them all when full. */
+const MAX_REMEMBERED_TOKENS = 256;
+
+/**
+ * `verifyServiceToken` for one service, remembering the tokens whose shape, key, signature and
+ * audience checked out. A caller sends the same token for a whole second (`serviceTokenInterceptor`),
+ * so a repeat costs a lookup, not an HMAC. Its times are checked on every use, and it is checked
+ * again in full if its caller's key is no longer the one that verified it. Only verified tokens
+ * are remembered, so nobody without a key can fill the memory
+ * (docs/decisions.md#a-service-token-is-signed-once-a-second-and-verified-once).
+ */
+export function serviceTokenVerifier(o: TokenAddressing): (token: string, nowMs: number) => TokenCheck {
+  const verified = new Map<string, { claims: ServiceTokenClaims; key: Buffer }>();
+  return (token, nowMs) => {
+    let known = verified.get(token);
+    if (known === undefined || o.keyOf(known.claims.iss) !== known.key) {
+      const signed = checkSignature(token, o);
+      if (!signed.ok) return signed;
+      if (verified.size >= MAX_REMEMBERED_TOKENS) verified.clear();
+      known = { claims: signed.claims, key: signed.key };
+      verified.set(token, known);
+    }
+    return checkTimes(known.claims, nowMs);
+  };
+}
+
+/** Everything about a token but its times: shape, caller's key, signature, audience. */
+function checkSignature(token: string, o: TokenAddressing): SignatureCheck {
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, why: "malformed token" };
   const [header, payload, signature] = parts as [string, string, string];
@@ -73,7 +108,12 @@ export function verifyServiceToken(
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, why: "bad signature", caller: claims.iss };
   if (claims.aud !== o.audience) return { ok: false, why: "token for another service", caller: claims.iss };
-  const now = Math.floor(o.nowMs / 1000);
+  return { ok: true, claims: claims as ServiceTokenClaims, key };
+}
+
+/** Whether a verified token is valid at `nowMs`, with the clock skew we accept. */
+function checkTimes(claims: ServiceTokenClaims, nowMs: number): TokenCheck {
+  const now = Math.floor(nowMs / 1000);
   if (claims.exp < now - CLOCK_SKEW_SECONDS) return { ok: false, why: "expired token", caller: claims.iss };
   if (claims.iat > now + CLOCK_SKEW_SECONDS || claims.exp - claims.iat > SERVICE_TOKEN_LIFETIME_SECONDS) {
     return { ok: false, why: "token not valid now", caller: claims.iss };
