@@ -13,13 +13,15 @@
 //      (bench/support/tail-stretches.ts).
 //   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then,
 //      once FerretDB, PostgreSQL and nats-server have settled after the bulk load (under 10% of a
-//      core together), create/s and GET/s (GETs of the clones), each as a ratio to the first step.
+//      core together), create/s and GET/s (GETs of the clones), each the median of
+//      --growth-slices closed loops, and the database servers' CPU per request over all of them
+//      (bench/support/growth-slices.ts), each as a ratio to the first step.
 //   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
 //      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, at
 //      the largest growth step. --idle-only: that alone, the stack never loaded (one session
 //      created, the largest step cloned), to attribute idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
 // Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N] [--turns N]
-//        [--growth 0,1000,10000] [--idle-seconds S] [--idle-only] [--log-level info]
+//        [--growth 0,1000,10000] [--growth-slices N] [--idle-seconds S] [--idle-only] [--log-level info]
 // The load generator is this process (node:http, keep-alive); every server is its own process,
 // started with this process's environment (GATEWAY_* settings reach every gateway process).
 // MONGODB_URL / NATS_URL, when set, are used instead of local FerretDB / nats-server.
@@ -29,6 +31,7 @@ import { parseArgs } from "node:util";
 import { randomBase62 } from "@gateway/platform";
 import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
+import { measureGrowthSlices } from "./support/growth-slices.js";
 import { closedLoop, closedLoopsInTurns, type LoadResult, openLoop, type Send } from "./support/http-load.js";
 import { type GrowthStep, type OpRow, printGrowth, printOps } from "./support/http-scale-tables.js";
 import {
@@ -50,6 +53,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     turns: { type: "string", default: "5" },
     growth: { type: "string", default: "0,1000,10000" },
+    "growth-slices": { type: "string", default: "3" },
     "idle-seconds": { type: "string", default: "20" },
     "idle-only": { type: "boolean", default: false },
     "log-level": { type: "string", default: "info" },
@@ -60,6 +64,7 @@ const WARMUP = positive(values.warmup, "--warmup", true);
 const CONCURRENCY = wholeNumber(values.concurrency, "--concurrency", 1);
 const TURNS = wholeNumber(values.turns, "--turns", 1);
 const GROWTH = values.growth.split(",").map((k) => wholeNumber(k.trim(), "--growth", 0));
+const GROWTH_SLICES = wholeNumber(values["growth-slices"], "--growth-slices", 1);
 const IDLE_SECONDS = positive(values["idle-seconds"], "--idle-seconds");
 /** Before the idle window: the relay and webhooks finish what the load left them. */
 const SETTLE_SECONDS = Math.min(5, IDLE_SECONDS);
@@ -224,11 +229,20 @@ async function growth(dist: DistributedTarget, traffic: SessionTraffic): Promise
       const settledAfterS = await waitUntilQuiet(databaseProcesses(dist), QUIET_PERCENT, MAX_SETTLE_SECONDS);
       traffic.getFrom(sample.length > 0 ? sample : traffic.ids);
       const documents = await cloner.count();
-      const create = checked(await closedLoop(traffic.create, CONCURRENCY, SECONDS), `growth ${k} create`);
-      const get = checked(await closedLoop(traffic.get, CONCURRENCY, SECONDS), `growth ${k} GET`);
+      const slices = (send: Send, label: string) =>
+        measureGrowthSlices({
+          send,
+          concurrency: CONCURRENCY,
+          seconds: SECONDS,
+          slices: GROWTH_SLICES,
+          database: databaseProcesses(dist),
+          onSlice: (slice) => checked(slice, label),
+        });
+      const create = await slices(traffic.create, `growth ${k} create`);
+      const get = await slices(traffic.get, `growth ${k} GET`);
       steps.push({ k, documents, settledAfterS, create, get });
     }
-    printGrowth(steps);
+    printGrowth(steps, GROWTH_SLICES);
   } finally {
     await cloner.close();
   }

@@ -35,27 +35,40 @@ export function generatorPriorityNote(halves: LoadResult[]): string {
   return `The load generator ran ${raised} of ${halves.length} 50% loops at nice ${RAISED_NICE}, the rest at the usual priority.`;
 }
 
+/** One request measured at one growth step: the median of its slices, and the database's share. */
+export interface GrowthMeasure {
+  /** The slice with the median rate (./growth-slices.ts). */
+  median: LoadResult;
+  /** Failed requests over every slice. */
+  errors: number;
+  /** CPU µs of the database servers (FerretDB, PostgreSQL, nats-server) per request, every slice. */
+  databaseCpuUs: number;
+}
+
 /** One growth step: sessions pre-stored, then create/s and GET/s at that size. */
 export interface GrowthStep {
   k: number;
   documents: number;
   /** Seconds waited after storing them for the database servers to fall quiet. */
   settledAfterS: number;
-  create: LoadResult;
-  get: LoadResult;
+  create: GrowthMeasure;
+  get: GrowthMeasure;
 }
 
-/** Each step's rates as a ratio to the first step's. */
-export function printGrowth(steps: GrowthStep[]): void {
+/** Each step's rates, and the database's CPU per request, as ratios to the first step's. */
+export function printGrowth(steps: GrowthStep[], slices: number): void {
   const [first] = steps;
   console.log(
-    "\n| sessions pre-stored | documents in sessions | database quiet after s | create/s | ÷ first | failed creates | GET/s | ÷ first | failed GETs |",
+    `\n| sessions pre-stored | documents in sessions | database quiet after s | create/s, median of ${slices} | ÷ first | database CPU µs per create | ÷ first | failed creates | ` +
+      `GET/s, median of ${slices} | ÷ first | database CPU µs per GET | ÷ first | failed GETs |`,
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  const cells = (m: GrowthMeasure, base: GrowthMeasure) =>
+    `${perSecond(m.median)} | ${ratio(m.median, base.median)} | ${m.databaseCpuUs.toFixed(0)} | ` +
+    `${base.databaseCpuUs > 0 ? (m.databaseCpuUs / base.databaseCpuUs).toFixed(2) : "n/a"} | ${m.errors}`;
   for (const s of steps)
     console.log(
-      `| ${s.k} | ${s.documents} | ${s.settledAfterS.toFixed(0)} | ${perSecond(s.create)} | ${ratio(s.create, first!.create)} | ${s.create.errors} | ` +
-        `${perSecond(s.get)} | ${ratio(s.get, first!.get)} | ${s.get.errors} |`,
+      `| ${s.k} | ${s.documents} | ${s.settledAfterS.toFixed(0)} | ${cells(s.create, first!.create)} | ${cells(s.get, first!.get)} |`,
     );
 }
 
