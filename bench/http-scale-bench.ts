@@ -14,8 +14,9 @@
 //   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then,
 //      once FerretDB, PostgreSQL and nats-server have settled after the bulk load (under 10% of a
 //      core together), create/s and GET/s (GETs of the clones), each the median of
-//      --growth-slices closed loops, and the database servers' CPU per request over all of them
-//      (bench/support/growth-slices.ts), each as a ratio to the first step.
+//      --growth-slices closed loops, and the CPU per request of the database servers and of the
+//      gateway's processes over all of them (bench/support/growth-slices.ts), each as a ratio to
+//      the first step.
 //   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
 //      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, at
 //      the largest growth step. --idle-only: that alone, the stack never loaded (one session
@@ -236,6 +237,7 @@ async function growth(dist: DistributedTarget, traffic: SessionTraffic): Promise
           seconds: SECONDS,
           slices: GROWTH_SLICES,
           database: databaseProcesses(dist),
+          gateway: dist.processes,
           onSlice: (slice) => checked(slice, label),
         });
       const create = await slices(traffic.create, `growth ${k} create`);

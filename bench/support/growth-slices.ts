@@ -1,36 +1,44 @@
 // One request type measured at one growth step of bench/http-scale-bench.ts. A single closed loop
 // of ten seconds moved by up to a third from one run to the next on a 2-core machine, and the
-// change was in the gateway's own processes (their CPU per create), not in the database's, so one
-// slow slice could read as growth. The step therefore runs several slices and keeps the median
-// rate, and reports the database servers' CPU per request over all of them: the cost that more
-// stored documents would raise.
+// change was in every process at once (the edge, which never touches the database, spent up to
+// twice its usual CPU per create), so one slow slice could read as growth. The step therefore
+// runs several slices and keeps the median rate, and reports CPU per request over all of them
+// for the database servers (the cost that more stored documents would raise) and for the
+// gateway's processes (which stored documents do not touch: when both rise together, the machine
+// was slower).
 import { closedLoop, type LoadResult, type Send } from "./http-load.js";
 import type { GrowthMeasure } from "./http-scale-tables.js";
-import { readCpu } from "./process-cpu.js";
+import { type CpuReading, readCpu } from "./process-cpu.js";
 
 export async function measureGrowthSlices(o: {
   send: Send;
   concurrency: number;
   seconds: number;
   slices: number;
-  database: ReadonlyArray<{ name: string; pid: number }>;
+  database: GrowthProcesses;
+  gateway: GrowthProcesses;
   /** Called with each slice, e.g. to record its failures. */
   onSlice?: (slice: LoadResult) => void;
 }): Promise<GrowthMeasure> {
   const results: LoadResult[] = [];
-  const before = readCpu(o.database);
+  const before = [readCpu(o.database), readCpu(o.gateway)] as const;
   for (let i = 0; i < o.slices; i++) {
     const slice = await closedLoop(o.send, o.concurrency, o.seconds);
     o.onSlice?.(slice);
     results.push(slice);
   }
-  const after = readCpu(o.database);
-  const cpuSeconds = after.reduce((sum, r, i) => sum + r.cpuSeconds - before[i]!.cpuSeconds, 0);
   const requests = results.reduce((sum, r) => sum + r.requests, 0);
+  const cpuUsPerRequest = (procs: GrowthProcesses, at: CpuReading[]): number => {
+    const cpuSeconds = readCpu(procs).reduce((sum, r, i) => sum + r.cpuSeconds - at[i]!.cpuSeconds, 0);
+    return requests > 0 ? (cpuSeconds * 1e6) / requests : 0;
+  };
   const byRate = [...results].sort((a, b) => a.perSecond - b.perSecond);
   return {
     median: byRate[Math.floor(byRate.length / 2)]!,
     errors: results.reduce((sum, r) => sum + r.errors, 0),
-    databaseCpuUs: requests > 0 ? (cpuSeconds * 1e6) / requests : 0,
+    databaseCpuUs: cpuUsPerRequest(o.database, before[0]),
+    gatewayCpuUs: cpuUsPerRequest(o.gateway, before[1]),
   };
 }
+
+type GrowthProcesses = ReadonlyArray<{ name: string; pid: number }>;

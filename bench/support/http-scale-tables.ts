@@ -43,6 +43,8 @@ export interface GrowthMeasure {
   errors: number;
   /** CPU µs of the database servers (FerretDB, PostgreSQL, nats-server) per request, every slice. */
   databaseCpuUs: number;
+  /** CPU µs of the gateway's processes per request, every slice: the machine's speed at the time. */
+  gatewayCpuUs: number;
 }
 
 /** One growth step: sessions pre-stored, then create/s and GET/s at that size. */
@@ -55,17 +57,24 @@ export interface GrowthStep {
   get: GrowthMeasure;
 }
 
-/** Each step's rates, and the database's CPU per request, as ratios to the first step's. */
+/**
+ * Each step's rates, and its CPU per request, as ratios to the first step's. The database's CPU
+ * is what stored documents could raise; the gateway's is there to tell a slower machine (both
+ * rise) from a database slowed by its data (only the database's rises).
+ */
 export function printGrowth(steps: GrowthStep[], slices: number): void {
   const [first] = steps;
+  const columns = (request: string) =>
+    `${request}/s, median of ${slices} | ÷ first | CPU µs per ${request}, database / gateway | ÷ first | failed ${request}s`;
   console.log(
-    `\n| sessions pre-stored | documents in sessions | database quiet after s | create/s, median of ${slices} | ÷ first | database CPU µs per create | ÷ first | failed creates | ` +
-      `GET/s, median of ${slices} | ÷ first | database CPU µs per GET | ÷ first | failed GETs |`,
+    `\n| sessions pre-stored | documents in sessions | database quiet after s | ${columns("create")} | ${columns("GET")} |`,
   );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  const times = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "n/a");
   const cells = (m: GrowthMeasure, base: GrowthMeasure) =>
-    `${perSecond(m.median)} | ${ratio(m.median, base.median)} | ${m.databaseCpuUs.toFixed(0)} | ` +
-    `${base.databaseCpuUs > 0 ? (m.databaseCpuUs / base.databaseCpuUs).toFixed(2) : "n/a"} | ${m.errors}`;
+    `${perSecond(m.median)} | ${ratio(m.median, base.median)} | ` +
+    `${m.databaseCpuUs.toFixed(0)} / ${m.gatewayCpuUs.toFixed(0)} | ` +
+    `${times(m.databaseCpuUs, base.databaseCpuUs)} / ${times(m.gatewayCpuUs, base.gatewayCpuUs)} | ${m.errors}`;
   for (const s of steps)
     console.log(
       `| ${s.k} | ${s.documents} | ${s.settledAfterS.toFixed(0)} | ${cells(s.create, first!.create)} | ${cells(s.get, first!.get)} |`,

@@ -40,9 +40,20 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
   },
   {
     script: "http-scale-bench.ts",
-    args: ["--seconds", "1", "--warmup", "0.2", "--growth", "0,20", "--growth-slices", "2", "--idle-seconds", "1"],
+    args: [
+      "--seconds",
+      "1",
+      "--warmup",
+      "0.2",
+      "--growth",
+      "0,20",
+      "--growth-slices",
+      "2",
+      "--idle-seconds",
+      "1",
+    ],
     tableHeader:
-      /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|.*\| load generator's longest start delay ms at 50%, gateway \/ floor \| slowest 1% at 50%: stretches, longest ms, gateway \/ floor \|[\s\S]*\| sessions pre-stored \|.*\| create\/s, median of 2 \| ÷ first \| database CPU µs per create \| ÷ first \|/,
+      /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|.*\| load generator's longest start delay ms at 50%, gateway \/ floor \| slowest 1% at 50%: stretches, longest ms, gateway \/ floor \|[\s\S]*\| sessions pre-stored \|.*\| create\/s, median of 2 \| ÷ first \| CPU µs per create, database \/ gateway \| ÷ first \|/,
   },
 ];
 
