@@ -8,37 +8,33 @@
 // was slower).
 import { closedLoop, type LoadResult, type Send } from "./http-load.js";
 import type { GrowthMeasure } from "./http-scale-tables.js";
-import { type CpuReading, readCpu } from "./process-cpu.js";
+import { cpuSecondsSince, type NamedProcesses, readCpu } from "./process-cpu.js";
 
 export async function measureGrowthSlices(o: {
   send: Send;
   concurrency: number;
   seconds: number;
   slices: number;
-  database: GrowthProcesses;
-  gateway: GrowthProcesses;
+  database: NamedProcesses;
+  gateway: NamedProcesses;
   /** Called with each slice, e.g. to record its failures. */
   onSlice?: (slice: LoadResult) => void;
 }): Promise<GrowthMeasure> {
   const results: LoadResult[] = [];
-  const before = [readCpu(o.database), readCpu(o.gateway)] as const;
+  const databaseBefore = readCpu(o.database);
+  const gatewayBefore = readCpu(o.gateway);
   for (let i = 0; i < o.slices; i++) {
     const slice = await closedLoop(o.send, o.concurrency, o.seconds);
     o.onSlice?.(slice);
     results.push(slice);
   }
   const requests = results.reduce((sum, r) => sum + r.requests, 0);
-  const cpuUsPerRequest = (procs: GrowthProcesses, at: CpuReading[]): number => {
-    const cpuSeconds = readCpu(procs).reduce((sum, r, i) => sum + r.cpuSeconds - at[i]!.cpuSeconds, 0);
-    return requests > 0 ? (cpuSeconds * 1e6) / requests : 0;
-  };
+  const perRequestUs = (cpuSeconds: number) => (requests > 0 ? (cpuSeconds * 1e6) / requests : 0);
   const byRate = [...results].sort((a, b) => a.perSecond - b.perSecond);
   return {
     median: byRate[Math.floor(byRate.length / 2)]!,
     errors: results.reduce((sum, r) => sum + r.errors, 0),
-    databaseCpuUs: cpuUsPerRequest(o.database, before[0]),
-    gatewayCpuUs: cpuUsPerRequest(o.gateway, before[1]),
+    databaseCpuUs: perRequestUs(cpuSecondsSince(o.database, databaseBefore)),
+    gatewayCpuUs: perRequestUs(cpuSecondsSince(o.gateway, gatewayBefore)),
   };
 }
-
-type GrowthProcesses = ReadonlyArray<{ name: string; pid: number }>;

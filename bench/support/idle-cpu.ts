@@ -2,7 +2,7 @@
 // traffic, as % of one core, for the whole window and for each half (a first half above the
 // second is work the load left behind draining, equal halves are steady background work).
 import { setTimeout as sleep } from "node:timers/promises";
-import { type CpuReading, readCpu } from "./process-cpu.js";
+import { type CpuReading, cpuSecondsSince, readCpu } from "./process-cpu.js";
 
 export async function printIdleCpu(
   procs: ReadonlyArray<{ name: string; pid: number }>,
@@ -58,8 +58,7 @@ export async function waitUntilQuiet(
     const before = readCpu(procs);
     const started = performance.now();
     await sleep(2_000);
-    const after = readCpu(procs);
-    const busy = after.reduce((sum, r, i) => sum + r.cpuSeconds - before[i]!.cpuSeconds, 0);
+    const busy = cpuSecondsSince(procs, before);
     const waited = (performance.now() - t0) / 1000;
     const quiet = (busy / ((performance.now() - started) / 1000)) * 100 < quietPercent;
     quietInARow = quiet ? quietInARow + 1 : 0;

@@ -101,5 +101,11 @@ export interface CpuReading {
   cpuSeconds: number;
 }
 
-export const readCpu = (procs: ReadonlyArray<{ name: string; pid: number }>): CpuReading[] =>
+export type NamedProcesses = ReadonlyArray<{ name: string; pid: number }>;
+
+export const readCpu = (procs: NamedProcesses): CpuReading[] =>
   procs.map((p) => ({ ...p, cpuSeconds: groupCpuSeconds(p.pid) }));
+
+/** CPU seconds `procs` spent together since `before`, a `readCpu` of the same list. */
+export const cpuSecondsSince = (procs: NamedProcesses, before: CpuReading[]): number =>
+  readCpu(procs).reduce((sum, r, i) => sum + r.cpuSeconds - before[i]!.cpuSeconds, 0);
