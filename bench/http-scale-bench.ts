@@ -11,28 +11,33 @@
 //      the machine's pause, which every request of that moment includes, not the target's; and
 //      how many separate stretches of time the slowest 1% fell in: a few long ones are stalls
 //      (bench/support/tail-stretches.ts).
-//   2. growth (distributed): K sessions pre-stored (bulk clones of one the gateway stored), then,
-//      once FerretDB, PostgreSQL and nats-server have settled after the bulk load (under 10% of a
-//      core together), create/s and GET/s (GETs of the clones), each the median of
-//      --growth-slices closed loops, and the CPU per request of the database servers and of the
-//      gateway's processes over all of them (bench/support/growth-slices.ts), each as a ratio to
-//      the first step.
+//   2. growth (distributed), side by side: two fresh stacks on one database server (FerretDB and
+//      PostgreSQL; a NATS each). At each step K sessions are pre-stored in the grown stack only
+//      (bulk clones of one it stored), and once the database servers have settled after the bulk
+//      load (under 10% of a core together), create/s and GET/s (the grown stack GETs clones, the
+//      reference its own sessions) are measured on both stacks in turns, --growth-slices closed
+//      loops each (bench/support/growth-slices.ts): the grown stack's median rate as a ratio to
+//      the reference's, with the CPU per request of the database servers and of each stack's
+//      gateway processes. A machine that slows down as a
+//      whole slows both stacks; only the data sets them apart.
 //   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
-//      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, at
-//      the largest growth step. --idle-only: that alone, the stack never loaded (one session
-//      created, the largest step cloned), to attribute idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
+//      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, on
+//      the grown stack at the largest growth step, the reference stack stopped. --idle-only: that
+//      alone, the stack never loaded (one session created, the largest step cloned), to attribute
+//      idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
 // Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N] [--turns N]
 //        [--growth 0,1000,10000] [--growth-slices N] [--idle-seconds S] [--idle-only] [--log-level info]
 // The load generator is this process (node:http, keep-alive); every server is its own process,
 // started with this process's environment (GATEWAY_* settings reach every gateway process).
-// MONGODB_URL / NATS_URL, when set, are used instead of local FerretDB / nats-server.
+// MONGODB_URL / NATS_URL, when set, are used instead of local FerretDB / nats-server (growth's
+// reference stack still gets a nats-server of its own).
 import { cpus } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { randomBase62 } from "@gateway/platform";
 import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
-import { measureGrowthSlices } from "./support/growth-slices.js";
+import { measureSideBySide, type SideBySide } from "./support/growth-slices.js";
 import { closedLoop, closedLoopsInTurns, type LoadResult, openLoop, type Send } from "./support/http-load.js";
 import { type GrowthStep, type OpRow, printGrowth, printOps } from "./support/http-scale-tables.js";
 import {
@@ -95,25 +100,29 @@ async function main(): Promise<void> {
     rows.push(...(await compare("embedded", gw!, floor!)));
   });
   printOps(rows);
-  await withTargets([startStack], async ([t]) => {
-    const dist = t as DistributedTarget;
-    const { mongodbUrl, natsUrl } = dist.gateway;
-    const gwTraffic = await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
-      const { traffic, rows: distRows } = await compareKeeping("distributed", dist, floor!);
-      rows.push(...distRows);
-      return traffic;
+  await withTargets([startStack], async ([dist]) => {
+    const { mongodbUrl, natsUrl } = (dist as DistributedTarget).gateway;
+    await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
+      rows.push(...(await compare("distributed", dist!, floor!)));
     });
-    printOps(rows.filter((r) => r.mode === "distributed"));
+  });
+  printOps(rows.filter((r) => r.mode === "distributed"));
+  // Two fresh stacks on one database server: the grown one owns the servers, so that the idle
+  // reading, taken once the reference stack is gone, sees only the grown stack's work.
+  await withTargets([() => startStack("grown")], async ([t]) => {
+    const grown = t as DistributedTarget;
+    const reference = await startDistributed(databasePrefix("reference"), env, grown);
     try {
-      await growth(dist, gwTraffic);
-      await idleCpu(dist);
+      await growth({ reference, grown });
     } finally {
-      gwTraffic.close();
+      await reference.stop();
     }
+    await idleCpu(grown);
   });
 }
 
-const startStack = () => startDistributed(`bench_http_${RUN.toLowerCase()}`, env);
+const databasePrefix = (stack: string) => `bench_http_${RUN.toLowerCase()}_${stack}`;
+const startStack = (stack = "main") => startDistributed(databasePrefix(stack), env);
 
 async function idleOnly(): Promise<void> {
   await withTargets([startStack], async ([t]) => {
@@ -142,7 +151,7 @@ async function openCloner(dist: DistributedTarget, templateId: string) {
     retryWrites: false,
   });
   try {
-    const cloner = await sessionCloner(client.db(`bench_http_${RUN.toLowerCase()}_sessions`), templateId);
+    const cloner = await sessionCloner(client.db(`${dist.databasePrefix}_sessions`), templateId);
     return { ...cloner, close: () => client.close() };
   } catch (err) {
     await client.close();
@@ -161,17 +170,8 @@ async function withTargets<T>(starts: Array<() => Promise<Target>>, body: (t: Ta
   }
 }
 
+/** Each request on the gateway and on its floor: saturation in turns, then half load on each. */
 async function compare(mode: string, gateway: Target, floor: Target): Promise<OpRow[]> {
-  const { traffic, rows } = await compareKeeping(mode, gateway, floor);
-  traffic.close();
-  return rows;
-}
-
-/**
- * Each request on the gateway and on its floor: saturation in turns, then half load on the
- * gateway and then on the floor. The gateway's traffic is kept for what follows.
- */
-async function compareKeeping(mode: string, gateway: Target, floor: Target) {
   const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
   const fl = new SessionTraffic(floor, `bench-${RUN}-${mode}-floor`);
   try {
@@ -185,11 +185,9 @@ async function compareKeeping(mode: string, gateway: Target, floor: Target) {
       const gateway = await withHalfLoad(pick(gw), gwSat!, `${mode} gateway ${op}`);
       rows.push({ mode, op, gateway, floor: await withHalfLoad(pick(fl), flSat!, `${mode} floor ${op}`) });
     }
-    return { traffic: gw, rows };
-  } catch (err) {
-    gw.close();
-    throw err;
+    return rows;
   } finally {
+    gw.close();
     fl.close();
   }
 }
@@ -217,36 +215,72 @@ function checked(r: LoadResult, label: string): LoadResult {
   return r;
 }
 
-async function growth(dist: DistributedTarget, traffic: SessionTraffic): Promise<void> {
-  const cloner = await openCloner(dist, traffic.ids[0]!);
+/**
+ * Growth, side by side: every step pre-stores sessions in the grown stack only, then measures
+ * both stacks in turns (./support/growth-slices.ts). Both first create sessions for as long as a
+ * warm-up, so both start with some of their own, and the grown stack has one to clone.
+ */
+async function growth(stacks: SideBySide<DistributedTarget>): Promise<void> {
+  const traffic: SideBySide<SessionTraffic> = {
+    reference: new SessionTraffic(stacks.reference, `bench-${RUN}-growth-reference`),
+    grown: new SessionTraffic(stacks.grown, `bench-${RUN}-growth-grown`),
+  };
+  const database = [
+    ...databaseProcesses(stacks.grown),
+    ...serverProcesses(stacks.reference.gateway.mongodbUrl, stacks.reference.gateway.natsUrl).filter(
+      (p) => p.name === "nats-server",
+    ),
+  ];
   try {
-    const sample: string[] = [];
-    let stored = 0;
-    const steps: GrowthStep[] = [];
-    for (const k of GROWTH) {
-      progress(`growth: ${k} pre-stored`);
-      if (k > stored) sample.push(...(await cloner.add(k - stored)));
-      stored = Math.max(stored, k);
-      const settledAfterS = await waitUntilQuiet(databaseProcesses(dist), QUIET_PERCENT, MAX_SETTLE_SECONDS);
-      traffic.getFrom(sample.length > 0 ? sample : traffic.ids);
-      const documents = await cloner.count();
-      const slices = (send: Send, label: string) =>
-        measureGrowthSlices({
-          send,
-          concurrency: CONCURRENCY,
-          seconds: SECONDS,
-          slices: GROWTH_SLICES,
-          database: databaseProcesses(dist),
-          gateway: dist.processes,
-          onSlice: (slice) => checked(slice, label),
-        });
-      const create = await slices(traffic.create, `growth ${k} create`);
-      const get = await slices(traffic.get, `growth ${k} GET`);
-      steps.push({ k, documents, settledAfterS, create, get });
+    progress("growth: warm-up");
+    await closedLoop(traffic.reference.create, CONCURRENCY, WARMUP);
+    await closedLoop(traffic.grown.create, CONCURRENCY, WARMUP);
+    const cloner = await openCloner(stacks.grown, traffic.grown.ids[0]!);
+    try {
+      const sample: string[] = [];
+      let stored = 0;
+      const steps: GrowthStep[] = [];
+      for (const k of GROWTH) {
+        progress(`growth: ${k} pre-stored in the grown stack`);
+        if (k > stored) sample.push(...(await cloner.add(k - stored)));
+        stored = Math.max(stored, k);
+        const settledAfterS = await waitUntilQuiet(database, QUIET_PERCENT, MAX_SETTLE_SECONDS);
+        traffic.grown.getFrom(sample.length > 0 ? sample : traffic.grown.ids);
+        traffic.reference.getFrom(traffic.reference.ids);
+        const documents = { reference: await countSessions(stacks.reference), grown: await cloner.count() };
+        const sideBySide = (pick: (t: SessionTraffic) => Send, label: string) =>
+          measureSideBySide({
+            contenders: {
+              reference: { send: pick(traffic.reference), gateway: stacks.reference.processes },
+              grown: { send: pick(traffic.grown), gateway: stacks.grown.processes },
+            },
+            concurrency: CONCURRENCY,
+            seconds: SECONDS,
+            slices: GROWTH_SLICES,
+            database,
+            onSlice: (slice, side) => checked(slice, `growth ${k} ${label}, ${side} stack`),
+          });
+        const create = await sideBySide((t) => t.create, "create");
+        const get = await sideBySide((t) => t.get, "GET");
+        steps.push({ k, documents, settledAfterS, create, get });
+      }
+      printGrowth(steps, GROWTH_SLICES);
+    } finally {
+      await cloner.close();
     }
-    printGrowth(steps, GROWTH_SLICES);
   } finally {
-    await cloner.close();
+    traffic.reference.close();
+    traffic.grown.close();
+  }
+}
+
+/** Documents in a stack's sessions collection. */
+async function countSessions(dist: DistributedTarget): Promise<number> {
+  const client = await MongoClient.connect(dist.gateway.mongodbUrl, { retryWrites: false });
+  try {
+    return await client.db(`${dist.databasePrefix}_sessions`).collection("sessions").countDocuments();
+  } finally {
+    await client.close();
   }
 }
 

@@ -1,5 +1,6 @@
 // Markdown tables of bench/http-scale-bench.ts.
 import { RAISED_NICE } from "./generator-priority.js";
+import type { SideBySide } from "./growth-slices.js";
 import type { LoadResult } from "./http-load.js";
 
 /** One request measured on a gateway and on its floor: saturation, then half that rate. */
@@ -35,49 +36,54 @@ export function generatorPriorityNote(halves: LoadResult[]): string {
   return `The load generator ran ${raised} of ${halves.length} 50% loops at nice ${RAISED_NICE}, the rest at the usual priority.`;
 }
 
-/** One request measured at one growth step: the median of its slices, and the database's share. */
+/** One request on one stack at one growth step: the median of its slices, and the CPU it cost. */
 export interface GrowthMeasure {
   /** The slice with the median rate (./growth-slices.ts). */
   median: LoadResult;
   /** Failed requests over every slice. */
   errors: number;
-  /** CPU µs of the database servers (FerretDB, PostgreSQL, nats-server) per request, every slice. */
+  /** CPU µs of the database servers (FerretDB, PostgreSQL, nats-server) per request, over this stack's slices. */
   databaseCpuUs: number;
-  /** CPU µs of the gateway's processes per request, every slice: the machine's speed at the time. */
+  /** CPU µs of this stack's gateway processes per request, over its slices: the machine's speed at the time. */
   gatewayCpuUs: number;
 }
 
-/** One growth step: sessions pre-stored, then create/s and GET/s at that size. */
+/**
+ * One growth step: `k` sessions pre-stored in the grown stack only, then create/s and GET/s on
+ * the reference stack and on the grown stack, side by side (./growth-slices.ts).
+ */
 export interface GrowthStep {
   k: number;
-  documents: number;
+  documents: SideBySide<number>;
   /** Seconds waited after storing them for the database servers to fall quiet. */
   settledAfterS: number;
-  create: GrowthMeasure;
-  get: GrowthMeasure;
+  create: SideBySide<GrowthMeasure>;
+  get: SideBySide<GrowthMeasure>;
 }
 
 /**
- * Each step's rates, and its CPU per request, as ratios to the first step's. The database's CPU
- * is what stored documents could raise; the gateway's is there to tell a slower machine (both
- * rise) from a database slowed by its data (only the database's rises).
+ * Each step's rates on both stacks and the grown stack's as a ratio to the reference's, with the
+ * CPU per request of each. The database's CPU is what stored documents could raise; the
+ * gateway's is there to tell a slower machine (both rise) from a database slowed by its data
+ * (only the database's rises).
  */
 export function printGrowth(steps: GrowthStep[], slices: number): void {
-  const [first] = steps;
   const columns = (request: string) =>
-    `${request}/s, median of ${slices} | ÷ first | CPU µs per ${request}, database / gateway | ÷ first | failed ${request}s`;
+    `${request}/s, median of ${slices}, reference / grown | grown ÷ reference | ` +
+    `CPU µs per ${request}, database, reference / grown | CPU µs per ${request}, gateway, reference / grown | failed ${request}s`;
   console.log(
-    `\n| sessions pre-stored | documents in sessions | database quiet after s | ${columns("create")} | ${columns("GET")} |`,
+    `\n| sessions pre-stored in the grown stack | documents in sessions, reference / grown | database quiet after s | ${columns("create")} | ${columns("GET")} |`,
   );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-  const times = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "n/a");
-  const cells = (m: GrowthMeasure, base: GrowthMeasure) =>
-    `${perSecond(m.median)} | ${ratio(m.median, base.median)} | ` +
-    `${m.databaseCpuUs.toFixed(0)} / ${m.gatewayCpuUs.toFixed(0)} | ` +
-    `${times(m.databaseCpuUs, base.databaseCpuUs)} / ${times(m.gatewayCpuUs, base.gatewayCpuUs)} | ${m.errors}`;
+  const both = (m: SideBySide<GrowthMeasure>, value: (g: GrowthMeasure) => string) =>
+    `${value(m.reference)} / ${value(m.grown)}`;
+  const cells = (m: SideBySide<GrowthMeasure>) =>
+    `${both(m, (g) => perSecond(g.median))} | ${ratio(m.grown.median, m.reference.median)} | ` +
+    `${both(m, (g) => g.databaseCpuUs.toFixed(0))} | ${both(m, (g) => g.gatewayCpuUs.toFixed(0))} | ` +
+    `${m.reference.errors + m.grown.errors}`;
   for (const s of steps)
     console.log(
-      `| ${s.k} | ${s.documents} | ${s.settledAfterS.toFixed(0)} | ${cells(s.create, first!.create)} | ${cells(s.get, first!.get)} |`,
+      `| ${s.k} | ${s.documents.reference} / ${s.documents.grown} | ${s.settledAfterS.toFixed(0)} | ${cells(s.create)} | ${cells(s.get)} |`,
     );
 }
 

@@ -47,16 +47,24 @@ export async function startFloor(stores?: { mongodbUrl: string; natsUrl: string 
 
 export interface DistributedTarget extends Target {
   gateway: DistributedGateway;
+  /** Its databases are named `<databasePrefix>_<service>`. */
+  databasePrefix: string;
 }
 
-/** The distributed stack; MONGODB_URL / NATS_URL, when set, are used instead of local servers. */
+/**
+ * The distributed stack; MONGODB_URL / NATS_URL, when set, are used instead of local servers.
+ * `onDatabaseOf` puts it on another stack's database server instead (its databases named by its
+ * own prefix), with a local NATS of its own whatever NATS_URL says: on a shared stream, each
+ * stack's services would consume the other's events.
+ */
 export async function startDistributed(
   databasePrefix: string,
   env: Record<string, string>,
+  onDatabaseOf?: DistributedTarget,
 ): Promise<DistributedTarget> {
   const gateway = await startDistributedGateway({
-    mongodbUrl: process.env.MONGODB_URL || undefined,
-    natsUrl: process.env.NATS_URL || undefined,
+    mongodbUrl: onDatabaseOf ? onDatabaseOf.gateway.mongodbUrl : process.env.MONGODB_URL || undefined,
+    natsUrl: onDatabaseOf ? undefined : process.env.NATS_URL || undefined,
     databasePrefix,
     env,
   });
@@ -64,5 +72,12 @@ export async function startDistributed(
     name: p.name,
     pid: p.pid,
   }));
-  return { url: gateway.edgeUrl, key: gateway.demoTestKey!, processes, gateway, stop: () => gateway.stop() };
+  return {
+    url: gateway.edgeUrl,
+    key: gateway.demoTestKey!,
+    processes,
+    gateway,
+    databasePrefix,
+    stop: () => gateway.stop(),
+  };
 }

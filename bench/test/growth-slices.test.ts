@@ -1,37 +1,65 @@
 import { describe, expect, it } from "vitest";
-import { measureGrowthSlices } from "../support/growth-slices.js";
+import { measureSideBySide } from "../support/growth-slices.js";
 
-describe("measureGrowthSlices", () => {
-  it("when slices run at different rates, then the step keeps the median slice, counts every failure, and each group's CPU apart", async () => {
-    // The slices' requests take 1 ms, 12 ms and 4 ms: the median rate is the 4 ms slice's.
-    const delays = [1, 12, 4];
-    let slice = 0;
-    let calls = 0;
-    const seen: number[] = [];
-    const measure = await measureGrowthSlices({
-      send: async () => {
-        calls += 1;
-        if (calls % 5 === 0) throw new Error("refused");
-        await new Promise((resolve) => setTimeout(resolve, delays[slice]!));
-        return delays[slice]!;
+/** Spins for `ms`: a request that costs this process CPU. */
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe("measureSideBySide", () => {
+  it("when two stacks are measured, then their slices take turns, each keeps its median slice and its own failures, and CPU is read over its own slices only", async () => {
+    // The reference's slices answer in 1 ms, 12 ms and 4 ms (its median: the 4 ms slice), and one
+    // request in five fails; the grown stack's answer in 2 ms of busy CPU and never fail.
+    const referenceDelays = [1, 12, 4];
+    let referenceSlice = 0;
+    let referenceCalls = 0;
+    const order: string[] = [];
+    const failures = { reference: 0, grown: 0 };
+    const measure = await measureSideBySide({
+      contenders: {
+        reference: {
+          send: async () => {
+            referenceCalls += 1;
+            if (referenceCalls % 5 === 0) throw new Error("refused");
+            const delay = referenceDelays[referenceSlice]!;
+            await new Promise((resolve) => setTimeout(resolve, delay));
+            return delay;
+          },
+          // No process: its gateway's share must come out as nothing.
+          gateway: [],
+        },
+        grown: {
+          send: async () => {
+            spin(2);
+            return 2;
+          },
+          // This process stands in for the grown stack's gateway: it spends CPU in its slices.
+          gateway: [{ name: "this process", pid: process.pid }],
+        },
       },
       concurrency: 1,
       seconds: 0.3,
       slices: 3,
-      // This process stands in for the database servers: it spends CPU while the slices run.
-      // The gateway is given no process, so its share must come out as nothing.
+      // And for the database servers, which both stacks share.
       database: [{ name: "this process", pid: process.pid }],
-      gateway: [],
-      onSlice: (result) => {
-        seen.push(result.errors);
-        slice += 1;
+      onSlice: (slice, side) => {
+        order.push(side);
+        failures[side] += slice.errors;
+        if (side === "reference") referenceSlice += 1;
       },
     });
-    expect(seen).toHaveLength(3);
-    expect(measure.median.p50).toBe(4);
-    expect(measure.errors).toBe(seen.reduce((a, b) => a + b, 0));
-    expect(measure.errors).toBeGreaterThan(0);
-    expect(measure.databaseCpuUs).toBeGreaterThan(0);
-    expect(measure.gatewayCpuUs).toBe(0);
+    expect(order).toEqual(["reference", "grown", "grown", "reference", "reference", "grown"]);
+    expect(measure.reference.median.p50).toBe(4);
+    expect(measure.grown.median.p50).toBe(2);
+    expect(measure.reference.errors).toBe(failures.reference);
+    expect(measure.reference.errors).toBeGreaterThan(0);
+    expect(measure.grown.errors).toBe(0);
+    expect(measure.reference.gatewayCpuUs).toBe(0);
+    expect(measure.grown.gatewayCpuUs).toBeGreaterThan(0);
+    // A grown request spins 2 ms; a reference request mostly sleeps: the shared servers' CPU is
+    // charged to the stack whose slice was running.
+    expect(measure.grown.databaseCpuUs).toBeGreaterThan(1000);
+    expect(measure.reference.databaseCpuUs).toBeLessThan(measure.grown.databaseCpuUs / 2);
   });
 });

@@ -53,7 +53,7 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
       "1",
     ],
     tableHeader:
-      /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|.*\| load generator's longest start delay ms at 50%, gateway \/ floor \| slowest 1% at 50%: stretches, longest ms, gateway \/ floor \|[\s\S]*\| sessions pre-stored \|.*\| create\/s, median of 2 \| ÷ first \| CPU µs per create, database \/ gateway \| ÷ first \|/,
+      /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|.*\| load generator's longest start delay ms at 50%, gateway \/ floor \| slowest 1% at 50%: stretches, longest ms, gateway \/ floor \|[\s\S]*\| sessions pre-stored in the grown stack \| documents in sessions, reference \/ grown \|.*\| create\/s, median of 2, reference \/ grown \| grown ÷ reference \| CPU µs per create, database, reference \/ grown \| CPU µs per create, gateway, reference \/ grown \|[\s\S]*\| 20 \| \d+ \/ \d+ \|/,
   },
 ];
 
