@@ -18,15 +18,17 @@
 //      reference its own sessions) are measured on both stacks in turns, --growth-slices closed
 //      loops each (bench/support/growth-slices.ts): the grown stack's median rate as a ratio to
 //      the reference's, with the CPU per request of the database servers and of each stack's
-//      gateway processes. A machine that slows down as a
-//      whole slows both stacks; only the data sets them apart.
+//      gateway processes. A machine that slows down as a whole slows both stacks; only the data
+//      sets them apart. Before the first step, each stack runs creates, then GETs, for --seconds
+//      (or --warmup if longer). --growth-only: this, and the idle reading below, without part 1.
 //   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
 //      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, on
 //      the grown stack at the largest growth step, the reference stack stopped. --idle-only: that
 //      alone, the stack never loaded (one session created, the largest step cloned), to attribute
 //      idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
 // Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N] [--turns N]
-//        [--growth 0,1000,10000] [--growth-slices N] [--idle-seconds S] [--idle-only] [--log-level info]
+//        [--growth 0,1000,10000] [--growth-slices N] [--growth-only] [--idle-seconds S] [--idle-only]
+//        [--log-level info]
 // The load generator is this process (node:http, keep-alive); every server is its own process,
 // started with this process's environment (GATEWAY_* settings reach every gateway process).
 // MONGODB_URL / NATS_URL, when set, are used instead of local FerretDB / nats-server (growth's
@@ -62,11 +64,14 @@ const { values } = parseArgs({
     "growth-slices": { type: "string", default: "3" },
     "idle-seconds": { type: "string", default: "20" },
     "idle-only": { type: "boolean", default: false },
+    "growth-only": { type: "boolean", default: false },
     "log-level": { type: "string", default: "info" },
   },
 });
 const SECONDS = positive(values.seconds, "--seconds");
 const WARMUP = positive(values.warmup, "--warmup", true);
+/** Creates, then GETs, on each fresh stack of the growth before its first step. */
+const GROWTH_WARMUP = Math.max(WARMUP, SECONDS);
 const CONCURRENCY = wholeNumber(values.concurrency, "--concurrency", 1);
 const TURNS = wholeNumber(values.turns, "--turns", 1);
 const GROWTH = values.growth.split(",").map((k) => wholeNumber(k.trim(), "--growth", 0));
@@ -94,19 +99,8 @@ async function main(): Promise<void> {
       `${cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ` +
       `distributed store: ${backend}, LOG_LEVEL=${env.LOG_LEVEL}\n`,
   );
-  const rows: OpRow[] = [];
   if (values["idle-only"]) return idleOnly();
-  await withTargets([() => startEmbedded(DEMO_KEY, env), () => startFloor()], async ([gw, floor]) => {
-    rows.push(...(await compare("embedded", gw!, floor!)));
-  });
-  printOps(rows);
-  await withTargets([startStack], async ([dist]) => {
-    const { mongodbUrl, natsUrl } = (dist as DistributedTarget).gateway;
-    await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
-      rows.push(...(await compare("distributed", dist!, floor!)));
-    });
-  });
-  printOps(rows.filter((r) => r.mode === "distributed"));
+  if (!values["growth-only"]) await requestsAgainstFloors();
   // Two fresh stacks on one database server: the grown one owns the servers, so that the idle
   // reading, taken once the reference stack is gone, sees only the grown stack's work.
   await withTargets([() => startStack("grown")], async ([t]) => {
@@ -119,6 +113,22 @@ async function main(): Promise<void> {
     }
     await idleCpu(grown);
   });
+}
+
+/** Part 1: each request on the embedded and the distributed gateway, against its floor. */
+async function requestsAgainstFloors(): Promise<void> {
+  const rows: OpRow[] = [];
+  await withTargets([() => startEmbedded(DEMO_KEY, env), () => startFloor()], async ([gw, floor]) => {
+    rows.push(...(await compare("embedded", gw!, floor!)));
+  });
+  printOps(rows);
+  await withTargets([startStack], async ([dist]) => {
+    const { mongodbUrl, natsUrl } = (dist as DistributedTarget).gateway;
+    await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
+      rows.push(...(await compare("distributed", dist!, floor!)));
+    });
+  });
+  printOps(rows.filter((r) => r.mode === "distributed"));
 }
 
 const databasePrefix = (stack: string) => `bench_http_${RUN.toLowerCase()}_${stack}`;
@@ -232,9 +242,14 @@ async function growth(stacks: SideBySide<DistributedTarget>): Promise<void> {
     ),
   ];
   try {
+    // Fresh stacks: six processes each to warm up, not one. With only --warmup seconds of creates,
+    // the first step measured them while their speed was still rising, and unevenly.
     progress("growth: warm-up");
-    await closedLoop(traffic.reference.create, CONCURRENCY, WARMUP);
-    await closedLoop(traffic.grown.create, CONCURRENCY, WARMUP);
+    for (const side of ["reference", "grown"] as const) {
+      await closedLoop(traffic[side].create, CONCURRENCY, GROWTH_WARMUP);
+      traffic[side].getFrom(traffic[side].ids);
+      await closedLoop(traffic[side].get, CONCURRENCY, GROWTH_WARMUP);
+    }
     const cloner = await openCloner(stacks.grown, traffic.grown.ids[0]!);
     try {
       const sample: string[] = [];
