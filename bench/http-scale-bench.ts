@@ -20,7 +20,9 @@
 //      the reference's, with the CPU per request of the database servers and of each stack's
 //      gateway processes. A machine that slows down as a whole slows both stacks; only the data
 //      sets them apart. Before the first step, each stack runs creates, then GETs, for --seconds
-//      (or --warmup if longer). --growth-only: this, and the idle reading below, without part 1.
+//      (or --warmup if longer), and before each step's slices, once the database has settled,
+//      creates for --warmup seconds. --growth-only: this, and the idle reading below, without
+//      part 1.
 //   3. idle CPU: after the load and a short settle, CPU of every gateway process and of FerretDB,
 //      PostgreSQL (GATEWAY_FERRETDB_BACKEND=postgresql) and nats-server over --idle-seconds, on
 //      the grown stack at the largest growth step, the reference stack stopped. --idle-only: that
@@ -260,6 +262,10 @@ async function growth(stacks: SideBySide<DistributedTarget>): Promise<void> {
         if (k > stored) sample.push(...(await cloner.add(k - stored)));
         stored = Math.max(stored, k);
         const settledAfterS = await waitUntilQuiet(database, QUIET_PERCENT, MAX_SETTLE_SECONDS);
+        // After that pause the first slice ran slow on either stack (a third below the next, at
+        // times): creates for --warmup seconds on each bring both back up to speed.
+        for (const side of ["reference", "grown"] as const)
+          await closedLoop(traffic[side].create, CONCURRENCY, WARMUP);
         traffic.grown.getFrom(sample.length > 0 ? sample : traffic.grown.ids);
         traffic.reference.getFrom(traffic.reference.ids);
         const documents = { reference: await countSessions(stacks.reference), grown: await cloner.count() };

@@ -7,7 +7,9 @@
 //             signing HTTP sender): store the event, queue its first attempt, send, record
 // For each, with K deliveries already stored (growth): deliveries/s when N events are published at
 // once, then event-to-delivery latency (publish call to the receiver's last byte) at half that rate.
+// Before the table, an untimed burst of --warmup-events (default: --events) through each.
 // Run: npx tsx bench/webhook-delivery-bench.ts [--events N] [--seconds S] [--stored 0,10000]
+//        [--warmup-events N]
 // Servers: a local FerretDB 1.24 (GATEWAY_FERRETDB_BACKEND picks its backend) and nats-server from
 // the testkit, or MONGODB_URL / NATS_URL.
 import { randomBytes } from "node:crypto";
@@ -37,11 +39,14 @@ const { values } = parseArgs({
     events: { type: "string", default: "1000" },
     seconds: { type: "string", default: "10" },
     stored: { type: "string", default: "0,10000" },
+    "warmup-events": { type: "string" },
   },
 });
 const EVENTS = positiveInt(values.events, "--events");
 const SECONDS = positiveInt(values.seconds, "--seconds");
 const STORED = values.stored.split(",").map((k) => nonNegativeInt(k, "--stored"));
+/** Events of the untimed burst through each contender before the table; 0: none. */
+const WARMUP_EVENTS = nonNegativeInt(values["warmup-events"] ?? String(EVENTS), "--warmup-events");
 
 function positiveInt(raw: string, name: string): number {
   const n = Number.parseInt(raw, 10);
@@ -115,7 +120,10 @@ async function measure(
   stored: number,
   servers: { nc: NatsConnection; client: MongoClient },
   receiver: TimingReceiver,
+  /** `burstOnly`: the burst of `events`, without the half-load latencies (a warm-up). */
+  o: { events: number; burstOnly?: boolean } = { events: EVENTS },
 ): Promise<Row> {
+  const { events } = o;
   const tag = randomBytes(5).toString("hex");
   const stream = `BENCH_WEBHOOKS_${tag}`;
   const prefix = `bench.${tag}.gateway.events`;
@@ -144,9 +152,11 @@ async function measure(
     // Saturation: N events at once, timed until the receiver has them all.
     receiver.reset();
     const began = performance.now();
-    await Promise.all(Array.from({ length: EVENTS }, () => publish()));
+    await Promise.all(Array.from({ length: events }, () => publish()));
     await receiver.waitForAll(120_000);
-    const perSecond = (EVENTS / (performance.now() - began)) * 1000;
+    const perSecond = (events / (performance.now() - began)) * 1000;
+    if (o.burstOnly)
+      return { contender: contender.name, stored, perSecond, p50: Number.NaN, p99: Number.NaN, measured: 0 };
     // Half load: events paced at half the saturation rate for SECONDS, each one's latency kept.
     receiver.reset();
     const gapMs = 1000 / (perSecond / 2);
@@ -196,6 +206,12 @@ try {
     "| consumer | stored deliveries | deliveries/s | ÷ floor | p50 ms at half load | p99 ms | events timed |",
   );
   console.log("|---|---|---|---|---|---|---|");
+  // Untimed: one burst through each contender first. Everything but the servers runs in this
+  // process, and the first pair measured was the slowest whatever was stored: this process's code
+  // was still being compiled and its connections opened.
+  if (WARMUP_EVENTS > 0)
+    for (const contender of [FLOOR, WEBHOOKS])
+      await measure(contender, 0, { nc, client }, receiver, { events: WARMUP_EVENTS, burstOnly: true });
   for (const stored of STORED) {
     const floor = await measure(FLOOR, stored, { nc, client }, receiver);
     const webhooks = await measure(WEBHOOKS, stored, { nc, client }, receiver);

@@ -67,6 +67,7 @@ function measureOf(t: Tally): GrowthMeasure {
   const byRate = [...t.slices].sort((a, b) => a.perSecond - b.perSecond);
   return {
     median: byRate[Math.floor(byRate.length / 2)]!,
+    sliceRates: t.slices.map((r) => r.perSecond),
     errors: t.slices.reduce((sum, r) => sum + r.errors, 0),
     databaseCpuUs: perRequestUs(t.databaseSeconds),
     gatewayCpuUs: perRequestUs(t.gatewaySeconds),

@@ -40,6 +40,8 @@ export function generatorPriorityNote(halves: LoadResult[]): string {
 export interface GrowthMeasure {
   /** The slice with the median rate (./growth-slices.ts). */
   median: LoadResult;
+  /** Each slice's rate, in the order they ran. */
+  sliceRates: number[];
   /** Failed requests over every slice. */
   errors: number;
   /** CPU µs of the database servers (FerretDB, PostgreSQL, nats-server) per request, over this stack's slices. */
@@ -85,6 +87,18 @@ export function printGrowth(steps: GrowthStep[], slices: number): void {
     console.log(
       `| ${s.k} | ${s.documents.reference} / ${s.documents.grown} | ${s.settledAfterS.toFixed(0)} | ${cells(s.create)} | ${cells(s.get)} |`,
     );
+  console.log(
+    "\nEach slice's rate, req/s in the order run (the stacks took turns: reference, grown, then grown, reference, and so on):\n",
+  );
+  const rates = (m: GrowthMeasure) => m.sliceRates.map((r) => r.toFixed(0)).join(", ");
+  for (const s of steps)
+    for (const [request, m] of [
+      ["create", s.create],
+      ["GET", s.get],
+    ] as const)
+      console.log(
+        `- ${s.k} pre-stored, ${request}: reference ${rates(m.reference)}; grown ${rates(m.grown)}`,
+      );
 }
 
 export const perSecond = (r: LoadResult) => r.perSecond.toFixed(r.perSecond < 10 ? 1 : 0);

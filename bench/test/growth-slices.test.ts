@@ -50,6 +50,11 @@ describe("measureSideBySide", () => {
       },
     });
     expect(order).toEqual(["reference", "grown", "grown", "reference", "reference", "grown"]);
+    expect(measure.reference.sliceRates).toHaveLength(3);
+    // The 1 ms slice ran fastest, the 12 ms one slowest, in the order they ran.
+    const [fast, slow, middle] = measure.reference.sliceRates as [number, number, number];
+    expect(fast).toBeGreaterThan(middle);
+    expect(middle).toBeGreaterThan(slow);
     expect(measure.reference.median.p50).toBe(4);
     expect(measure.grown.median.p50).toBe(2);
     expect(measure.reference.errors).toBe(failures.reference);
