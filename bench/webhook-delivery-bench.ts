@@ -7,9 +7,10 @@
 //             signing HTTP sender): store the event, queue its first attempt, send, record
 // For each, with K deliveries already stored (growth): deliveries/s when N events are published at
 // once, then event-to-delivery latency (publish call to the receiver's last byte) at half that rate.
-// Before the table, an untimed burst of --warmup-events (default: --events) through each.
+// The two take turns for --rounds rounds, each on a fresh stream and database: the median rate of
+// each, and the latencies of every round together.
 // Run: npx tsx bench/webhook-delivery-bench.ts [--events N] [--seconds S] [--stored 0,10000]
-//        [--warmup-events N]
+//        [--rounds N]
 // Servers: a local FerretDB 1.24 (GATEWAY_FERRETDB_BACKEND picks its backend) and nats-server from
 // the testkit, or MONGODB_URL / NATS_URL.
 import { randomBytes } from "node:crypto";
@@ -39,14 +40,19 @@ const { values } = parseArgs({
     events: { type: "string", default: "1000" },
     seconds: { type: "string", default: "10" },
     stored: { type: "string", default: "0,10000" },
-    "warmup-events": { type: "string" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const EVENTS = positiveInt(values.events, "--events");
 const SECONDS = positiveInt(values.seconds, "--seconds");
 const STORED = values.stored.split(",").map((k) => nonNegativeInt(k, "--stored"));
-/** Events of the untimed burst through each contender before the table; 0: none. */
-const WARMUP_EVENTS = nonNegativeInt(values["warmup-events"] ?? String(EVENTS), "--warmup-events");
+const ROUNDS = positiveInt(values.rounds, "--rounds");
+
+/** The median of the rounds' burst rates. */
+function medianRate(rounds: Round[]): number {
+  const rates = rounds.map((r) => r.perSecond).sort((a, b) => a - b);
+  return rates[Math.floor(rates.length / 2)]!;
+}
 
 function positiveInt(raw: string, name: string): number {
   const n = Number.parseInt(raw, 10);
@@ -106,13 +112,10 @@ const WEBHOOKS: Contender = {
   },
 };
 
-interface Row {
-  contender: string;
-  stored: number;
+/** One contender, one round: its burst's rate and every latency at half load. */
+interface Round {
   perSecond: number;
-  p50: number;
-  p99: number;
-  measured: number;
+  latencies: number[];
 }
 
 async function measure(
@@ -120,10 +123,7 @@ async function measure(
   stored: number,
   servers: { nc: NatsConnection; client: MongoClient },
   receiver: TimingReceiver,
-  /** `burstOnly`: the burst of `events`, without the half-load latencies (a warm-up). */
-  o: { events: number; burstOnly?: boolean } = { events: EVENTS },
-): Promise<Row> {
-  const { events } = o;
+): Promise<Round> {
   const tag = randomBytes(5).toString("hex");
   const stream = `BENCH_WEBHOOKS_${tag}`;
   const prefix = `bench.${tag}.gateway.events`;
@@ -152,11 +152,9 @@ async function measure(
     // Saturation: N events at once, timed until the receiver has them all.
     receiver.reset();
     const began = performance.now();
-    await Promise.all(Array.from({ length: events }, () => publish()));
+    await Promise.all(Array.from({ length: EVENTS }, () => publish()));
     await receiver.waitForAll(120_000);
-    const perSecond = (events / (performance.now() - began)) * 1000;
-    if (o.burstOnly)
-      return { contender: contender.name, stored, perSecond, p50: Number.NaN, p99: Number.NaN, measured: 0 };
+    const perSecond = (EVENTS / (performance.now() - began)) * 1000;
     // Half load: events paced at half the saturation rate for SECONDS, each one's latency kept.
     receiver.reset();
     const gapMs = 1000 / (perSecond / 2);
@@ -169,15 +167,7 @@ async function measure(
     }
     await Promise.all(publishes);
     await receiver.waitForAll(120_000);
-    const latencies = receiver.latencies().sort((a, b) => a - b);
-    return {
-      contender: contender.name,
-      stored,
-      perSecond,
-      p50: percentile(latencies, 0.5),
-      p99: percentile(latencies, 0.99),
-      measured: latencies.length,
-    };
+    return { perSecond, latencies: receiver.latencies() };
   } finally {
     await running.stop();
     await bus.close();
@@ -203,21 +193,26 @@ try {
     `${EVENTS} events at once, then half that rate for ${SECONDS} s; MongoDB wire server: ${process.env.MONGODB_URL ? "MONGODB_URL" : `FerretDB 1.24 (${ferretDbBackend()})`}\n`,
   );
   console.log(
-    "| consumer | stored deliveries | deliveries/s | ÷ floor | p50 ms at half load | p99 ms | events timed |",
+    `| consumer | stored deliveries | deliveries/s, median of ${ROUNDS} | each round | ÷ floor | p50 ms at half load | p99 ms | events timed |`,
   );
-  console.log("|---|---|---|---|---|---|---|");
-  // Untimed: one burst through each contender first. Everything but the servers runs in this
-  // process, and the first pair measured was the slowest whatever was stored: this process's code
-  // was still being compiled and its connections opened.
-  if (WARMUP_EVENTS > 0)
-    for (const contender of [FLOOR, WEBHOOKS])
-      await measure(contender, 0, { nc, client }, receiver, { events: WARMUP_EVENTS, burstOnly: true });
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const stored of STORED) {
-    const floor = await measure(FLOOR, stored, { nc, client }, receiver);
-    const webhooks = await measure(WEBHOOKS, stored, { nc, client }, receiver);
-    for (const row of [floor, webhooks]) {
+    const rounds = new Map<Contender, Round[]>([
+      [FLOOR, []],
+      [WEBHOOKS, []],
+    ]);
+    // The two take turns, the floor first in the first round: on this machine a contender's rate
+    // moved by up to half from one pair of measurements to the next, and by as much for both.
+    for (let round = 0; round < ROUNDS; round++)
+      for (const contender of round % 2 === 0 ? [FLOOR, WEBHOOKS] : [WEBHOOKS, FLOOR])
+        rounds.get(contender)!.push(await measure(contender, stored, { nc, client }, receiver));
+    const floorRate = medianRate(rounds.get(FLOOR)!);
+    for (const [contender, measured] of rounds) {
+      const latencies = measured.flatMap((r) => r.latencies).sort((a, b) => a - b);
+      const rate = medianRate(measured);
       console.log(
-        `| ${row.contender} | ${row.stored} | ${row.perSecond.toFixed(0)} | ${(row.perSecond / floor.perSecond).toFixed(2)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.measured} |`,
+        `| ${contender.name} | ${stored} | ${rate.toFixed(0)} | ${measured.map((r) => r.perSecond.toFixed(0)).join(", ")} | ` +
+          `${(rate / floorRate).toFixed(2)} | ${percentile(latencies, 0.5).toFixed(1)} | ${percentile(latencies, 0.99).toFixed(1)} | ${latencies.length} |`,
       );
     }
   }
