@@ -13,7 +13,16 @@ export interface HttpUrlRules {
   forbidFragment?: boolean;
 }
 
-export type HttpUrlCheck = { ok: true; url: URL } | { ok: false; message: string };
+/** A URL that passed carries the parser's serialisation of it (`href`), as links are written. */
+export type HttpUrlCheck = Readonly<{ ok: true; href: string } | { ok: false; message: string }>;
+
+/**
+ * URLs that passed, by rule set: a merchant sends the same return, cancel and webhook URLs on
+ * every request, so each is parsed once rather than per create
+ * (docs/decisions.md#merchant-urls-are-checked-once-each). Bounded: the oldest entry makes room.
+ */
+const PASSED_LIMIT = 1024;
+const passed = new Map<string, HttpUrlCheck>();
 
 // C0 and C1 controls, space and the other white space, and the bidirectional formatting
 // characters (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069) that make a URL read differently
@@ -37,6 +46,19 @@ const INVALID_HOST = "must name a valid host (a DNS name or an IP address).";
 const fail = (message: string): HttpUrlCheck => ({ ok: false, message });
 
 export function checkHttpUrl(raw: string, rules: HttpUrlRules = {}): HttpUrlCheck {
+  // The rules take the key's first two characters, so two rule sets never share an entry.
+  const key = `${rules.httpsOnly ? "s" : "-"}${rules.forbidFragment ? "f" : "-"}|${raw}`;
+  const known = passed.get(key);
+  if (known !== undefined) return known;
+  const checked = parseHttpUrl(raw, rules);
+  if (checked.ok) {
+    if (passed.size >= PASSED_LIMIT) passed.delete(passed.keys().next().value as string);
+    passed.set(key, checked);
+  }
+  return checked;
+}
+
+function parseHttpUrl(raw: string, rules: HttpUrlRules): HttpUrlCheck {
   if (raw.length > MAX_URL_LENGTH) return fail(`must be at most ${MAX_URL_LENGTH} characters.`);
   if (FORBIDDEN_CHARACTERS.test(raw))
     return fail("must not contain spaces, control characters or bidirectional formatting characters.");
@@ -62,7 +84,7 @@ export function checkHttpUrl(raw: string, rules: HttpUrlRules = {}): HttpUrlChec
       return fail(INVALID_HOST);
     }
   }
-  return { ok: true, url };
+  return Object.freeze({ ok: true, href: url.href });
 }
 
 /** The authority as written: `host`, `host:port` or `[ipv6]:port`; undefined when fine. */

@@ -67,4 +67,45 @@ describe("checkHttpUrl, the one validator of merchant URLs", () => {
     });
     expect(checkHttpUrl("HTTPS://shop.example/ok", { httpsOnly: true })).toMatchObject({ ok: true });
   });
+
+  describe("URLs that passed are remembered, per rule set and boundedly", () => {
+    it("gives the same frozen answer for the same URL, with the parser's serialisation", () => {
+      const first = checkHttpUrl("https://Shop.Example/ok?order=1");
+      expect(first).toEqual({ ok: true, href: "https://shop.example/ok?order=1" });
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(checkHttpUrl("https://Shop.Example/ok?order=1")).toBe(first);
+    });
+
+    it("never answers one rule set from another's memory, in either order", () => {
+      const url = "http://remembered.example/hooks#top";
+      expect(checkHttpUrl(url)).toMatchObject({ ok: true });
+      expect(checkHttpUrl(url, { httpsOnly: true })).toEqual({
+        ok: false,
+        message: "must use https:// in live mode.",
+      });
+      expect(checkHttpUrl(url, { forbidFragment: true })).toEqual({
+        ok: false,
+        message: "must not contain a #fragment.",
+      });
+      const https = "https://remembered.example/hooks";
+      expect(checkHttpUrl(https, { httpsOnly: true, forbidFragment: true })).toMatchObject({ ok: true });
+      expect(checkHttpUrl(https)).toMatchObject({ ok: true });
+    });
+
+    it("does not remember a refusal: a refused URL is checked again each time", () => {
+      const refused = checkHttpUrl("https://bad host.example/");
+      expect(refused.ok).toBe(false);
+      expect(checkHttpUrl("https://bad host.example/")).not.toBe(refused);
+    });
+
+    it("forgets the oldest URL once a thousand others have passed, and still answers it rightly", () => {
+      const oldest = checkHttpUrl("https://oldest.example/ok");
+      for (let i = 0; i < 500; i++) checkHttpUrl(`https://shop${i}.example/ok`);
+      expect(checkHttpUrl("https://oldest.example/ok")).toBe(oldest);
+      for (let i = 0; i < 1100; i++) checkHttpUrl(`https://other${i}.example/ok`);
+      const again = checkHttpUrl("https://oldest.example/ok");
+      expect(again).not.toBe(oldest);
+      expect(again).toEqual(oldest);
+    });
+  });
 });

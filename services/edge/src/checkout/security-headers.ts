@@ -74,7 +74,7 @@ export function redirectSeeOther(reply: FastifyReply, location: string): Fastify
 export function httpUrlOrUndefined(value: string | undefined): string | undefined {
   if (value === undefined || value === "") return undefined;
   const checked = checkHttpUrl(value);
-  return checked.ok ? checked.url.toString() : undefined;
+  return checked.ok ? checked.href : undefined;
 }
 
 export function originOf(url: string | undefined): string | undefined {
