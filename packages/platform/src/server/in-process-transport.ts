@@ -78,6 +78,68 @@ function untilAborted<T>(signal: AbortSignal, answer: () => Promise<T>): Promise
   });
 }
 
+/** A unary method served in process, with what every call to it hands its handler. */
+interface HandlerTarget {
+  spec: MethodImplSpec;
+  method: DescMethod;
+  url: string;
+  serverInterceptors: Interceptor[];
+}
+
+const NO_DEADLINE = (): undefined => undefined;
+
+/** The handler's `timeoutMs()`: what is left of the caller's deadline, as over the network. */
+function remainingTime(timeoutMs: number | undefined): () => number | undefined {
+  if (timeoutMs === undefined) return NO_DEADLINE;
+  const deadline = Date.now() + timeoutMs;
+  return () => deadline - Date.now();
+}
+
+/**
+ * Runs the service's handler behind the server interceptors. The handler shares the call's
+ * signal and deadline: both ends are in this process, so one signal serves both
+ * (docs/decisions.md#in-process-calls-skip-the-wire). Helpers like this one live at module level,
+ * not as closures made per call (docs/decisions.md#hot-paths-make-no-named-closures-per-call).
+ */
+async function callHandler(
+  target: HandlerTarget,
+  remainingMs: () => number | undefined,
+  req: UnaryRequest,
+): Promise<UnaryResponse> {
+  const { method } = target;
+  const context: HandlerContext = {
+    service: method.parent,
+    method,
+    protocolName: "in-process",
+    requestMethod: "POST",
+    url: target.url,
+    signal: req.signal,
+    timeoutMs: remainingMs,
+    requestHeader: req.header,
+    responseHeader: new Headers(),
+    responseTrailer: new Headers(),
+    values: req.contextValues,
+  };
+  try {
+    const message = await invokeUnaryImplementation(
+      target.spec as never,
+      context,
+      req.message,
+      target.serverInterceptors,
+    );
+    return {
+      stream: false,
+      service: method.parent,
+      method,
+      header: context.responseHeader,
+      trailer: context.responseTrailer,
+      message,
+    } as UnaryResponse;
+  } catch (err) {
+    throw asReceived(err);
+  }
+}
+
 /**
  * A Connect transport that calls a service's routes in this process (embedded mode, tests),
  * behind the same server interceptors as `startServiceServer` except tracing: the call runs in its
@@ -100,7 +162,11 @@ export function createInProcessTransport(o: {
   clientInterceptors?: Interceptor[];
 }): Transport {
   const serverInterceptors = inProcessServerInterceptors(o.name, o.logger, o.interceptors);
-  const unary = unaryMethodsOf(o.routes);
+  const targets = new Map<DescMethod, HandlerTarget>();
+  for (const [method, spec] of unaryMethodsOf(o.routes)) {
+    const url = `in-process://${o.name}/${method.parent.typeName}/${method.name}`;
+    targets.set(method, { spec, method, url, serverInterceptors });
+  }
   let streaming: Transport | undefined;
   const routerTransport = () =>
     (streaming ??= createRouterTransport(o.routes, {
@@ -110,46 +176,10 @@ export function createInProcessTransport(o: {
 
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      const spec = unary.get(method as DescMethod);
-      if (!spec) return routerTransport().unary(method, signal, timeoutMs, header, input, contextValues);
-      const url = `in-process://${o.name}/${method.parent.typeName}/${method.name}`;
+      const target = targets.get(method as DescMethod);
+      if (!target) return routerTransport().unary(method, signal, timeoutMs, header, input, contextValues);
+      const remainingMs = remainingTime(timeoutMs);
       const call = callSignal(signal, timeoutMs);
-      const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-      const callHandler = async (req: UnaryRequest): Promise<UnaryResponse> => {
-        // The handler shares the call's signal and deadline: both ends are in this process, so
-        // one signal serves both (docs/decisions.md#in-process-calls-skip-the-wire).
-        const context: HandlerContext = {
-          service: method.parent,
-          method,
-          protocolName: "in-process",
-          requestMethod: "POST",
-          url,
-          signal: req.signal,
-          timeoutMs: () => (deadline === undefined ? undefined : deadline - Date.now()),
-          requestHeader: req.header,
-          responseHeader: new Headers(),
-          responseTrailer: new Headers(),
-          values: req.contextValues,
-        };
-        try {
-          const message = await invokeUnaryImplementation(
-            spec as never,
-            context,
-            req.message,
-            serverInterceptors,
-          );
-          return {
-            stream: false,
-            service: method.parent,
-            method,
-            header: context.responseHeader,
-            trailer: context.responseTrailer,
-            message,
-          } as UnaryResponse;
-        } catch (err) {
-          throw asReceived(err);
-        }
-      };
       // The answer, or the call's end (deadline, cancellation) if that comes first: a client
       // never waits on a handler that ignores its signal, as over the network. A call that only
       // its answer can end needs no watch on its signal.
@@ -157,8 +187,8 @@ export function createInProcessTransport(o: {
         (inner, interceptor) => interceptor(inner as never) as UnaryFn,
         (req) =>
           req.signal === call.signal && call.endsOnlyByAnswer
-            ? callHandler(req)
-            : untilAborted(req.signal, () => callHandler(req)),
+            ? callHandler(target, remainingMs, req)
+            : untilAborted(req.signal, () => callHandler(target, remainingMs, req)),
       );
       try {
         const response = await next({
@@ -166,7 +196,7 @@ export function createInProcessTransport(o: {
           service: method.parent,
           method,
           requestMethod: "POST",
-          url,
+          url: target.url,
           header: new Headers(header),
           contextValues: contextValues ?? createContextValues(),
           message: isMessage(input, method.input) ? input : create(method.input, input as never),

@@ -57,18 +57,27 @@ function unsupported(code: string): FieldViolation {
 }
 
 /**
+ * The violations found so far. A class rather than a closure made per call: the runtime that
+ * runs TypeScript here names every such closure as it is made
+ * (docs/decisions.md#hot-paths-make-no-named-closures-per-call).
+ */
+class Violations {
+  readonly list: FieldViolation[] = [];
+  add(v: FieldViolation | undefined): void {
+    if (v) this.list.push(v);
+  }
+}
+
+/**
  * Every check of a create request at once (docs/api/sessions.md#create-a-session). `rate` is the account's rate for
  * a foreign currency (six-decimal text; undefined when none is configured) and is ignored for
  * TND. Nothing is created when there is any violation. The request's JSON shape was checked
  * by the edge's route schema; these are the rules of meaning.
  */
 export function validateCreateSession(input: CreateSessionInput, rate: string | undefined): CreateValidation {
-  const found: FieldViolation[] = [];
-  const add = (v: FieldViolation | undefined): void => {
-    if (v) found.push(v);
-  };
+  const found = new Violations();
 
-  add(checkText("merchant_reference", input.merchantReference, { max: 200, required: true }));
+  found.add(checkText("merchant_reference", input.merchantReference, { max: 200, required: true }));
 
   const currency: CurrencyCheck = checkCurrency(input);
   let rateValue: Dec | undefined;
@@ -76,35 +85,35 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
   else if (currency.code !== undefined && rate !== undefined) rateValue = new D(rate);
 
   const amount = checkAmountText("amount", input.amount, currency.code);
-  if (!amount.ok) add(amount.violation);
-  add(currency.violation);
-  if (currency.code !== undefined && rateValue === undefined) add(unsupported(currency.code));
+  if (!amount.ok) found.add(amount.violation);
+  found.add(currency.violation);
+  if (currency.code !== undefined && rateValue === undefined) found.add(unsupported(currency.code));
   let settlementMinor: bigint | undefined;
   if (amount.ok && currency.code !== undefined && rateValue !== undefined) {
     const settled = checkSettlement("amount", amount.minor, currency.code, rateValue);
     if (settled.ok) settlementMinor = settled.minor;
-    else add(settled.violation);
+    else found.add(settled.violation);
   }
 
-  add(checkText("order_id", input.orderId, { max: 100 }));
-  add(checkText("description", input.description, { max: 500, multiline: true }));
+  found.add(checkText("order_id", input.orderId, { max: 100 }));
+  found.add(checkText("description", input.description, { max: 500, multiline: true }));
 
   const items: LineItem[] = [];
   if (input.items.length > MAX_ITEMS) {
-    add(violation("items", "invalid", `items must hold at most ${MAX_ITEMS} line items.`));
+    found.add(violation("items", "invalid", `items must hold at most ${MAX_ITEMS} line items.`));
   } else {
     input.items.forEach((item, i) => {
       const at = `items[${i}]`;
-      add(checkText(`${at}.name`, item.name, { max: 200, required: true }));
-      add(checkIntegerRange(`${at}.quantity`, item.quantity, 1, MAX_ITEM_QUANTITY));
+      found.add(checkText(`${at}.name`, item.name, { max: 200, required: true }));
+      found.add(checkIntegerRange(`${at}.quantity`, item.quantity, 1, MAX_ITEM_QUANTITY));
       const price = checkAmountText(`${at}.unit_price`, item.unitPrice, currency.code);
-      if (!price.ok) add(price.violation);
+      if (!price.ok) found.add(price.violation);
       else if (currency.code !== undefined) {
         // A unit price may not round to zero in TND (a cheap foreign item), but it may not
         // exceed what a whole session may carry either.
         if (rateValue !== undefined) {
           const settled = checkSettlement(`${at}.unit_price`, price.minor, currency.code, rateValue);
-          if (!settled.ok && settled.violation.code === "amount_too_large") add(settled.violation);
+          if (!settled.ok && settled.violation.code === "amount_too_large") found.add(settled.violation);
         }
         items.push({
           name: item.name,
@@ -113,25 +122,25 @@ export function validateCreateSession(input: CreateSessionInput, rate: string | 
           ...(item.description !== undefined ? { description: item.description } : {}),
         });
       }
-      add(checkText(`${at}.description`, item.description, { max: 500, multiline: true }));
+      found.add(checkText(`${at}.description`, item.description, { max: 500, multiline: true }));
     });
   }
 
-  add(checkText("buyer_first_name", input.buyerFirstName, { max: 100 }));
-  add(checkText("buyer_last_name", input.buyerLastName, { max: 100 }));
-  add(checkEmail("buyer_email", input.buyerEmail));
-  add(checkPhone("buyer_phone", input.buyerPhone));
-  add(checkMetadata("metadata", input.metadataJson));
+  found.add(checkText("buyer_first_name", input.buyerFirstName, { max: 100 }));
+  found.add(checkText("buyer_last_name", input.buyerLastName, { max: 100 }));
+  found.add(checkEmail("buyer_email", input.buyerEmail));
+  found.add(checkPhone("buyer_phone", input.buyerPhone));
+  found.add(checkMetadata("metadata", input.metadataJson));
   // Live mode: the buyer's way back and the payment outcome never travel in clear text (see
   // docs/decisions.md, "Validation and the OpenAPI contract"); test mode allows http for local
   // shops. A fragment means nothing to a webhook receiver; a browser page may use one.
   const httpsOnly = input.scope.livemode;
-  add(checkUrl("return_url", input.returnUrl, { httpsOnly }));
-  add(checkUrl("cancel_url", input.cancelUrl, { httpsOnly }));
-  add(checkUrl("webhook_url", input.webhookUrl, { httpsOnly, forbidFragment: true }));
-  add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
+  found.add(checkUrl("return_url", input.returnUrl, { httpsOnly }));
+  found.add(checkUrl("cancel_url", input.cancelUrl, { httpsOnly }));
+  found.add(checkUrl("webhook_url", input.webhookUrl, { httpsOnly, forbidFragment: true }));
+  found.add(checkIntegerRange("max_attempts", input.maxAttempts, 1, MAX_ATTEMPTS_LIMIT));
 
-  if (found.length > 0) return { ok: false, violations: found };
+  if (found.list.length > 0) return { ok: false, violations: found.list };
   if (!amount.ok || currency.code === undefined || rateValue === undefined || settlementMinor === undefined) {
     throw new Error("validation passed without a settled amount"); // unreachable: each case adds a violation
   }
