@@ -103,6 +103,20 @@ describe("create body: the route schema, then the mapping", () => {
     ]);
   });
 
+  it("treats null as absent wherever the copy starts, and keeps an own __proto__ member when it copies", () => {
+    const request = map(
+      '{"merchant_reference":"r","amount":"1.000","items":[{"name":"a","quantity":1,"unit_price":"1.000"},{"name":"b","quantity":2,"unit_price":"2.000","description":null}],"order_id":null}',
+    );
+    expect(request.orderId).toBeUndefined();
+    expect(request.items).toMatchObject([
+      { name: "a", quantity: 1, description: "" },
+      { name: "b", quantity: 2, description: "" },
+    ]);
+    expect(
+      validate('{"merchant_reference":"r","__proto__":{"x":1},"amount":"1.000","currency":null}').error?.violations,
+    ).toEqual([{ field: "__proto__", code: "invalid", message: "Unknown field." }]);
+  });
+
   it("answers a body that is not an object with 400, and too many items with one violation", () => {
     expect(validateBody([1])).toMatchObject({ error: { reason: "BAD_REQUEST" } });
     const items = `[${Array.from({ length: 5000 }, () => "{}").join(",")}]`;

@@ -33,34 +33,70 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
 /**
  * `null` is the same as an absent member (docs/api/README.md), and a list over its maxItems is one
  * violation whose elements are never looked at: done before the checker, along the schema's
- * declared object members only (so metadata, however deep, is not walked).
+ * declared object members only (so metadata, however deep, is not walked). A value with nothing
+ * to drop is returned as it is; one with something to drop is copied from its first change, into
+ * an object with no prototype, so a member named `__proto__` stays an own (unknown) member.
  */
 function withoutNullMembers(value: unknown, schema: TSchema, early: ViolationCollector, path = ""): unknown {
   if (!isJsonObject(value) || schema[Kind] !== "Object" || schema.additionalProperties === true) return value;
   const properties = (schema.properties ?? {}) as Record<string, AnnotatedSchema>;
-  // No prototype: a member named `__proto__` stays an own (unknown) member.
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [name, member] of Object.entries(value)) {
-    if (member === null) continue;
-    const memberSchema = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    const at: string = path === "" ? name : `${path}.${name}`;
-    if (memberSchema?.[Kind] === "Array" && Array.isArray(member)) {
-      const max = memberSchema.maxItems as number | undefined;
-      if (max !== undefined && member.length > max) {
-        early.add({
-          field: at,
-          code: "invalid",
-          message: memberSchema["x-too-many"] ?? `Must hold at most ${max} elements.`,
-        });
-        continue;
-      }
-      const itemSchema = memberSchema.items as TSchema;
-      out[name] = member.map((element, i) => withoutNullMembers(element, itemSchema, early, `${at}[${i}]`));
-    } else if (memberSchema !== undefined) {
-      out[name] = withoutNullMembers(member, memberSchema, early, at);
-    } else out[name] = member;
+  const names = Object.keys(value);
+  let copy: Record<string, unknown> | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const member = value[name];
+    const kept = member === null ? DROPPED : keptMember(member, properties, name, path, early);
+    if (copy === undefined && kept !== member) copy = copyOfFirst(value, names, i);
+    if (copy !== undefined && kept !== DROPPED) copy[name] = kept;
   }
-  return out;
+  return copy ?? value;
+}
+
+/** Marks a member left out of the value the checker sees. */
+const DROPPED = Symbol("dropped");
+
+function keptMember(
+  member: unknown,
+  properties: Record<string, AnnotatedSchema>,
+  name: string,
+  path: string,
+  early: ViolationCollector,
+): unknown {
+  const memberSchema = Object.hasOwn(properties, name) ? properties[name] : undefined;
+  if (memberSchema === undefined || typeof member !== "object") return member;
+  const at = path === "" ? name : `${path}.${name}`;
+  if (memberSchema[Kind] !== "Array" || !Array.isArray(member)) {
+    return withoutNullMembers(member, memberSchema, early, at);
+  }
+  const max = memberSchema.maxItems as number | undefined;
+  if (max !== undefined && member.length > max) {
+    early.add({
+      field: at,
+      code: "invalid",
+      message: memberSchema["x-too-many"] ?? `Must hold at most ${max} elements.`,
+    });
+    return DROPPED;
+  }
+  const itemSchema = memberSchema.items as TSchema;
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < member.length; i++) {
+    const element: unknown = member[i];
+    const kept = withoutNullMembers(element, itemSchema, early, `${at}[${i}]`);
+    if (copy === undefined && kept !== element) copy = member.slice(0, i);
+    copy?.push(kept);
+  }
+  return copy ?? member;
+}
+
+/** A copy, with no prototype, of the object's first `count` members. */
+function copyOfFirst(
+  value: Record<string, unknown>,
+  names: string[],
+  count: number,
+): Record<string, unknown> {
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (let i = 0; i < count; i++) copy[names[i] as string] = value[names[i] as string];
+  return copy;
 }
 
 function validationError(
