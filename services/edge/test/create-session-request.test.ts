@@ -113,7 +113,8 @@ describe("create body: the route schema, then the mapping", () => {
       { name: "b", quantity: 2, description: "" },
     ]);
     expect(
-      validate('{"merchant_reference":"r","__proto__":{"x":1},"amount":"1.000","currency":null}').error?.violations,
+      validate('{"merchant_reference":"r","__proto__":{"x":1},"amount":"1.000","currency":null}').error
+        ?.violations,
     ).toEqual([{ field: "__proto__", code: "invalid", message: "Unknown field." }]);
   });
 
