@@ -5,7 +5,6 @@ export * from "./config/public-url.js";
 export * from "./config/read-config.js";
 export * from "./copy-record.js";
 export * from "./document-write-lock.js";
-export * from "./encoded-record.js";
 export * from "./errors/account-scope.js";
 export * from "./errors/connect-errors.js";
 export * from "./errors/error-catalog.js";

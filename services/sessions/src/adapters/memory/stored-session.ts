@@ -1,9 +1,10 @@
-import { decodeRecord, encodeRecord } from "@gateway/platform";
 import type { SessionListFilter } from "../../app/ports.js";
 import type { AccountScope, Session, SessionStatus } from "../../domain/session.js";
+import { decodeSession, encodeSession } from "./session-codec.js";
 
 /**
- * What the in-memory store keeps of a session: the whole session encoded as one string, beside
+ * What the in-memory store keeps of a session: the whole session encoded as one string
+ * (./session-codec.ts), beside
  * the few members its looks compare without decoding it (scope, version, and what a list
  * filters on). A session kept as objects was some sixty heap objects for the garbage collector
  * to trace on every major collection, so these members are kept as plain values where they can
@@ -50,13 +51,13 @@ export function storeSession(session: Session, previous?: StoredSession): Stored
     merchantReference: sameText(previous?.merchantReference, session.merchantReference),
     orderNumber: sameText(previous?.orderNumber, session.orderNumber),
     amountMinor: compactMinor(session.amountMinor),
-    encoded: encodeRecord(session),
+    encoded: encodeSession(session),
   };
 }
 
 /** A fresh copy of the stored session: the caller may change it freely. */
 export function decodeStoredSession(stored: StoredSession): Session {
-  return decodeRecord<Session>(stored.encoded);
+  return decodeSession(stored.encoded);
 }
 
 export const storedInScope = (stored: StoredSession, scope: AccountScope): boolean =>
