@@ -134,8 +134,8 @@ function attemptFields(a: PaymentAttempt): unknown[] {
     a.cardCountry ?? null,
     a.failureCode ?? null,
     a.failureMessage ?? null,
-    a.feeMinor === undefined ? null : a.feeMinor.toString(),
-    a.netMinor === undefined ? null : a.netMinor.toString(),
+    minorTextOrNull(a.feeMinor),
+    minorTextOrNull(a.netMinor),
     a.createdAt.getTime(),
     msOrNull(a.settledAt),
     a.settledBy ?? null,
@@ -161,8 +161,8 @@ function attemptOf(f: unknown[]): PaymentAttempt {
   setPresent(attempt, "cardCountry", textOrUndefined(f[9]));
   setPresent(attempt, "failureCode", textOrUndefined(f[10]));
   setPresent(attempt, "failureMessage", textOrUndefined(f[11]));
-  setPresent(attempt, "feeMinor", f[12] === null ? undefined : BigInt(f[12] as string));
-  setPresent(attempt, "netMinor", f[13] === null ? undefined : BigInt(f[13] as string));
+  setPresent(attempt, "feeMinor", minorOrUndefined(f[12]));
+  setPresent(attempt, "netMinor", minorOrUndefined(f[13]));
   setPresent(attempt, "settledAt", dateOrUndefined(f[15]));
   setPresent(attempt, "settledBy", (f[16] ?? undefined) as PaymentAttempt["settledBy"]);
   setPresent(attempt, "duplicatePayment", (f[17] ?? undefined) as boolean | undefined);
@@ -179,5 +179,11 @@ function setPresent<T, K extends keyof T>(target: T, key: K, value: T[K] | undef
 const msOrNull = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
 
 const dateOrUndefined = (ms: unknown): Date | undefined => (ms === null ? undefined : new Date(ms as number));
+
+const minorTextOrNull = (minor: bigint | undefined): string | null =>
+  minor === undefined ? null : minor.toString();
+
+const minorOrUndefined = (text: unknown): bigint | undefined =>
+  text === null ? undefined : BigInt(text as string);
 
 const textOrUndefined = (text: unknown): string | undefined => (text === null ? undefined : (text as string));
