@@ -1,4 +1,5 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { create } from "@bufbuild/protobuf";
+import { type Timestamp, TimestampSchema, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { formatTimestamp, parseRfc3339 } from "../src/mapping/rfc3339.js";
 
@@ -41,5 +42,52 @@ describe("parseRfc3339", () => {
   it("formats in UTC with milliseconds, null when unset", () => {
     expect(formatTimestamp(parseRfc3339("2026-05-01T08:09:10.5+02:00"))).toBe("2026-05-01T06:09:10.500Z");
     expect(formatTimestamp(undefined)).toBeNull();
+  });
+});
+
+describe("formatTimestamp", () => {
+  const asDateWrites = (ts: Timestamp) => timestampDate(ts).toISOString();
+  const at = (seconds: bigint, nanos = 0) => create(TimestampSchema, { seconds, nanos });
+
+  it("writes what Date#toISOString writes, on the calendar's edges", () => {
+    const edges = [
+      "1970-01-01T00:00:00.000Z",
+      "1972-02-29T23:59:59.999Z",
+      "1999-12-31T23:59:59.999Z",
+      "2000-02-29T12:00:00.000Z",
+      "2000-03-01T00:00:00.000Z",
+      "2100-02-28T23:59:59.999Z",
+      "2100-03-01T00:00:00.000Z",
+      "2400-02-29T00:00:00.001Z",
+      "9999-12-31T23:59:59.999Z",
+    ];
+    for (const text of edges) expect(formatTimestamp(timestampFromDate(new Date(text)))).toBe(text);
+  });
+
+  it("writes what Date#toISOString writes, for instants spread over 1970 to 9999", () => {
+    // A fixed linear congruential sequence, so a failure names an instant that fails again.
+    let state = 20_261_127;
+    for (let i = 0; i < 20_000; i++) {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      const ms = Math.floor((state / 2 ** 31) * 253_402_300_800_000);
+      const ts = timestampFromDate(new Date(ms));
+      expect(formatTimestamp(ts), `at ${ms} ms`).toBe(asDateWrites(ts));
+    }
+  });
+
+  it("rounds nanoseconds up to the millisecond, as timestampDate does, across a second", () => {
+    expect(formatTimestamp(at(1_700_000_000n, 1))).toBe("2023-11-14T22:13:20.001Z");
+    expect(formatTimestamp(at(1_700_000_000n, 999_999_999))).toBe("2023-11-14T22:13:21.000Z");
+  });
+
+  it("writes instants before 1970 or after 9999 as Date does, and refuses what Date cannot hold", () => {
+    for (const ts of [
+      at(-1n, 500_000_000),
+      at(-62_135_596_800n),
+      at(253_402_300_800n),
+      at(-8_000_000_000_000n),
+    ])
+      expect(formatTimestamp(ts)).toBe(asDateWrites(ts));
+    expect(() => formatTimestamp(at(9_000_000_000_000_000n))).toThrow(RangeError);
   });
 });

@@ -43,7 +43,53 @@ function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/** RFC 3339 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`); null when unset. */
+const MS_PER_DAY = 86_400_000;
+/** 9999-12-31T23:59:59.999Z: the last instant written with a four-digit year. */
+const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
+
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+const threeDigits = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * RFC 3339 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`), exactly as
+ * `timestampDate(ts).toISOString()` writes it; null when unset. Written by arithmetic from 1970
+ * to 9999: every session, attempt and delivery in a response has several, and `toISOString`
+ * took 0.7 µs each (docs/decisions.md#timestamps-are-written-by-arithmetic).
+ */
 export function formatTimestamp(ts: Timestamp | undefined): string | null {
-  return ts ? timestampDate(ts).toISOString() : null;
+  if (!ts) return null;
+  // Sub-millisecond nanos round up, as timestampDate rounds them.
+  const ms = Number(ts.seconds) * 1000 + Math.ceil(ts.nanos / 1_000_000);
+  if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_YEAR_MS)) return timestampDate(ts).toISOString();
+  const days = Math.floor(ms / MS_PER_DAY);
+  let rest = ms - days * MS_PER_DAY;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  return `${civilDate(days)}T${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}.${threeDigits(rest - seconds * 1000)}Z`;
+}
+
+/**
+ * `YYYY-MM-DD` of a day counted from 1970-01-01 (not before it), by the proleptic Gregorian
+ * calendar: Howard Hinnant's days-to-civil algorithm, with eras of 400 years starting on March 1.
+ */
+function civilDate(daysSinceEpoch: number): string {
+  const z = daysSinceEpoch + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${twoDigits(month)}-${twoDigits(day)}`;
 }
