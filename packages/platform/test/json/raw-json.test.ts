@@ -24,8 +24,48 @@ describe("stringifyWithRaw", () => {
     }
   });
 
-  it("when a number is not finite, then it throws instead of writing invalid JSON", () => {
-    expect(() => stringifyWithRaw({ a: Number.NaN })).toThrow(TypeError);
+  it("when a number is not finite, then it is written null, as JSON.stringify writes it", () => {
+    expect(stringifyWithRaw({ a: Number.NaN, b: [Number.POSITIVE_INFINITY], c: new RawJson("1") })).toBe(
+      '{"a":null,"b":[null],"c":1}',
+    );
+  });
+
+  it("when RawJson values sit at every depth, then each text lands in its own place, in order", () => {
+    const value = {
+      first: new RawJson('{"a":"x"}'),
+      nested: { list: [new RawJson("[1, 2]"), { deep: new RawJson('"s"') }, new RawJson("0.10")] },
+      empty: [],
+      last: new RawJson("true"),
+    };
+    expect(stringifyWithRaw(value)).toBe(
+      '{"first":{"a":"x"},"nested":{"list":[[1, 2],{"deep":"s"},0.10]},"empty":[],"last":true}',
+    );
+  });
+
+  it("when a document holds the stand-in a RawJson writes, as a value or a name, then the document is still written exactly", () => {
+    // The stand-in is what a RawJson gives JSON.stringify inside stringifyWithRaw: read it there.
+    let standIn = "";
+    const reader = {
+      toJSON: () => {
+        standIn = String(new RawJson("0").toJSON());
+        return null;
+      },
+    };
+    stringifyWithRaw([reader] as never);
+    expect(standIn).toMatch(/^raw-json:[0-9A-Za-z]{22}$/);
+    const forged = { a: standIn, [standIn]: new RawJson('{"n":1.50}'), list: [new RawJson("2.0"), standIn] };
+    expect(stringifyWithRaw(forged)).toBe(
+      `{"a":"${standIn}","${standIn}":{"n":1.50},"list":[2.0,"${standIn}"]}`,
+    );
+  });
+
+  it("when a RawJson is written by JSON.stringify elsewhere (a log line), then it writes what its text means", () => {
+    expect(JSON.stringify({ m: new RawJson('{"n":1.50}') })).toBe('{"m":{"n":1.5}}');
+  });
+
+  it("when JSON.stringify throws midway, then the next document is written as usual", () => {
+    expect(() => stringifyWithRaw({ a: new RawJson("1"), b: 1n } as never)).toThrow(TypeError);
+    expect(stringifyWithRaw({ c: new RawJson("[3]") })).toBe('{"c":[3]}');
   });
 });
 
