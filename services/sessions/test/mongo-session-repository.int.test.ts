@@ -5,6 +5,7 @@ import {
   createMongoSessionRepository,
   SESSIONS_COLLECTION,
 } from "../src/adapters/mongo/mongo-session-repository.js";
+import { requestFingerprint } from "../src/domain/request-fingerprint.js";
 import { sessionRepositoryContract } from "./contracts/session-repository.contract.js";
 import { newScope, sessionFixture } from "./support/fixtures.js";
 
@@ -70,6 +71,19 @@ describe("MongoSessionRepository storage", () => {
     expect(plain?.sequence).toBe(0);
     expect(plain?.outboxPending).toBe(0);
     expect(plain?.outboxUnpublished).toBe(false);
+  });
+
+  it("when a session is stored, then its document carries the create's fingerprint for the versions that still read it", async () => {
+    const repo = await createMongoSessionRepository(await db());
+    const session = sessionFixture(newScope(), {
+      description: "Two books",
+      metadataJson: '{"b":1.50,"a":1}',
+    });
+    await repo.insert(session);
+    const plain = await (await db()).collection(SESSIONS_COLLECTION).findOne({ id: session.id });
+    expect(plain?.requestFingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(plain?.requestFingerprint).toBe(requestFingerprint(session));
+    expect(await repo.findById(session.scope, session.id)).not.toHaveProperty("requestFingerprint");
   });
 
   it("when sessions were stored before the outbox flag, then the next start flags those with unpublished events for the relay", async () => {

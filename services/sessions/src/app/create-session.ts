@@ -128,7 +128,7 @@ async function repeatOf(
   existing: Session,
   fingerprint: string,
 ): Promise<CreateSessionOutcome> {
-  if (existing.requestFingerprint !== fingerprint) {
+  if (requestFingerprint(existing) !== fingerprint) {
     throw new GatewayError(
       "CONFLICT",
       "A session with this merchant_reference already exists with different parameters.",

@@ -2,7 +2,6 @@ import { SETTLEMENT_CURRENCY } from "@gateway/money";
 import { newId } from "@gateway/platform";
 import { mintCheckoutLink } from "./checkout-link.js";
 import { newOrderNumber } from "./order-number.js";
-import { requestFingerprint } from "./request-fingerprint.js";
 import type { AccountScope, Session } from "./session.js";
 import { linkExpiryDueAtFor } from "./sweep-schedule.js";
 import type { ValidCreateSession } from "./validation/create-session-input.js";
@@ -49,7 +48,6 @@ export function newSession(
     expiresAt,
     createdAt: now,
     updatedAt: now,
-    requestFingerprint: requestFingerprint(req),
     version: 1,
     lastEventSequence: 0,
     ...(linkExpiryDueAt ? { linkExpiryDueAt } : {}),

@@ -131,8 +131,6 @@ export interface Session {
   completedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
-  /** sha256 of the payment-defining request fields; an idempotent repeat must match it. */
-  requestFingerprint: string;
   /** Bumped by every stored change; conditional updates compare it (optimistic concurrency). */
   version: number;
   /** Sequence of the session's last event (0 before the first); events count 1, 2, 3… */

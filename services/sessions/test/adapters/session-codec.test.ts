@@ -67,7 +67,6 @@ const everyMember: Complete<Session> = {
   completedAt: at("2026-11-27T10:00:09.009Z"),
   createdAt: at("2026-11-27T10:00:00.000Z"),
   updatedAt: at("2026-11-27T10:05:00.000Z"),
-  requestFingerprint: "f".repeat(64),
   version: 7,
   lastEventSequence: 3,
   linkExpiryDueAt: at("2026-11-27T10:50:00.000Z"),
@@ -100,7 +99,6 @@ const fewestMembers: Session = {
   expiresAt: at("2026-11-28T10:00:00.000Z"),
   createdAt: at("2026-11-27T10:00:00.000Z"),
   updatedAt: at("2026-11-27T10:00:00.000Z"),
-  requestFingerprint: "0".repeat(64),
   version: 1,
   lastEventSequence: 0,
 };

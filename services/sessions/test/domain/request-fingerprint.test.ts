@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { decodeSession, encodeSession } from "../../src/adapters/memory/session-codec.js";
 import { canonicalJson } from "../../src/domain/canonical-json.js";
+import { newSession } from "../../src/domain/new-session.js";
 import { requestFingerprint } from "../../src/domain/request-fingerprint.js";
 import type { ValidCreateSession } from "../../src/domain/validation/create-session-input.js";
+import { LIFETIMES, newScope } from "../support/fixtures.js";
 
 /**
  * The fingerprint as stored sessions hold it: sha256 of JSON.stringify over [name, value] pairs.
@@ -94,10 +97,26 @@ describe("requestFingerprint", () => {
     const fingerprints = new Set(changed.map(requestFingerprint));
     expect(fingerprints.size).toBe(changed.length);
     expect(fingerprints.has(requestFingerprint(full))).toBe(false);
-    expect(
-      requestFingerprint({ ...full, original: { ...full.original, rate: "3.5" }, amountMinor: 1n }),
-    ).toBe(requestFingerprint(full));
+    const otherRate: ValidCreateSession = {
+      ...full,
+      original: { ...full.original, rate: "3.5" },
+      amountMinor: 1n,
+    };
+    expect(requestFingerprint(otherRate)).toBe(requestFingerprint(full));
   });
+
+  it.each([
+    ["only its required fields", minimal],
+    ["every field", full],
+  ])(
+    "when a session is stored for a request with %s, then the session's fingerprint is the request's",
+    (_, req) => {
+      const stored = newSession(newScope(), req, new Date("2026-11-27T10:00:00.000Z"), LIFETIMES);
+      expect(requestFingerprint(stored)).toBe(requestFingerprint(req));
+      // As a store gives it back: a copy, sharing nothing with the request.
+      expect(requestFingerprint(decodeSession(encodeSession(stored)))).toBe(storedFormOf(req));
+    },
+  );
 
   it("when metadata differs only in spelling, then the fingerprint is the same", () => {
     const respelled = { ...full, metadataJson: '{"q":"\\u0022","a":["x",{"z":null}],"b":15e-1}' };

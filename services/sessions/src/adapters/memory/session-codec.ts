@@ -36,7 +36,6 @@ export function encodeSession(s: Session): string {
     msOrNull(s.completedAt),
     s.createdAt.getTime(),
     s.updatedAt.getTime(),
-    s.requestFingerprint,
     s.version,
     s.lastEventSequence,
     msOrNull(s.linkExpiryDueAt),
@@ -77,9 +76,8 @@ export function decodeSession(text: string): Session {
     expiresAt: new Date(f[20] as number),
     createdAt: new Date(f[22] as number),
     updatedAt: new Date(f[23] as number),
-    requestFingerprint: f[24] as string,
-    version: f[25] as number,
-    lastEventSequence: f[26] as number,
+    version: f[24] as number,
+    lastEventSequence: f[25] as number,
   };
   setPresent(session, "orderId", textOrUndefined(f[5]));
   setPresent(session, "description", textOrUndefined(f[9]));
@@ -88,8 +86,8 @@ export function decodeSession(text: string): Session {
   setPresent(session, "cancelUrl", textOrUndefined(f[15]));
   setPresent(session, "webhookUrl", textOrUndefined(f[16]));
   setPresent(session, "completedAt", dateOrUndefined(f[21]));
-  setPresent(session, "linkExpiryDueAt", dateOrUndefined(f[27]));
-  setPresent(session, "reconcileAt", dateOrUndefined(f[28]));
+  setPresent(session, "linkExpiryDueAt", dateOrUndefined(f[26]));
+  setPresent(session, "reconcileAt", dateOrUndefined(f[27]));
   return session;
 }
 

@@ -1,5 +1,6 @@
 import { minorFromStored } from "@gateway/money";
 import type { OutboxEvent } from "../../app/ports.js";
+import { requestFingerprint } from "../../domain/request-fingerprint.js";
 import type {
   AttemptStatus,
   CheckoutLink,
@@ -42,6 +43,11 @@ export interface SessionDocument {
   completedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * The create's fingerprint, no longer read: a repeat computes it from the stored fields
+   * (docs/decisions.md#a-sessions-fingerprint-is-computed-when-a-repeat-arrives). Still written
+   * for the versions before, which compare with it; absent from no document.
+   */
   requestFingerprint: string;
   version: number;
   outbox: OutboxDocument[];
@@ -247,7 +253,7 @@ export function toDocument(s: Session): SessionDocument {
     completedAt: orNull(s.completedAt),
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
-    requestFingerprint: s.requestFingerprint,
+    requestFingerprint: requestFingerprint(s),
     version: s.version,
     outbox: [],
     sequence: s.lastEventSequence,
@@ -305,7 +311,6 @@ export function fromDocument(d: SessionDocument): Session {
     ...present("completedAt", d.completedAt),
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
-    requestFingerprint: d.requestFingerprint,
     version: Number(d.version),
     lastEventSequence: Number(d.sequence ?? 0),
     ...present("linkExpiryDueAt", d.linkExpiryDueAt),
