@@ -83,7 +83,10 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, as every request passes it with nothing to wait for
+  // (docs/decisions.md#hooks-with-nothing-to-wait-for-take-a-callback). fastify answers what it
+  // throws as it answers a hook's error; after answering itself, it does not call `done`.
+  app.addHook("onRequest", (request, reply, done) => {
     // Every answer names its request, so a merchant can quote it and an operator find the logs.
     reply.header("request-id", request.id);
     if (hsts) reply.header("strict-transport-security", HSTS_VALUE);
@@ -92,12 +95,13 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     // holding one instead of finding nothing (docs/decisions.md#a-nul-in-the-url-finds-nothing).
     if (NUL_IN_URL.test(request.url)) {
       answerNulInUrl(request, reply);
-      return reply;
+      return;
     }
     if (closing && request.url !== "/healthz") {
       reply.header("connection", "close");
       throw new GatewayError("SERVICE_UNAVAILABLE", "The gateway is restarting; retry on a new connection.");
     }
+    done();
   });
 
   registerHealthRoutes(app, deps.readiness ?? [], () => closing);

@@ -26,6 +26,20 @@ describe("edge RED metrics", () => {
     expect(text).not.toContain("cs_secret_looking_id_123");
   });
 
+  it("when the metrics are read, then the request counter is a counter equal to the duration histogram's count, series by series", async () => {
+    const t = createTestEdge();
+    for (const url of ["/healthz", "/healthz", "/no-such-page"]) await t.app.inject({ method: "GET", url });
+    const text = await metricsRegistry.metrics();
+    expect(text).toContain("# TYPE gateway_http_requests_total counter");
+    const series = (name: string) =>
+      new Map(
+        [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\}) (\\S+)$`, "gm"))].map((m) => [m[1], Number(m[2])]),
+      );
+    const counted = series("gateway_http_requests_total");
+    expect(counted.get('{route="/healthz",method="GET",status_class="2xx"}')).toBeGreaterThanOrEqual(2);
+    expect(counted).toEqual(series("gateway_http_request_duration_seconds_count"));
+  });
+
   it("when requests succeed, then they count as 2xx of their route", async () => {
     const t = createTestEdge();
     const route = { route: "/healthz", method: "GET", status_class: "2xx" };
