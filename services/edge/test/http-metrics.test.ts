@@ -33,7 +33,10 @@ describe("edge RED metrics", () => {
     expect(text).toContain("# TYPE gateway_http_requests_total counter");
     const series = (name: string) =>
       new Map(
-        [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\}) (\\S+)$`, "gm"))].map((m) => [m[1], Number(m[2])]),
+        [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\}) (\\S+)$`, "gm"))].map((m) => [
+          m[1],
+          Number(m[2]),
+        ]),
       );
     const counted = series("gateway_http_requests_total");
     expect(counted.get('{route="/healthz",method="GET",status_class="2xx"}')).toBeGreaterThanOrEqual(2);
