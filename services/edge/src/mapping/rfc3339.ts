@@ -54,7 +54,7 @@ const threeDigits = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}
  * RFC 3339 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`), exactly as
  * `timestampDate(ts).toISOString()` writes it; null when unset. Written by arithmetic from 1970
  * to 9999: every session, attempt and delivery in a response has several, and `toISOString`
- * took 0.7 µs each (docs/decisions.md#timestamps-are-written-by-arithmetic).
+ * took 0.85 µs each (docs/decisions.md#timestamps-are-written-by-arithmetic).
  */
 export function formatTimestamp(ts: Timestamp | undefined): string | null {
   if (!ts) return null;

@@ -110,12 +110,7 @@ function linkFields(link: CheckoutLink): unknown[] {
 }
 
 function linkOf(f: unknown[]): CheckoutLink {
-  const link: CheckoutLink = {
-    token: f[0] as string,
-    createdAt: new Date(f[1] as number),
-    expiresAt: new Date(f[2] as number),
-  };
-  return link;
+  return { token: f[0] as string, createdAt: new Date(f[1] as number), expiresAt: new Date(f[2] as number) };
 }
 
 function attemptFields(a: PaymentAttempt): unknown[] {
