@@ -6,7 +6,8 @@
 //      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
 //      Throughput at saturation (closed loop, --concurrency clients for --seconds, the gateway and
 //      its floor in --turns alternating slices, so both see the same machine), then p50/p99
-//      latency in an open loop at half that rate (latency from the scheduled start), with the
+//      latency in an open loop at half that rate (latency from the scheduled start), after
+//      --half-load-warmup seconds at that rate whose p99 is shown but not counted, with the
 //      load generator's longest delay in starting a request: a p99 near it is the generator's or
 //      the machine's pause, which every request of that moment includes, not the target's; and
 //      how many separate stretches of time the slowest 1% fell in: a few long ones are stalls
@@ -28,7 +29,7 @@
 //      the grown stack at the largest growth step, the reference stack stopped. --idle-only: that
 //      alone, the stack never loaded (one session created, the largest step cloned), to attribute
 //      idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
-// Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--concurrency N] [--turns N]
+// Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--half-load-warmup S] [--concurrency N] [--turns N]
 //        [--growth 0,1000,10000] [--growth-slices N] [--growth-only] [--idle-seconds S] [--idle-only]
 //        [--log-level info]
 // The load generator is this process (node:http, keep-alive); every server is its own process,
@@ -43,7 +44,13 @@ import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { measureSideBySide, type SideBySide } from "./support/growth-slices.js";
 import { closedLoop, closedLoopsInTurns, type LoadResult, openLoop, type Send } from "./support/http-load.js";
-import { type GrowthStep, type OpRow, printGrowth, printOps } from "./support/http-scale-tables.js";
+import {
+  type GrowthStep,
+  type HalfLoadRow,
+  type OpRow,
+  printGrowth,
+  printOps,
+} from "./support/http-scale-tables.js";
 import {
   type DistributedTarget,
   startDistributed,
@@ -60,6 +67,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
+    "half-load-warmup": { type: "string", default: "15" },
     concurrency: { type: "string", default: "32" },
     turns: { type: "string", default: "5" },
     growth: { type: "string", default: "0,1000,10000" },
@@ -72,6 +80,13 @@ const { values } = parseArgs({
 });
 const SECONDS = positive(values.seconds, "--seconds");
 const WARMUP = positive(values.warmup, "--warmup", true);
+/**
+ * Before each half-load measurement, an open loop at the same rate, not counted. In its first
+ * half minute of load a fresh Node process optimises its hottest functions again, all at once,
+ * on the cores the other processes need: one stall of about 200 ms on Node 24, once in a
+ * process's life (docs/decisions.md#half-load-is-measured-once-the-processes-have-warmed-up).
+ */
+const HALF_LOAD_WARMUP = positive(values["half-load-warmup"], "--half-load-warmup", true);
 /** Creates, then GETs, on each fresh stack of the growth before its first step. */
 const GROWTH_WARMUP = Math.max(WARMUP, SECONDS);
 const CONCURRENCY = wholeNumber(values.concurrency, "--concurrency", 1);
@@ -97,7 +112,8 @@ const OPS = [
 async function main(): Promise<void> {
   const backend = process.env.MONGODB_URL ? "MONGODB_URL" : `FerretDB 1.24 on ${ferretDbBackend()}`;
   console.log(
-    `HTTP at scale: ${CONCURRENCY} clients, ${SECONDS} s per measurement (${WARMUP} s warm-up), ` +
+    `HTTP at scale: ${CONCURRENCY} clients, ${SECONDS} s per measurement (${WARMUP} s warm-up; ` +
+      `${HALF_LOAD_WARMUP} s at half load before each half-load measurement), ` +
       `${cpus().length} cores, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ` +
       `distributed store: ${backend}, LOG_LEVEL=${env.LOG_LEVEL}\n`,
   );
@@ -204,15 +220,16 @@ async function compare(mode: string, gateway: Target, floor: Target): Promise<Op
   }
 }
 
-/** The saturation result beside an open loop at half its rate. */
-async function withHalfLoad(
-  send: Send,
-  saturation: LoadResult,
-  label: string,
-): Promise<{ sat: LoadResult; half: LoadResult }> {
+/** The saturation result beside an open loop at half its rate, measured after --half-load-warmup at that rate. */
+async function withHalfLoad(send: Send, saturation: LoadResult, label: string): Promise<HalfLoadRow> {
   const sat = checked(saturation, `${label}, saturation`);
-  const half = checked(await openLoop(send, Math.max(1, sat.perSecond / 2), SECONDS), `${label}, 50%`);
-  return { sat, half };
+  const rate = Math.max(1, sat.perSecond / 2);
+  const warmup =
+    HALF_LOAD_WARMUP > 0
+      ? checked(await openLoop(send, rate, HALF_LOAD_WARMUP), `${label}, 50% warm-up`)
+      : undefined;
+  const half = checked(await openLoop(send, rate, SECONDS), `${label}, 50%`);
+  return warmup ? { sat, halfWarmup: warmup, half } : { sat, half };
 }
 
 /** Failed requests are counted, not fatal: a gateway that fails under load is a result. */

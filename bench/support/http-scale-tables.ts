@@ -3,29 +3,43 @@ import { RAISED_NICE } from "./generator-priority.js";
 import type { SideBySide } from "./growth-slices.js";
 import type { LoadResult } from "./http-load.js";
 
-/** One request measured on a gateway and on its floor: saturation, then half that rate. */
+/**
+ * One target's request: saturation, then half that rate, measured after a warm-up at that rate
+ * whose own p99 is shown beside it, not counted.
+ */
+export interface HalfLoadRow {
+  sat: LoadResult;
+  halfWarmup?: LoadResult;
+  half: LoadResult;
+}
+
+/** One request measured on a gateway and on its floor. */
 export interface OpRow {
   mode: string;
   op: string;
-  gateway: { sat: LoadResult; half: LoadResult };
-  floor: { sat: LoadResult; half: LoadResult };
+  gateway: HalfLoadRow;
+  floor: HalfLoadRow;
 }
 
 export function printOps(rows: OpRow[]): void {
   console.log(
-    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | failed, gateway / floor |",
+    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | p99 ms in the warm-up at 50% (not counted), gateway / floor | failed, gateway / floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const { mode, op, gateway: g, floor: f } of rows)
     console.log(
       `| ${mode} | ${op} | ${perSecond(g.sat)} | ${perSecond(f.sat)} | ${ratio(g.sat, f.sat)} | ` +
         `${ms(g.half.p50)} / ${ms(g.half.p99)} | ${ms(f.half.p50)} / ${ms(f.half.p99)} | ` +
         `${ms(g.half.maxStartDelayMs ?? Number.NaN)} / ${ms(f.half.maxStartDelayMs ?? Number.NaN)} | ` +
         `${stretches(g.half)} / ${stretches(f.half)} | ` +
-        `${g.sat.errors + g.half.errors} / ${f.sat.errors + f.half.errors} |`,
+        `${warmupP99(g)} / ${warmupP99(f)} | ` +
+        `${failed(g)} / ${failed(f)} |`,
     );
   console.log(`\n${generatorPriorityNote(rows.flatMap((r) => [r.gateway.half, r.floor.half]))}`);
 }
+
+const warmupP99 = (r: HalfLoadRow) => (r.halfWarmup ? ms(r.halfWarmup.p99) : "–");
+const failed = (r: HalfLoadRow) => r.sat.errors + (r.halfWarmup?.errors ?? 0) + r.half.errors;
 
 /** Whether the open loops' generator ran at a raised priority, as every latency above depends on it. */
 export function generatorPriorityNote(halves: LoadResult[]): string {

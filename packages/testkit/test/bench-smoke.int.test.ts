@@ -48,6 +48,8 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
       "1",
       "--warmup",
       "0.2",
+      "--half-load-warmup",
+      "0.2",
       "--growth",
       "0,20",
       "--growth-slices",
@@ -56,7 +58,7 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
       "1",
     ],
     tableHeader:
-      /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|.*\| load generator's longest start delay ms at 50%, gateway \/ floor \| slowest 1% at 50%: stretches, longest ms, gateway \/ floor \|[\s\S]*\| sessions pre-stored in the grown stack \| documents in sessions, reference \/ grown \|.*\| create\/s, median of 2, reference \/ grown \| grown ÷ reference \| CPU µs per create, database, reference \/ grown \| CPU µs per create, gateway, reference \/ grown \|[\s\S]*\| 20 \| \d+ \/ \d+ \|/,
+      /\| mode \| request \| gateway req\/s \| floor req\/s \| gateway ÷ floor \|.*\| load generator's longest start delay ms at 50%, gateway \/ floor \| slowest 1% at 50%: stretches, longest ms, gateway \/ floor \| p99 ms in the warm-up at 50% \(not counted\), gateway \/ floor \|[\s\S]*\| sessions pre-stored in the grown stack \| documents in sessions, reference \/ grown \|.*\| create\/s, median of 2, reference \/ grown \| grown ÷ reference \| CPU µs per create, database, reference \/ grown \| CPU µs per create, gateway, reference \/ grown \|[\s\S]*\| 20 \| \d+ \/ \d+ \|/,
   },
 ];
 
