@@ -5,9 +5,10 @@ import { decodeSession, encodeSession } from "./session-codec.js";
 /**
  * What the in-memory store keeps of a session: the whole session encoded as one string
  * (./session-codec.ts), beside the few members its looks compare without decoding it (scope,
- * version, and what a list filters on). A session kept as objects was some sixty heap objects for the garbage collector
- * to trace on every major collection, so these members are kept as plain values where they can
- * be: a time as epoch ms rather than a Date, an amount as a small integer rather than a bigint
+ * version, and what a list filters on). A session kept as objects was some sixty heap objects
+ * for the garbage collector to trace on every major collection, so these members are kept as
+ * plain values where they can be: a time as epoch ms rather than a Date, an amount as a small
+ * integer rather than a bigint
  * (docs/decisions.md#sessions-in-memory-are-kept-encoded).
  */
 export interface StoredSession {
