@@ -5,20 +5,33 @@
 // (bench/support/service-call-server.ts); this process is the client:
 //   bare connect-node, HTTP/2 (the baseline): createConnectTransport, binary, no interceptors,
 //     to connect-node alone;
-//   gateway service call: serviceTransport (tracing, a service token per call) to a server as
-//     every gateway service runs (standard interceptors, the token checked);
+//   gateway service call: serviceTransport (tracing, a service token per call, our own unary
+//     client over node:http) to a server as every gateway service runs (standard interceptors,
+//     the token checked);
+//   gateway service call, Connect's transport: connectServiceTransport, the same calls through
+//     Connect's own transport with the same pool and interceptors (what serviceTransport was);
 //   bare connect-node, HTTP/1.1: the baseline over HTTP/1.1 with keep-alive.
 // Per variant and round: --calls calls one at a time (p50, p90), then --calls × 5 calls from
 // --concurrency callers (calls/s, and CPU µs per call on each side: this process's
-// process.cpuUsage, the server's /proc time). Rounds alternate the variants, so each sees the
-// same machine; the table gives medians of the rounds, rates also as a ratio to the baseline.
+// process.cpuUsage, the server's /proc time), then calls at --rate per second for
+// --rate-seconds, started whether or not the last one answered, while this process's old
+// generation is read every 20 ms: its growth per call is what the calls leave there for a major
+// collection to clear. Rounds alternate the variants, so each sees the same machine; the table
+// gives medians of the rounds, rates also as a ratio to the baseline.
 // Run: npx tsx bench/service-call-bench.ts [--rounds 5] [--calls 3000] [--concurrency 16]
+//   [--rate 400] [--rate-seconds 10]
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { getHeapSpaceStatistics } from "node:v8";
 import { type Client, createClient, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { generateServiceAuthKeys, parseServiceAuthKeys, serviceTransport } from "@gateway/platform";
+import {
+  connectServiceTransport,
+  generateServiceAuthKeys,
+  parseServiceAuthKeys,
+  serviceTransport,
+} from "@gateway/platform";
 import { SessionService } from "@gateway/proto";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
 import { percentile } from "./support/http-load.js";
@@ -30,13 +43,18 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     calls: { type: "string", default: "3000" },
     concurrency: { type: "string", default: "16" },
+    rate: { type: "string", default: "400" },
+    "rate-seconds": { type: "string", default: "10" },
   },
 });
 const ROUNDS = Number.parseInt(values.rounds, 10);
 const CALLS = Number.parseInt(values.calls, 10);
 const CONCURRENCY = Number.parseInt(values.concurrency, 10);
-if (!(ROUNDS >= 1) || !(CALLS >= 1) || !(CONCURRENCY >= 1))
-  throw new Error("--rounds, --calls and --concurrency must be positive whole numbers");
+const RATE = Number.parseInt(values.rate, 10);
+const RATE_SECONDS = Number(values["rate-seconds"]);
+if (!(ROUNDS >= 1) || !(CALLS >= 1) || !(CONCURRENCY >= 1) || !(RATE >= 1))
+  throw new Error("--rounds, --calls, --concurrency and --rate must be positive whole numbers");
+if (!(RATE_SECONDS > 0)) throw new Error("--rate-seconds must be a positive number");
 
 const SERVER_ENTRY = fileURLToPath(new URL("./support/service-call-server.ts", import.meta.url));
 const keys = generateServiceAuthKeys();
@@ -59,6 +77,12 @@ const VARIANTS: readonly Variant[] = [
     transport: (baseUrl) => serviceTransport(baseUrl, "sessions", parseServiceAuthKeys("edge")(keys.edge)),
   },
   {
+    label: "gateway service call, Connect's transport",
+    serve: "gateway",
+    transport: (baseUrl) =>
+      connectServiceTransport(baseUrl, "sessions", parseServiceAuthKeys("edge")(keys.edge)),
+  },
+  {
     label: "bare connect-node, HTTP/1.1",
     serve: "bare-h1",
     transport: (baseUrl) => createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: true }),
@@ -71,6 +95,7 @@ interface Round {
   perSecond: number;
   clientMicros: number;
   serverMicros: number;
+  oldGenKbPerCall: number;
 }
 
 interface RunningServer {
@@ -102,6 +127,40 @@ async function startServer(variant: Variant): Promise<RunningServer> {
   }
 }
 
+const oldGenerationBytes = () =>
+  getHeapSpaceStatistics().find((s) => s.space_name === "old_space")?.space_used_size ?? 0;
+
+/**
+ * KB by which this process's old generation grows per call, at RATE calls/s for RATE_SECONDS. Only
+ * growth counts: a major collection's drop is not subtracted, so what it cleared is still seen.
+ */
+async function oldGenerationGrowthPerCall(client: Client<typeof SessionService>): Promise<number> {
+  let grown = 0;
+  let last = oldGenerationBytes();
+  const probe = setInterval(() => {
+    const now = oldGenerationBytes();
+    if (now > last) grown += now - last;
+    last = now;
+  }, 20);
+  // Answered calls leave the set at once: a list of every call would itself fill the old generation.
+  const inFlight = new Set<Promise<unknown>>();
+  const began = performance.now();
+  let calls = 0;
+  while (performance.now() - began < RATE_SECONDS * 1000) {
+    const due = Math.floor(((performance.now() - began) / 1000) * RATE);
+    for (; calls < due; calls++) {
+      const call: Promise<unknown> = client
+        .createSession(createSessionRequest)
+        .finally(() => inFlight.delete(call));
+      inFlight.add(call);
+    }
+    await sleep(1);
+  }
+  await Promise.all(inFlight);
+  clearInterval(probe);
+  return grown / calls / 1024;
+}
+
 async function measureRound(client: Client<typeof SessionService>, serverPid: number): Promise<Round> {
   for (let i = 0; i < Math.min(CALLS, 500); i++) await client.createSession(createSessionRequest);
   const times: number[] = [];
@@ -128,7 +187,9 @@ async function measureRound(client: Client<typeof SessionService>, serverPid: nu
   const elapsedMs = performance.now() - began;
   const clientCpu = process.cpuUsage(clientBefore);
   const serverSeconds = groupCpuSeconds(serverPid) - serverBefore;
+  const oldGenKbPerCall = await oldGenerationGrowthPerCall(client);
   return {
+    oldGenKbPerCall,
     p50: percentile(times, 0.5),
     p90: percentile(times, 0.9),
     perSecond: (total / elapsedMs) * 1000,
@@ -154,17 +215,17 @@ try {
   }
   const baseline = median(rounds[0]!.map((x) => x.perSecond));
   console.log(
-    `\nOne call between processes: ${ROUNDS} rounds, ${CALLS} calls one at a time, ${CALLS * 5} from ${CONCURRENCY} callers, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; medians of the rounds\n`,
+    `\nOne call between processes: ${ROUNDS} rounds, ${CALLS} calls one at a time, ${CALLS * 5} from ${CONCURRENCY} callers, ${RATE}/s for ${RATE_SECONDS} s, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; medians of the rounds\n`,
   );
   console.log(
-    `| variant | p50 ms, one at a time | p90 ms, one at a time | calls/s, ${CONCURRENCY} callers | ÷ baseline | client CPU µs per call | server CPU µs per call |`,
+    `| variant | p50 ms, one at a time | p90 ms, one at a time | calls/s, ${CONCURRENCY} callers | ÷ baseline | client CPU µs per call | server CPU µs per call | client old-generation growth KB per call at ${RATE}/s |`,
   );
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const [i, variant] of VARIANTS.entries()) {
     const rs = rounds[i]!;
     const rate = median(rs.map((x) => x.perSecond));
     console.log(
-      `| ${variant.label} | ${median(rs.map((x) => x.p50)).toFixed(3)} | ${median(rs.map((x) => x.p90)).toFixed(3)} | ${rate.toFixed(0)} | ${(rate / baseline).toFixed(2)} | ${median(rs.map((x) => x.clientMicros)).toFixed(0)} | ${median(rs.map((x) => x.serverMicros)).toFixed(0)} |`,
+      `| ${variant.label} | ${median(rs.map((x) => x.p50)).toFixed(3)} | ${median(rs.map((x) => x.p90)).toFixed(3)} | ${rate.toFixed(0)} | ${(rate / baseline).toFixed(2)} | ${median(rs.map((x) => x.clientMicros)).toFixed(0)} | ${median(rs.map((x) => x.serverMicros)).toFixed(0)} | ${median(rs.map((x) => x.oldGenKbPerCall)).toFixed(2)} |`,
     );
   }
 } finally {

@@ -1,3 +1,5 @@
+import { getEventListeners } from "node:events";
+import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, createClient, type Interceptor } from "@connectrpc/connect";
@@ -7,6 +9,7 @@ import { fromConnectError } from "../src/errors/connect-errors.js";
 import { GatewayError } from "../src/errors/gateway-error.js";
 import { type RunningServer, startServiceServer } from "../src/server/service-server.js";
 import {
+  connectServiceTransport,
   generateServiceAuthKeys,
   MAX_CONNECTIONS_PER_SERVICE,
   parseServiceAuthKeys,
@@ -21,6 +24,9 @@ afterEach(async () => {
   for (const relay of relays.splice(0)) relay.close();
 });
 
+/** An answer larger than any service message may be (4 MiB). */
+const OVERSIZED_KEY_ID = "k".repeat(5 * 1024 * 1024);
+
 /**
  * An accounts server behind service authentication that notes the content type and the token of
  * each call it lets through: "missing" is NOT_FOUND, "slow" never answers, "held" answers once
@@ -28,17 +34,24 @@ afterEach(async () => {
  */
 async function startAccounts(keys: Record<string, string>, o: { port?: number; held?: Promise<void> } = {}) {
   const seen: Array<{ contentType: string | null; caller: string | null }> = [];
+  const deadlines: Array<string | null> = [];
   const note: Interceptor = (next) => (req) => {
     seen.push({ contentType: req.header.get("content-type"), caller: req.header.get("authorization") });
+    deadlines.push(req.header.get("connect-timeout-ms"));
     return next(req);
   };
   const routes = (router: ConnectRouter) =>
     router.service(AccountsService, {
-      async authenticate(req) {
+      async authenticate(req, context) {
         if (req.apiKey === "missing")
           throw new GatewayError("NOT_FOUND", "No API key matches.", { metadata: { id: "key_1" } });
         if (req.apiKey === "slow") await new Promise(() => undefined);
         if (req.apiKey === "held") await o.held;
+        if (req.apiKey === "huge") return create(AuthenticateResponseSchema, { keyId: OVERSIZED_KEY_ID });
+        if (req.apiKey === "noted") {
+          context.responseHeader.set("x-note", "from the header");
+          context.responseTrailer.set("x-end", "from the trailer");
+        }
         return create(AuthenticateResponseSchema, { keyId: `key_for_${req.apiKey}` });
       },
     });
@@ -51,7 +64,7 @@ async function startAccounts(keys: Record<string, string>, o: { port?: number; h
     auth: { target: "accounts", keys: parseServiceAuthKeys("accounts")(keys.accounts!) },
   });
   running.push(server);
-  return { url: `http://127.0.0.1:${server.port}`, port: server.port, server, seen };
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, server, seen, deadlines };
 }
 
 /** A TCP relay to `port` that notes the first bytes of every connection made through it. */
@@ -81,16 +94,48 @@ function gate() {
   return { opened, open };
 }
 
-/** The edge's client of accounts over serviceTransport, signing with the edge's key of `keys`. */
-function edgeClient(url: string, keys: Record<string, string>, o: { defaultTimeoutMs?: number } = {}) {
-  return createClient(
-    AccountsService,
-    serviceTransport(url, "accounts", parseServiceAuthKeys("edge")(keys.edge!), o),
-  );
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
+/** A plain HTTP server standing where a service should be, answering every request with `answer`. */
+async function startImpostor(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => answer(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  relays.push(server as unknown as net.Server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+type ServiceTransportFactory = typeof serviceTransport;
+
+/**
+ * One contract, two clients: the gateway's own unary client (serviceTransport) and Connect's
+ * transport with the same pool, interceptors and limits, the reference it must match
+ * (docs/decisions.md#calls-between-services-skip-connects-client-machinery).
+ */
+const CLIENTS: Array<[string, ServiceTransportFactory]> = [
+  ["serviceTransport", serviceTransport],
+  ["connectServiceTransport (the reference)", connectServiceTransport],
+];
+
 // docs/decisions.md#services-call-each-other-with-the-connect-protocol
-describe("serviceTransport", () => {
+describe.each(CLIENTS)("%s", (_name, transportOf) => {
+  /** The edge's client of accounts, signing with the edge's key of `keys`. */
+  function edgeClient(url: string, keys: Record<string, string>, o: { defaultTimeoutMs?: number } = {}) {
+    return createClient(
+      AccountsService,
+      transportOf(url, "accounts", parseServiceAuthKeys("edge")(keys.edge!), o),
+    );
+  }
+
   it("calls another service with the Connect protocol in binary, carrying the caller's service token", async () => {
     const keys = generateServiceAuthKeys();
     const accounts = await startAccounts(keys);
@@ -205,5 +250,136 @@ describe("serviceTransport", () => {
     expect(err).toBeInstanceOf(ConnectError);
     expect((err as ConnectError).code).toBe(Code.Unauthenticated);
     expect(accounts.seen).toHaveLength(0);
+  });
+
+  it("tells the service its deadline, in the Connect protocol's header", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    await edgeClient(accounts.url, keys, { defaultTimeoutMs: 7_000 }).authenticate({ apiKey: "k" });
+    await edgeClient(accounts.url, keys).authenticate({ apiKey: "k" }, { timeoutMs: 1_500 });
+    await edgeClient(accounts.url, keys).authenticate({ apiKey: "k" });
+    expect(accounts.deadlines).toEqual(["7000", "1500", null]);
+  });
+
+  it("hands the service's response header and trailer to the caller", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    let header: Headers | undefined;
+    let trailer: Headers | undefined;
+    const answer = await edgeClient(accounts.url, keys).authenticate(
+      { apiKey: "noted" },
+      { onHeader: (h) => (header = h), onTrailer: (t) => (trailer = t) },
+    );
+    expect(answer.keyId).toBe("key_for_noted");
+    expect(header?.get("x-note")).toBe("from the header");
+    expect(trailer?.get("x-end")).toBe("from the trailer");
+    expect(header?.has("trailer-x-end")).toBe(false);
+  });
+
+  it("when the caller cancels, then the call fails at once as cancelled, retryable for its caller", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    const cancel = new AbortController();
+    const call = edgeClient(accounts.url, keys).authenticate({ apiKey: "slow" }, { signal: cancel.signal });
+    await expect.poll(() => accounts.seen.length).toBe(1);
+    cancel.abort();
+    const err = await call.catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Canceled);
+    expect(fromConnectError(err).reason).toBe("SERVICE_UNAVAILABLE");
+  });
+
+  it("when the caller has cancelled already, then the call is never sent", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    const err = await edgeClient(accounts.url, keys)
+      .authenticate({ apiKey: "k" }, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Canceled);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(accounts.seen).toHaveLength(0);
+  });
+
+  it("when nothing listens where the service should be, then the call fails as unavailable for now", async () => {
+    const keys = generateServiceAuthKeys();
+    const client = edgeClient(`http://127.0.0.1:${await closedPort()}`, keys);
+    const err = await client.authenticate({ apiKey: "k" }).catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Unavailable);
+    expect(fromConnectError(err).reason).toBe("SERVICE_UNAVAILABLE");
+  });
+
+  it("when the answer is larger than a service message may be, then the call fails and the next one is answered", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    const client = edgeClient(accounts.url, keys);
+    const err = await client.authenticate({ apiKey: "huge" }).catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.ResourceExhausted);
+    expect((await client.authenticate({ apiKey: "after" })).keyId).toBe("key_for_after");
+  });
+
+  it("when a proxy answers 503 in its own words, then the call fails as unavailable for now", async () => {
+    const url = await startImpostor((_req, res) => {
+      res.writeHead(503, { "content-type": "text/html" }).end("<h1>Service Unavailable</h1>");
+    });
+    const err = await edgeClient(url, generateServiceAuthKeys())
+      .authenticate({ apiKey: "k" })
+      .catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Unavailable);
+    expect(fromConnectError(err).reason).toBe("SERVICE_UNAVAILABLE");
+  });
+
+  it("when something else answers 200 in a content type that is not the protocol's, then the call fails as internal", async () => {
+    const url = await startImpostor((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" }).end("hello");
+    });
+    const err = await edgeClient(url, generateServiceAuthKeys())
+      .authenticate({ apiKey: "k" })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect(fromConnectError(err).reason).toBe("INTERNAL");
+  });
+
+  it("when a Connect error arrives without the gateway's detail, then its code is kept", async () => {
+    const url = await startImpostor((_req, res) => {
+      res
+        .writeHead(429, { "content-type": "application/json" })
+        .end(JSON.stringify({ code: "resource_exhausted", message: "slow down" }));
+    });
+    const err = await edgeClient(url, generateServiceAuthKeys())
+      .authenticate({ apiKey: "k" })
+      .catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.ResourceExhausted);
+    expect(ConnectError.from(err).rawMessage).toBe("slow down");
+  });
+});
+
+describe("serviceTransport, beyond Connect's transport", () => {
+  const client = (url: string, keys: Record<string, string>) =>
+    createClient(
+      AccountsService,
+      serviceTransport(url, "accounts", parseServiceAuthKeys("edge")(keys.edge!)),
+    );
+
+  it("when the connection closes before the answer ends, then the call fails as unavailable for now", async () => {
+    // Connect's client calls this ABORTED, which the edge would answer with a 500.
+    const url = await startImpostor((_req, res) => {
+      res.writeHead(200, { "content-type": "application/proto", "content-length": "100" });
+      res.write(Buffer.from([0x0a, 0x05]));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const err = await client(url, generateServiceAuthKeys())
+      .authenticate({ apiKey: "k" })
+      .catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Unavailable);
+    expect(fromConnectError(err).reason).toBe("SERVICE_UNAVAILABLE");
+  });
+
+  it("when an answered call had a signal of its own, then nothing is left listening on it", async () => {
+    const keys = generateServiceAuthKeys();
+    const accounts = await startAccounts(keys);
+    const signal = new AbortController().signal;
+    expect((await client(accounts.url, keys).authenticate({ apiKey: "k" }, { signal })).keyId).toBe(
+      "key_for_k",
+    );
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });

@@ -35,9 +35,9 @@ const SCRIPTS: ReadonlyArray<{ script: string; args: string[]; tableHeader: RegE
   },
   {
     script: "service-call-bench.ts",
-    args: ["--rounds", "1", "--calls", "20"],
+    args: ["--rounds", "1", "--calls", "20", "--rate-seconds", "0.5"],
     tableHeader:
-      /\| variant \| p50 ms, one at a time \|.*\| client CPU µs per call \| server CPU µs per call \|/,
+      /\| variant \| p50 ms, one at a time \|.*\| server CPU µs per call \| client old-generation growth KB per call at \d+\/s \|[\s\S]*\| gateway service call, Connect's transport \|/,
   },
   {
     script: "http-scale-bench.ts",

@@ -45,7 +45,8 @@ export interface RunningServer {
 }
 
 const DRAIN_GRACE_MS = 10_000;
-const READ_MAX_BYTES = 4 * 1024 * 1024;
+/** The largest message a service reads, and a caller reads back from one. */
+export const SERVICE_MESSAGE_MAX_BYTES = 4 * 1024 * 1024;
 
 function urlHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
@@ -68,7 +69,7 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
   const guard = o.auth ? serviceAuthGuard({ ...o.auth, clock: systemClock, logger: o.logger }) : undefined;
 
   const rpc = connectNodeAdapter({
-    readMaxBytes: READ_MAX_BYTES,
+    readMaxBytes: SERVICE_MESSAGE_MAX_BYTES,
     interceptors: standardServerInterceptors(o.name, o.logger, o.interceptors, guard),
     routes(router) {
       o.routes(router);
