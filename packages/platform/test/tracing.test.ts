@@ -8,6 +8,11 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/logger.js";
 import { type RunningServer, startServiceServer } from "../src/server/service-server.js";
+import {
+  generateServiceAuthKeys,
+  parseServiceAuthKeys,
+  serviceTransport,
+} from "../src/service-auth/index.js";
 import { registerFastifyTracing } from "../src/telemetry/fastify-tracing.js";
 import { tracingClientInterceptor } from "../src/telemetry/rpc-tracing.js";
 import { initTelemetry, type Telemetry } from "../src/telemetry/tracing.js";
@@ -59,6 +64,16 @@ describe("tracing", () => {
     [
       "gRPC over HTTP/2",
       () => createGrpcTransport({ baseUrl: server.url, interceptors: [tracingClientInterceptor()] }),
+    ],
+    [
+      // Our own client to our own handler of Connect's binary unary calls.
+      "the gateway's service call",
+      () =>
+        serviceTransport(
+          server.url,
+          "accounts",
+          parseServiceAuthKeys("edge")(generateServiceAuthKeys().edge!),
+        ),
     ],
   ])(
     "when a traced client calls a service (%s), then client and server spans share one trace and the server's parent is the client",

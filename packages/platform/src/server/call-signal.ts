@@ -12,6 +12,8 @@ export interface CallSignal {
   readonly endsOnlyByAnswer: boolean;
   /** The call is over: whatever still waits on its signal is told, with `reason`. */
   end(reason?: unknown): void;
+  /** Aborts the signal now, while the call runs (a deadline, a caller gone); `end` still follows. */
+  abort(reason: unknown): void;
 }
 
 /** Idle signals kept at most: about as many as calls in flight at once under load. */
@@ -56,12 +58,17 @@ function answerOnlyCall(): CallSignal {
     signal: entry.controller.signal,
     endsOnlyByAnswer: true,
     end(reason: unknown = CALL_ENDED) {
+      if (entry.controller.signal.aborted) return;
       const waitedOn = getEventListeners(entry.controller.signal, "abort").length > 0;
       if (waitedOn || entry.uses >= MAX_SIGNAL_USES || idle.length >= MAX_IDLE_SIGNALS) {
         entry.controller.abort(reason);
       } else {
         idle.push(entry);
       }
+    },
+    // An aborted signal never goes back to the pool: `end` finds it aborted and drops it.
+    abort(reason: unknown) {
+      if (!entry.controller.signal.aborted) entry.controller.abort(reason);
     },
   };
 }
@@ -93,5 +100,15 @@ export function callSignal(parent: AbortSignal | undefined, timeoutMs: number | 
       parent?.removeEventListener("abort", onParentAbort);
       abort(reason);
     },
+    abort,
   };
+}
+
+const NO_DEADLINE = (): undefined => undefined;
+
+/** A handler's `timeoutMs()`: what is left of a deadline `timeoutMs` from now, as over the network. */
+export function remainingTimeOf(timeoutMs: number | undefined): () => number | undefined {
+  if (timeoutMs === undefined) return NO_DEADLINE;
+  const deadline = Date.now() + timeoutMs;
+  return () => deadline - Date.now();
 }

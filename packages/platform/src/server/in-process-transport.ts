@@ -4,9 +4,7 @@ import {
   ConnectError,
   type ConnectRouter,
   createContextValues,
-  createMethodImplSpec,
   createRouterTransport,
-  createServiceImplSpec,
   type HandlerContext,
   type Interceptor,
   type MethodImplSpec,
@@ -16,27 +14,9 @@ import {
 } from "@connectrpc/connect";
 import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import type { Logger } from "../logger.js";
-import { callSignal } from "./call-signal.js";
+import { callSignal, remainingTimeOf } from "./call-signal.js";
 import { inProcessServerInterceptors } from "./server-interceptors.js";
-
-/** The unary methods `routes` registers, by method, as Connect's router would serve them. */
-function unaryMethodsOf(routes: (router: ConnectRouter) => void): Map<DescMethod, MethodImplSpec> {
-  const specs = new Map<DescMethod, MethodImplSpec>();
-  const recorder = {
-    handlers: [],
-    service(service: DescService, implementation: object) {
-      const spec = createServiceImplSpec(service, implementation as never);
-      for (const method of Object.values(spec.methods)) specs.set(method.method, method);
-      return recorder;
-    },
-    rpc(method: DescMethod, impl: never) {
-      specs.set(method, createMethodImplSpec(method as never, impl) as MethodImplSpec);
-      return recorder;
-    },
-  };
-  routes(recorder as unknown as ConnectRouter);
-  return specs;
-}
+import { unaryMethodsOf } from "./unary-methods.js";
 
 /**
  * A service's error as a network client would receive it: code, message, metadata and details
@@ -84,15 +64,6 @@ interface HandlerTarget {
   method: DescMethod;
   url: string;
   serverInterceptors: Interceptor[];
-}
-
-const NO_DEADLINE = (): undefined => undefined;
-
-/** The handler's `timeoutMs()`: what is left of the caller's deadline, as over the network. */
-function remainingTime(timeoutMs: number | undefined): () => number | undefined {
-  if (timeoutMs === undefined) return NO_DEADLINE;
-  const deadline = Date.now() + timeoutMs;
-  return () => deadline - Date.now();
 }
 
 /**
@@ -178,7 +149,7 @@ export function createInProcessTransport(o: {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const target = targets.get(method as DescMethod);
       if (!target) return routerTransport().unary(method, signal, timeoutMs, header, input, contextValues);
-      const remainingMs = remainingTime(timeoutMs);
+      const remainingMs = remainingTimeOf(timeoutMs);
       const call = callSignal(signal, timeoutMs);
       // The answer, or the call's end (deadline, cancellation) if that comes first: a client
       // never waits on a handler that ignores its signal, as over the network. A call that only

@@ -7,6 +7,7 @@ import type { Logger } from "../logger.js";
 import type { ServedServiceName } from "../service-auth/caller-permissions.js";
 import { serviceAuthGuard } from "../service-auth/service-auth-interceptors.js";
 import type { ServiceAuthKeys } from "../service-auth/service-auth-keys.js";
+import { createConnectUnaryHandler } from "./connect-unary-handler.js";
 import { createDualProtocolListener } from "./dual-protocol-listener.js";
 import { createHealthService } from "./health-service.js";
 import { handleOpsRequest } from "./ops-endpoints.js";
@@ -68,9 +69,17 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
   const hosted = new Map<string, DescService>();
   const guard = o.auth ? serviceAuthGuard({ ...o.auth, clock: systemClock, logger: o.logger }) : undefined;
 
+  const interceptors = standardServerInterceptors(o.name, o.logger, o.interceptors, guard);
+  // The calls our own services send each other skip Connect's adapter; it serves the rest
+  // (docs/decisions.md#services-serve-each-others-calls-without-connects-adapter).
+  const unary = createConnectUnaryHandler({
+    routes: o.routes,
+    interceptors,
+    readMaxBytes: SERVICE_MESSAGE_MAX_BYTES,
+  });
   const rpc = connectNodeAdapter({
     readMaxBytes: SERVICE_MESSAGE_MAX_BYTES,
-    interceptors: standardServerInterceptors(o.name, o.logger, o.interceptors, guard),
+    interceptors,
     routes(router) {
       o.routes(router);
       for (const h of router.handlers) {
@@ -95,7 +104,7 @@ export async function startServiceServer(o: ServiceServerOptions): Promise<Runni
   });
 
   const listener = createDualProtocolListener((req, res) => {
-    if (!handleOpsRequest(req, res, readiness)) rpc(req, res);
+    if (!handleOpsRequest(req, res, readiness) && !unary(req, res)) rpc(req, res);
   }, o.logger);
   const port = await listener.listen(host, o.port);
   const url = `http://${urlHost(host)}:${port}`;
