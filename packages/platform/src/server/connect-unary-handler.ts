@@ -60,7 +60,7 @@ class UnaryServerCall {
 
   constructor(
     private readonly target: UnaryTarget,
-    private readonly req: IncomingMessage,
+    req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly interceptors: Interceptor[],
     private readonly readMaxBytes: number,

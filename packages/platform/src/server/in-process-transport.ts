@@ -1,4 +1,4 @@
-import { create, type DescMethod, type DescService, isMessage } from "@bufbuild/protobuf";
+import { create, type DescMethod, isMessage } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
