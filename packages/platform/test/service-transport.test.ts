@@ -116,6 +116,18 @@ async function startImpostor(answer: (req: http.IncomingMessage, res: http.Serve
 
 type ServiceTransportFactory = typeof serviceTransport;
 
+/** What a call through `transportOf` fails with when `answer` stands where the service should be. */
+async function failureFromImpostor(
+  transportOf: ServiceTransportFactory,
+  answer: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<unknown> {
+  const url = await startImpostor(answer);
+  const keys = parseServiceAuthKeys("edge")(generateServiceAuthKeys().edge!);
+  return createClient(AccountsService, transportOf(url, "accounts", keys))
+    .authenticate({ apiKey: "k" })
+    .catch((e: unknown) => e);
+}
+
 /**
  * One contract, two clients: the gateway's own unary client (serviceTransport) and Connect's
  * transport with the same pool, interceptors and limits, the reference it must match
@@ -317,36 +329,27 @@ describe.each(CLIENTS)("%s", (_name, transportOf) => {
   });
 
   it("when a proxy answers 503 in its own words, then the call fails as unavailable for now", async () => {
-    const url = await startImpostor((_req, res) => {
+    const err = await failureFromImpostor(transportOf, (_req, res) => {
       res.writeHead(503, { "content-type": "text/html" }).end("<h1>Service Unavailable</h1>");
     });
-    const err = await edgeClient(url, generateServiceAuthKeys())
-      .authenticate({ apiKey: "k" })
-      .catch((e: unknown) => e);
     expect(ConnectError.from(err).code).toBe(Code.Unavailable);
     expect(fromConnectError(err).reason).toBe("SERVICE_UNAVAILABLE");
   });
 
   it("when something else answers 200 in a content type that is not the protocol's, then the call fails as internal", async () => {
-    const url = await startImpostor((_req, res) => {
+    const err = await failureFromImpostor(transportOf, (_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" }).end("hello");
     });
-    const err = await edgeClient(url, generateServiceAuthKeys())
-      .authenticate({ apiKey: "k" })
-      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectError);
     expect(fromConnectError(err).reason).toBe("INTERNAL");
   });
 
   it("when a Connect error arrives without the gateway's detail, then its code is kept", async () => {
-    const url = await startImpostor((_req, res) => {
+    const err = await failureFromImpostor(transportOf, (_req, res) => {
       res
         .writeHead(429, { "content-type": "application/json" })
         .end(JSON.stringify({ code: "resource_exhausted", message: "slow down" }));
     });
-    const err = await edgeClient(url, generateServiceAuthKeys())
-      .authenticate({ apiKey: "k" })
-      .catch((e: unknown) => e);
     expect(ConnectError.from(err).code).toBe(Code.ResourceExhausted);
     expect(ConnectError.from(err).rawMessage).toBe("slow down");
   });
@@ -361,14 +364,11 @@ describe("serviceTransport, beyond Connect's transport", () => {
 
   it("when the connection closes before the answer ends, then the call fails as unavailable for now", async () => {
     // Connect's client calls this ABORTED, which the edge would answer with a 500.
-    const url = await startImpostor((_req, res) => {
+    const err = await failureFromImpostor(serviceTransport, (_req, res) => {
       res.writeHead(200, { "content-type": "application/proto", "content-length": "100" });
       res.write(Buffer.from([0x0a, 0x05]));
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    const err = await client(url, generateServiceAuthKeys())
-      .authenticate({ apiKey: "k" })
-      .catch((e: unknown) => e);
     expect(ConnectError.from(err).code).toBe(Code.Unavailable);
     expect(fromConnectError(err).reason).toBe("SERVICE_UNAVAILABLE");
   });

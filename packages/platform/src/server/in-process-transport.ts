@@ -1,9 +1,7 @@
-import { create, type DescMethod, isMessage } from "@bufbuild/protobuf";
+import type { DescMethod, DescMethodUnary } from "@bufbuild/protobuf";
 import {
-  Code,
   ConnectError,
   type ConnectRouter,
-  createContextValues,
   createRouterTransport,
   type HandlerContext,
   type Interceptor,
@@ -15,6 +13,7 @@ import {
 import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
 import type { Logger } from "../logger.js";
 import { callSignal, remainingTimeOf } from "./call-signal.js";
+import { runClientUnaryCall, type UnaryFn } from "./client-unary-call.js";
 import { inProcessServerInterceptors } from "./server-interceptors.js";
 import { unaryMethodsOf } from "./unary-methods.js";
 
@@ -29,8 +28,6 @@ function asReceived(err: unknown): ConnectError {
   received.details = e.details;
   return received;
 }
-
-type UnaryFn = (req: UnaryRequest) => Promise<UnaryResponse>;
 
 /**
  * `answer()`, unless `signal` aborts first: then its reason, and the answer is left to settle
@@ -161,29 +158,16 @@ export function createInProcessTransport(o: {
             ? callHandler(target, remainingMs, req)
             : untilAborted(req.signal, () => callHandler(target, remainingMs, req)),
       );
-      try {
-        const response = await next({
-          stream: false,
-          service: method.parent,
-          method,
-          requestMethod: "POST",
-          url: target.url,
-          header: new Headers(header),
-          contextValues: contextValues ?? createContextValues(),
-          message: isMessage(input, method.input) ? input : create(method.input, input as never),
-          signal: call.signal,
-        } as UnaryRequest);
-        call.end();
-        return response as UnaryResponse<typeof method.input, typeof method.output>;
-      } catch (err) {
-        // As Connect's runUnaryCall: a call that was cancelled or ran out of time fails with
-        // that reason, whatever the handler threw meanwhile.
-        const failure = call.signal.aborted
-          ? ConnectError.from(call.signal.reason, Code.Canceled)
-          : ConnectError.from(err);
-        call.end(failure);
-        throw failure;
-      }
+      const response = await runClientUnaryCall(
+        next,
+        call,
+        method as DescMethodUnary,
+        target.url,
+        new Headers(header),
+        input,
+        contextValues,
+      );
+      return response as UnaryResponse<typeof method.input, typeof method.output>;
     },
     stream(method, signal, timeoutMs, header, input, contextValues) {
       return routerTransport().stream(method, signal, timeoutMs, header, input, contextValues);

@@ -1,18 +1,15 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { type Agent, request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import {
-  create,
   type DescMethodUnary,
   type DescService,
   fromBinary,
-  isMessage,
   type MessageShape,
   toBinary,
 } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
-  createContextValues,
   type Interceptor,
   type StreamRequest,
   type StreamResponse,
@@ -22,6 +19,7 @@ import {
 } from "@connectrpc/connect";
 import { codeFromHttpStatus, errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { callSignal, mayAbortBeforeAnswer } from "../server/call-signal.js";
+import { runClientUnaryCall, type UnaryFn } from "../server/client-unary-call.js";
 
 /** The Connect protocol's unary content types (connectrpc.com/docs/protocol). */
 const PROTO = "application/proto";
@@ -272,25 +270,17 @@ export function createHttp1UnaryTransport(o: Http1UnaryTransportOptions): Transp
       headers.set("connect-protocol-version", "1");
       if (deadline !== undefined) headers.set(TIMEOUT_HEADER, String(deadline));
       const call = callSignal(signal, undefined);
-      try {
-        const response = await chain({
-          stream: false,
-          service: method.parent,
-          method,
-          requestMethod: "POST",
-          url: urlOf(method as DescMethodUnary).href,
-          header: headers,
-          contextValues: contextValues ?? createContextValues(),
-          message: isMessage(input, method.input) ? input : create(method.input, input as never),
-          signal: call.signal,
-        } as UnaryRequest);
-        call.end();
-        return response as UnaryResponse<typeof method.input, typeof method.output>;
-      } catch (err) {
-        const failure = ConnectError.from(err);
-        call.end(failure);
-        throw failure;
-      }
+      const url = urlOf(method as DescMethodUnary).href;
+      const response = await runClientUnaryCall(
+        chain as UnaryFn,
+        call,
+        method as DescMethodUnary,
+        url,
+        headers,
+        input,
+        contextValues,
+      );
+      return response as UnaryResponse<typeof method.input, typeof method.output>;
     },
     stream(method, signal, timeoutMs, header, input, contextValues) {
       return o.streaming.stream(method, signal, timeoutMs, header, input, contextValues);
