@@ -11,13 +11,27 @@ import {
   type MethodImplSpec,
 } from "@connectrpc/connect";
 import { invokeUnaryImplementation } from "@connectrpc/connect/protocol";
-import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
+import {
+  codeToHttpStatus,
+  contentTypeUnaryJson,
+  contentTypeUnaryProto,
+  errorToJsonBytes,
+  headerProtocolVersion,
+  headerStreamEncoding,
+  headerTimeout,
+  headerUnaryEncoding,
+  parseTimeout,
+  protocolVersion,
+} from "@connectrpc/connect/protocol-connect";
 import { type CallSignal, callSignal, remainingTimeOf } from "./call-signal.js";
 import { unaryMethodsOf } from "./unary-methods.js";
 
-const PROTO = "application/proto";
-const TIMEOUT = /^\d{1,10}$/;
 const TRAILER_PREFIX = "trailer-";
+// Node gives a request's header names in lower case.
+const ENCODING = headerUnaryEncoding.toLowerCase();
+const STREAM_ENCODING = headerStreamEncoding.toLowerCase();
+const VERSION = headerProtocolVersion.toLowerCase();
+const TIMEOUT = headerTimeout.toLowerCase();
 
 /** A unary method served here, with what every call to it hands its handler. */
 interface UnaryTarget {
@@ -134,7 +148,7 @@ class UnaryServerCall {
     if (this.answered) return;
     this.answered = true;
     const headers = responseHeadersOf(this.context, {
-      "content-type": PROTO,
+      "content-type": contentTypeUnaryProto,
       "content-length": body.byteLength,
     });
     this.res.writeHead(200, headers).end(body);
@@ -151,7 +165,7 @@ class UnaryServerCall {
     });
     responseHeadersOf(this.context, headers);
     const body = errorToJsonBytes(err, {});
-    headers["content-type"] = "application/json";
+    headers["content-type"] = contentTypeUnaryJson;
     headers["content-length"] = body.byteLength;
     this.res.writeHead(codeToHttpStatus(err.code), headers).end(body);
     clearTimeout(this.timer);
@@ -183,13 +197,15 @@ export function createConnectUnaryHandler(o: {
   return (req, res) => {
     if (!(req instanceof IncomingMessage) || req.method !== "POST") return false;
     const headers = req.headers;
-    if (headers["content-type"] !== PROTO) return false;
-    const encoding = headers["content-encoding"] ?? headers["connect-content-encoding"];
+    if (headers["content-type"] !== contentTypeUnaryProto) return false;
+    const encoding = headers[ENCODING] ?? headers[STREAM_ENCODING];
     if (encoding !== undefined && encoding !== "identity") return false;
-    const version = headers["connect-protocol-version"];
-    if (version !== undefined && version !== "1") return false;
-    const timeout = headers["connect-timeout-ms"];
-    if (timeout !== undefined && (typeof timeout !== "string" || !TIMEOUT.test(timeout))) return false;
+    const version = headers[VERSION];
+    if (version !== undefined && version !== protocolVersion) return false;
+    const timeout = headers[TIMEOUT];
+    if (Array.isArray(timeout)) return false;
+    const deadline = parseTimeout(timeout ?? null, Number.MAX_SAFE_INTEGER);
+    if (deadline.error) return false;
     const target = targets.get(req.url ?? "");
     if (!target) return false;
     new UnaryServerCall(
@@ -198,7 +214,7 @@ export function createConnectUnaryHandler(o: {
       res as ServerResponse,
       o.interceptors,
       o.readMaxBytes,
-      timeout === undefined ? undefined : Number(timeout),
+      deadline.timeoutMs,
     );
     return true;
   };

@@ -17,14 +17,19 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import { codeFromHttpStatus, errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
+import {
+  codeFromHttpStatus,
+  contentTypeUnaryProto,
+  errorFromJsonBytes,
+  headerProtocolVersion,
+  headerTimeout,
+  parseContentType,
+  protocolVersion,
+} from "@connectrpc/connect/protocol-connect";
 import { callSignal, mayAbortBeforeAnswer } from "../server/call-signal.js";
 import { runClientUnaryCall, type UnaryFn } from "../server/client-unary-call.js";
 
-/** The Connect protocol's unary content types (connectrpc.com/docs/protocol). */
-const PROTO = "application/proto";
-const ERROR_JSON = /^application\/json(;|$)/i;
-const TIMEOUT_HEADER = "connect-timeout-ms";
+/** How the Connect protocol carries a unary call's trailers: as headers with this prefix. */
 const TRAILER_PREFIX = "trailer-";
 
 /** Node's errors that mean the service could not be reached or let the connection go. */
@@ -80,26 +85,26 @@ class UnaryHttpResponse<O extends MessageShape<never>> {
     return this.#trailer as Headers;
   }
   private split(): void {
-    const header = new Headers();
-    const trailer = new Headers();
-    for (const [name, value] of Object.entries(this.raw)) {
-      for (const v of Array.isArray(value) ? value : [value ?? ""]) {
-        if (name.startsWith(TRAILER_PREFIX)) trailer.append(name.slice(TRAILER_PREFIX.length), v);
-        else header.append(name, v);
-      }
+    this.#header = new Headers();
+    this.#trailer = new Headers();
+    demuxHeaders(this.raw, this.#header, this.#trailer);
+  }
+}
+
+/** Appends each of a response's headers to `header`, or, if it is a trailer, unprefixed to `trailer`. */
+function demuxHeaders(raw: IncomingHttpHeaders, header: Headers, trailer: Headers): void {
+  for (const [name, value] of Object.entries(raw)) {
+    for (const v of Array.isArray(value) ? value : [value ?? ""]) {
+      if (name.startsWith(TRAILER_PREFIX)) trailer.append(name.slice(TRAILER_PREFIX.length), v);
+      else header.append(name, v);
     }
-    this.#header = header;
-    this.#trailer = trailer;
   }
 }
 
 /** Every header of a response, trailers included, as a ConnectError's metadata. */
 function metadataOf(raw: IncomingHttpHeaders): Headers {
   const metadata = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    const key = name.startsWith(TRAILER_PREFIX) ? name.slice(TRAILER_PREFIX.length) : name;
-    for (const v of Array.isArray(value) ? value : [value ?? ""]) metadata.append(key, v);
-  }
+  demuxHeaders(raw, metadata, metadata);
   return metadata;
 }
 
@@ -115,13 +120,15 @@ function fromNodeError(err: unknown): ConnectError {
 
 /** The answer of a finished exchange: the message, or the error the service sent or caused. */
 function readAnswer(req: UnaryRequest, status: number, raw: IncomingHttpHeaders, body: Buffer) {
-  const contentType = raw["content-type"] ?? "";
+  const contentType = raw["content-type"];
+  const parsed = parseContentType(contentType ?? null);
   if (status !== 200) {
+    // As Connect's transport: only a unary JSON body carries a Connect error.
     const fromStatus = new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status), metadataOf(raw));
-    if (!ERROR_JSON.test(contentType)) throw fromStatus;
+    if (parsed === undefined || parsed.binary) throw fromStatus;
     throw errorFromJsonBytes(body, metadataOf(raw), fromStatus);
   }
-  if (contentType !== PROTO) {
+  if (parsed === undefined || !parsed.binary || parsed.stream) {
     throw new ConnectError(`unsupported content type ${contentType}`, Code.Internal, metadataOf(raw));
   }
   let message: MessageShape<never>;
@@ -160,7 +167,7 @@ class UnaryExchange {
     req.header.forEach((value, name) => {
       headers[name] = value;
     });
-    const timeoutMs = Number(req.header.get(TIMEOUT_HEADER) ?? Number.NaN);
+    const timeoutMs = Number(req.header.get(headerTimeout) ?? Number.NaN);
     if (timeoutMs > 0) {
       this.timer = setTimeout(
         () => this.fail(new ConnectError("the operation timed out", Code.DeadlineExceeded)),
@@ -266,9 +273,9 @@ export function createHttp1UnaryTransport(o: Http1UnaryTransportOptions): Transp
     async unary(method, signal, timeoutMs, header, input, contextValues) {
       const deadline = timeoutMs === undefined ? o.defaultTimeoutMs : timeoutMs <= 0 ? undefined : timeoutMs;
       const headers = new Headers(header);
-      headers.set("content-type", PROTO);
-      headers.set("connect-protocol-version", "1");
-      if (deadline !== undefined) headers.set(TIMEOUT_HEADER, String(deadline));
+      headers.set("content-type", contentTypeUnaryProto);
+      headers.set(headerProtocolVersion, protocolVersion);
+      if (deadline !== undefined) headers.set(headerTimeout, String(deadline));
       const call = callSignal(signal, undefined);
       const url = urlOf(method as DescMethodUnary).href;
       const response = await runClientUnaryCall(
