@@ -43,7 +43,7 @@ import { randomBase62 } from "@gateway/platform";
 import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { measureSideBySide, type SideBySide } from "./support/growth-slices.js";
-import { closedLoop, closedLoopsInTurns, type LoadResult, openLoop, type Send } from "./support/http-load.js";
+import { closedLoop, closedLoopsInTurns, type LoadResult, type Send } from "./support/http-load.js";
 import {
   type GrowthStep,
   type HalfLoadRow,
@@ -59,9 +59,10 @@ import {
   type Target,
 } from "./support/http-targets.js";
 import { printIdleCpu, waitUntilQuiet } from "./support/idle-cpu.js";
+import { openLoopsInWorker } from "./support/open-loop-in-worker.js";
 import { serverProcesses } from "./support/process-cpu.js";
 import { sessionCloner } from "./support/session-clones.js";
-import { SessionTraffic } from "./support/session-traffic.js";
+import { type RequestName, SessionTraffic } from "./support/session-traffic.js";
 
 const { values } = parseArgs({
   options: {
@@ -103,11 +104,7 @@ const DEMO_KEY = "sk_test_HttpScaleBench01AbcdefghijklmnopqrstuvwxyzAB";
 const RUN = randomBase62(6);
 const env = { LOG_LEVEL: values["log-level"] };
 
-const OPS = [
-  { op: "create", pick: (t: SessionTraffic): Send => t.create },
-  { op: "GET session", pick: (t: SessionTraffic): Send => t.get },
-  { op: "checkout page (TTFB)", pick: (t: SessionTraffic): Send => t.checkout },
-] as const;
+const OPS: readonly RequestName[] = ["create", "GET session", "checkout page (TTFB)"];
 
 async function main(): Promise<void> {
   const backend = process.env.MONGODB_URL ? "MONGODB_URL" : `FerretDB 1.24 on ${ferretDbBackend()}`;
@@ -207,11 +204,16 @@ async function compare(mode: string, gateway: Target, floor: Target): Promise<Op
     await closedLoop(gw.create, CONCURRENCY, WARMUP);
     await closedLoop(fl.create, CONCURRENCY, WARMUP);
     const rows: OpRow[] = [];
-    for (const { op, pick } of OPS) {
+    for (const op of OPS) {
       progress(`${mode}: ${op}`);
-      const [gwSat, flSat] = await closedLoopsInTurns([pick(gw), pick(fl)], CONCURRENCY, SECONDS, TURNS);
-      const gateway = await withHalfLoad(pick(gw), gwSat!, `${mode} gateway ${op}`);
-      rows.push({ mode, op, gateway, floor: await withHalfLoad(pick(fl), flSat!, `${mode} floor ${op}`) });
+      const [gwSat, flSat] = await closedLoopsInTurns(
+        [gw.send(op), fl.send(op)],
+        CONCURRENCY,
+        SECONDS,
+        TURNS,
+      );
+      const gateway = await withHalfLoad(gw, op, gwSat!, `${mode} gateway ${op}`);
+      rows.push({ mode, op, gateway, floor: await withHalfLoad(fl, op, flSat!, `${mode} floor ${op}`) });
     }
     return rows;
   } finally {
@@ -220,15 +222,22 @@ async function compare(mode: string, gateway: Target, floor: Target): Promise<Op
   }
 }
 
-/** The saturation result beside an open loop at half its rate, measured after --half-load-warmup at that rate. */
-async function withHalfLoad(send: Send, saturation: LoadResult, label: string): Promise<HalfLoadRow> {
+/**
+ * The saturation result beside an open loop at half its rate, measured after --half-load-warmup at
+ * that rate. The warm-up and the measured loop run in a worker thread of their own (./support/open-loop-in-worker.ts).
+ */
+async function withHalfLoad(
+  traffic: SessionTraffic,
+  request: RequestName,
+  saturation: LoadResult,
+  label: string,
+): Promise<HalfLoadRow> {
   const sat = checked(saturation, `${label}, saturation`);
   const rate = Math.max(1, sat.perSecond / 2);
-  const warmup =
-    HALF_LOAD_WARMUP > 0
-      ? checked(await openLoop(send, rate, HALF_LOAD_WARMUP), `${label}, 50% warm-up`)
-      : undefined;
-  const half = checked(await openLoop(send, rate, SECONDS), `${label}, 50%`);
+  const loops = HALF_LOAD_WARMUP > 0 ? [HALF_LOAD_WARMUP, SECONDS] : [SECONDS];
+  const results = await openLoopsInWorker({ traffic: traffic.spec(), request, rate, loops });
+  const warmup = results.length > 1 ? checked(results[0]!, `${label}, 50% warm-up`) : undefined;
+  const half = checked(results.at(-1)!, `${label}, 50%`);
   return warmup ? { sat, halfWarmup: warmup, half } : { sat, half };
 }
 

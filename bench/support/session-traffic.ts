@@ -8,6 +8,22 @@ const SESSIONS_PATH = "/api/v1/gateway/sessions/";
 /** Created sessions remembered for GETs; the rest are only counted. */
 const KEEP = 5000;
 
+/** The three requests, by the name the bench's tables give them. */
+export type RequestName = "create" | "GET session" | "checkout page (TTFB)";
+
+/**
+ * What another thread needs to send the same traffic to the same target
+ * (./open-loop-in-worker.ts): plain data, since a function cannot cross to a worker.
+ */
+export interface TrafficSpec {
+  url: string;
+  key: string;
+  /** Its creates' merchant references start with this; no other traffic uses it. */
+  referencePrefix: string;
+  getPool: readonly string[];
+  checkoutPaths: readonly string[];
+}
+
 /** Amounts are decimal strings (TND has three decimals): 2 × 62.750 = 125.500. */
 function createBody(reference: string): string {
   return JSON.stringify({
@@ -32,13 +48,39 @@ export class SessionTraffic {
   private getPool: readonly string[] | undefined;
   private nextGet = 0;
   private nextCheckout = 0;
+  private specs = 0;
 
   constructor(
-    target: Target,
+    private readonly target: Pick<Target, "url" | "key">,
     private readonly referencePrefix: string,
   ) {
     this.client = new HttpClient(target.url);
     this.headers = { authorization: `Bearer ${target.key}`, "content-type": "application/json" };
+  }
+
+  /** The same traffic in another thread, its creates under a merchant reference prefix of their own. */
+  static fromSpec(spec: TrafficSpec): SessionTraffic {
+    const traffic = new SessionTraffic(spec, spec.referencePrefix);
+    traffic.getFrom(spec.getPool);
+    traffic.checkoutPaths.push(...spec.checkoutPaths);
+    return traffic;
+  }
+
+  /** This traffic as data for another thread; each spec's creates get a reference prefix never used before. */
+  spec(): TrafficSpec {
+    return {
+      url: this.target.url,
+      key: this.target.key,
+      referencePrefix: `${this.referencePrefix}-w${this.specs++}`,
+      getPool: [...(this.getPool ?? this.ids)],
+      checkoutPaths: [...this.checkoutPaths],
+    };
+  }
+
+  /** The request of that name. */
+  send(request: RequestName): Send {
+    if (request === "create") return this.create;
+    return request === "GET session" ? this.get : this.checkout;
   }
 
   /** GETs go to these ids from now on (pre-stored sessions), instead of the ones created here. */
