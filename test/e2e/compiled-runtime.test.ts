@@ -4,6 +4,7 @@ import { delimiter } from "node:path";
 import {
   compiledEntry,
   type DistributedGateway,
+  GATEWAY_NODE_ARGS,
   type ServiceName,
   serviceEntries,
   startDistributedGateway,
@@ -94,8 +95,10 @@ describe("compiled services, plain node", () => {
       const { pid } = gw.processes[name];
       const args = commandLineOf(pid);
       expect(args[0], name).toBe(process.execPath);
+      // As the image's entrypoint runs it (deploy/k8s/Dockerfile).
       expect(args.slice(1), name).toEqual([
         `--conditions=${COMPILED_CONDITION}`,
+        ...GATEWAY_NODE_ARGS,
         compiledEntry(serviceEntries[name]),
       ]);
       const env = environmentOf(pid);

@@ -1,5 +1,5 @@
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
-import { embeddedLaunch } from "./embedded-launch.js";
+import { embeddedLaunch } from "./node-launch.js";
 
 export interface EmbeddedProcess {
   /** http://127.0.0.1:<port> */

@@ -6,6 +6,6 @@ export {
 } from "./distributed-gateway.js";
 export { embeddedConfigSpec } from "./embedded-config.js";
 export { type EmbeddedGateway, startEmbeddedGateway } from "./embedded-gateway.js";
-export { embeddedLaunch } from "./embedded-launch.js";
 export { type EmbeddedProcess, startEmbeddedProcess } from "./embedded-process.js";
+export { EMBEDDED_NODE_ARGS, embeddedLaunch, GATEWAY_NODE_ARGS } from "./node-launch.js";
 export { compiledEntry, launcherEntries, type ServiceName, serviceEntries } from "./service-entries.js";

@@ -1,0 +1,34 @@
+import { launcherEntries } from "./service-entries.js";
+
+/**
+ * Node's arguments for every gateway process: each distributed service the launcher starts, the
+ * embedded gateway, and the production image's entrypoint (deploy/k8s/Dockerfile).
+ *
+ * `--no-allocation-site-pretenuring`: V8 otherwise learns which allocation sites make objects
+ * that survive and then allocates every object of those sites straight into the old generation.
+ * A request's objects die with the request, so a site it learns under load fills the old
+ * generation with garbage (the edge at 0.3 to 6 MB/s at 440 creates/s, one run to the next), and
+ * each major collection that follows holds requests up for tens of milliseconds
+ * (docs/decisions.md#every-gateway-process-runs-without-allocation-site-pretenuring). V8 reads
+ * the flag from the command line; Node refuses it in NODE_OPTIONS.
+ */
+export const GATEWAY_NODE_ARGS: readonly string[] = ["--no-allocation-site-pretenuring"];
+
+/**
+ * Node's arguments for an embedded gateway process (`npm start`, and every process started with
+ * `embeddedLaunch`): the gateway's, and the old generation may grow past what the last major
+ * collection kept by as much again before the next one, as Go's default (GOGC=100). Left to
+ * itself, V8 let the embedded gateway's heap grow by about a tenth between major collections,
+ * and each one, over the sessions kept in memory, held requests up for tens of milliseconds
+ * (docs/decisions.md#embedded-mode-lets-its-heap-grow). V8 reads the flag only from the command
+ * line: set after start, it did not take effect. Distributed services go without it: their small
+ * heaps already grow further between collections, and the flag's fixed doubling made the edge
+ * collect three times as often (same decision).
+ */
+export const EMBEDDED_NODE_ARGS: readonly string[] = [...GATEWAY_NODE_ARGS, "--heap-growing-percent=100"];
+
+/**
+ * How an embedded gateway process is started: its entry with node's arguments for it. Spread into
+ * `startProcess`'s options, so the arguments cannot be left behind.
+ */
+export const embeddedLaunch = { entry: launcherEntries.embedded, nodeArgs: EMBEDDED_NODE_ARGS } as const;

@@ -1,0 +1,45 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EMBEDDED_NODE_ARGS, GATEWAY_NODE_ARGS } from "../src/node-launch.js";
+
+const repoFile = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
+
+/** The image's ENTRYPOINT, as the JSON array the Dockerfile writes it in. */
+function imageEntrypoint(): string[] {
+  const line = repoFile("deploy/k8s/Dockerfile")
+    .split("\n")
+    .find((candidate) => candidate.startsWith("ENTRYPOINT "));
+  if (line === undefined) throw new Error("deploy/k8s/Dockerfile has no ENTRYPOINT");
+  return JSON.parse(line.slice("ENTRYPOINT ".length)) as string[];
+}
+
+describe("gateway processes' node arguments", () => {
+  it("when a newcomer runs npm start, then node gets the same arguments as every embedded process the tests and benchmarks start", () => {
+    const { scripts } = JSON.parse(repoFile("package.json")) as { scripts: Record<string, string> };
+    const start = scripts.start!.split(" ");
+    expect(start[0]).toBe("node");
+    for (const arg of EMBEDDED_NODE_ARGS) expect(start.slice(0, start.indexOf("--import"))).toContain(arg);
+  });
+
+  it("when the production image starts a process, then its entrypoint gives node every gateway argument", () => {
+    const entrypoint = imageEntrypoint();
+    expect(entrypoint.slice(0, 3)).toEqual(["/usr/bin/tini", "--", "node"]);
+    for (const arg of GATEWAY_NODE_ARGS) expect(entrypoint.slice(3)).toContain(arg);
+  });
+
+  it("when an embedded process starts, then it gets every gateway argument too", () => {
+    for (const arg of GATEWAY_NODE_ARGS) expect(EMBEDDED_NODE_ARGS).toContain(arg);
+  });
+
+  it("when node starts with them, then this runtime accepts them", () => {
+    // An unknown V8 flag makes node exit with "bad option"; a known one shows in V8's own flags.
+    const out = execFileSync(process.execPath, [...EMBEDDED_NODE_ARGS, "-e", "process.stdout.write('ok')"], {
+      encoding: "utf8",
+    });
+    expect(out).toBe("ok");
+    const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" });
+    expect(options).toContain("--heap-growing-percent");
+    expect(options).toContain("--allocation-site-pretenuring");
+  });
+});
