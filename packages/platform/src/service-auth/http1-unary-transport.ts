@@ -208,10 +208,14 @@ class UnaryExchange {
         }
       }
     });
-    // A connection closed before the response's end: the service went away mid-answer.
-    res.on("close", () =>
-      this.fail(new ConnectError("the connection closed before the answer", Code.Unavailable)),
-    );
+    // A connection closed before the response's end: the service went away mid-answer. Every
+    // response closes, after its end too, so the error is built only when nothing has ended the
+    // exchange. Building one captures a stack: under load, that was the largest JavaScript self
+    // time in the edge's CPU profile.
+    res.on("close", () => {
+      if (!this.done)
+        this.fail(new ConnectError("the connection closed before the answer", Code.Unavailable));
+    });
   }
 
   /** Marks the exchange over; false when it already was. */
