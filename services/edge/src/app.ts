@@ -4,7 +4,7 @@ import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/plat
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { schemaValidatorCompiler } from "./api/schema-validation.js";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
-import { setCaller } from "./auth/authenticated-caller.js";
+import { declareCallerSlot, setCaller } from "./auth/authenticated-caller.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import { InProcessKeyRevocations } from "./auth/key-revocations.js";
 import { CheckoutFallback } from "./checkout/checkout-fallback.js";
@@ -147,6 +147,7 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
   revocations.onRevoked((keyId) => authenticator.forgetKey(keyId));
   app.register(
     async function merchantApi(api) {
+      declareCallerSlot(api);
       api.addHook("onRequest", async (request) => {
         setCaller(request, await authenticator.authenticate(readBearerToken(request.headers.authorization)));
       });

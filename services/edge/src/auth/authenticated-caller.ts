@@ -1,5 +1,5 @@
 import type { AccountScope } from "@gateway/proto";
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /** Who the request acts for, as resolved from its API key. */
 export interface AuthenticatedCaller {
@@ -7,16 +7,24 @@ export interface AuthenticatedCaller {
   keyId: string;
 }
 
-// A WeakMap rather than a request decorator: no global type augmentation of fastify.
-const callers = new WeakMap<FastifyRequest, AuthenticatedCaller>();
+// A request slot under a symbol, as the request's trace context is kept
+// (packages/platform/src/telemetry/fastify-tracing.ts): no global type augmentation of fastify,
+// and no WeakMap entry made and collected for every request.
+const CALLER = Symbol("the caller the request's API key names");
+type RequestWithCaller = FastifyRequest & { [CALLER]?: AuthenticatedCaller };
+
+/** Declares the slot setCaller fills, on every request of `app`: once, before the routes. */
+export function declareCallerSlot(app: FastifyInstance): void {
+  app.decorateRequest(CALLER, undefined);
+}
 
 export function setCaller(request: FastifyRequest, caller: AuthenticatedCaller): void {
-  callers.set(request, caller);
+  (request as RequestWithCaller)[CALLER] = caller;
 }
 
 /** The caller of an authenticated route; a route without the auth hook is a programming error. */
 export function requireCaller(request: FastifyRequest): AuthenticatedCaller {
-  const caller = callers.get(request);
+  const caller = (request as RequestWithCaller)[CALLER];
   if (!caller) throw new Error("route is missing the API key authentication hook");
   return caller;
 }
