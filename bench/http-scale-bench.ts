@@ -5,7 +5,9 @@
 //      the storage work): embedded (`npm start`, in memory) against a Map; distributed (a process
 //      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
 //      Throughput at saturation (closed loop, --concurrency clients for --seconds, the gateway and
-//      its floor in --turns alternating slices, so both see the same machine), then p50/p99
+//      its floor in --turns alternating slices, so both see the same machine; against the
+//      one-process embedded targets the generator polls instead of sleeping between answers, and
+//      the embedded create is also measured the old way, sleeping, for comparison), then p50/p99
 //      latency in an open loop at half that rate (latency from the scheduled start), after
 //      --half-load-warmup seconds at that rate whose p99 is shown but not counted, with the
 //      load generator's longest delay in starting a request: a p99 near it is the generator's or
@@ -43,13 +45,20 @@ import { randomBase62 } from "@gateway/platform";
 import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { measureSideBySide, type SideBySide } from "./support/growth-slices.js";
-import { closedLoop, closedLoopsInTurns, type LoadResult, type Send } from "./support/http-load.js";
+import {
+  type ClosedLoopOptions,
+  closedLoop,
+  closedLoopsInTurns,
+  type LoadResult,
+  type Send,
+} from "./support/http-load.js";
 import {
   type GrowthStep,
   type HalfLoadRow,
   type OpRow,
   printGrowth,
   printOps,
+  printSleepingGeneratorCreates,
 } from "./support/http-scale-tables.js";
 import {
   type DistributedTarget,
@@ -133,10 +142,14 @@ async function main(): Promise<void> {
 /** Part 1: each request on the embedded and the distributed gateway, against its floor. */
 async function requestsAgainstFloors(): Promise<void> {
   const rows: OpRow[] = [];
+  let sleeping: LoadResult[] = [];
   await withTargets([() => startEmbedded(DEMO_KEY, env), () => startFloor()], async ([gw, floor]) => {
-    rows.push(...(await compare("embedded", gw!, floor!)));
+    // Both are one process each: the generator polls for their answers (./support/http-load.ts).
+    rows.push(...(await compare("embedded", gw!, floor!, { generatorPolls: true })));
+    sleeping = await createsWithSleepingGenerator(gw!, floor!);
   });
   printOps(rows);
+  printSleepingGeneratorCreates(sleeping);
   await withTargets([startStack], async ([dist]) => {
     const { mongodbUrl, natsUrl } = (dist as DistributedTarget).gateway;
     await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
@@ -195,14 +208,22 @@ async function withTargets<T>(starts: Array<() => Promise<Target>>, body: (t: Ta
   }
 }
 
-/** Each request on the gateway and on its floor: saturation in turns, then half load on each. */
-async function compare(mode: string, gateway: Target, floor: Target): Promise<OpRow[]> {
+/**
+ * Each request on the gateway and on its floor: saturation in turns, then half load on each. The
+ * closed loops wait for answers as `options` says; the open loops are always on schedule.
+ */
+async function compare(
+  mode: string,
+  gateway: Target,
+  floor: Target,
+  options: ClosedLoopOptions = {},
+): Promise<OpRow[]> {
   const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
   const fl = new SessionTraffic(floor, `bench-${RUN}-${mode}-floor`);
   try {
     progress(`${mode}: warm-up`);
-    await closedLoop(gw.create, CONCURRENCY, WARMUP);
-    await closedLoop(fl.create, CONCURRENCY, WARMUP);
+    await closedLoop(gw.create, CONCURRENCY, WARMUP, options);
+    await closedLoop(fl.create, CONCURRENCY, WARMUP, options);
     const rows: OpRow[] = [];
     for (const op of OPS) {
       progress(`${mode}: ${op}`);
@@ -211,11 +232,31 @@ async function compare(mode: string, gateway: Target, floor: Target): Promise<Op
         CONCURRENCY,
         SECONDS,
         TURNS,
+        options,
       );
       const gateway = await withHalfLoad(gw, op, gwSat!, `${mode} gateway ${op}`);
       rows.push({ mode, op, gateway, floor: await withHalfLoad(fl, op, flSat!, `${mode} floor ${op}`) });
     }
     return rows;
+  } finally {
+    gw.close();
+    fl.close();
+  }
+}
+
+/**
+ * The embedded create at saturation, gateway and floor in turns, with a generator that sleeps
+ * between answers: how it was measured until the twenty-third round, kept for comparison.
+ */
+async function createsWithSleepingGenerator(gateway: Target, floor: Target): Promise<LoadResult[]> {
+  const gw = new SessionTraffic(gateway, `bench-${RUN}-embedded-sleeping`);
+  const fl = new SessionTraffic(floor, `bench-${RUN}-embedded-sleeping-floor`);
+  try {
+    progress("embedded: create, generator sleeping");
+    const results = await closedLoopsInTurns([gw.create, fl.create], CONCURRENCY, SECONDS, TURNS);
+    return results.map((r, i) =>
+      checked(r, `embedded ${i === 0 ? "gateway" : "floor"} create, generator sleeping`),
+    );
   } finally {
     gw.close();
     fl.close();

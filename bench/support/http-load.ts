@@ -88,11 +88,28 @@ export interface LoadResult {
 /** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
 export type Send = () => Promise<number>;
 
+/** How the load generator waits between answers in a closed loop. */
+export interface ClosedLoopOptions {
+  /**
+   * Keep this process's event loop turning while the clients wait, so it never sleeps: an answer
+   * then reaches a generator that is awake, and the target's write wakes no one. On loopback the
+   * kernel charges waking a sleeping generator to the target that writes the answer, and only a
+   * target slower than the generator meets a sleeping one; polling takes that cost off it, at the
+   * price of the rest of a core (docs/decisions.md#a-single-process-target-is-loaded-by-a-generator-that-never-sleeps).
+   */
+  generatorPolls?: boolean;
+}
+
 /** `concurrency` clients, each sending back to back for `seconds`: throughput at saturation. */
-export async function closedLoop(send: Send, concurrency: number, seconds: number): Promise<LoadResult> {
+export async function closedLoop(
+  send: Send,
+  concurrency: number,
+  seconds: number,
+  options: ClosedLoopOptions = {},
+): Promise<LoadResult> {
   const samples: number[] = [];
   const errors: string[] = [];
-  const ms = await runClosedLoop(send, concurrency, seconds, samples, errors);
+  const ms = await runClosedLoop(send, concurrency, seconds, samples, errors, options);
   return summarize(samples, errors, ms);
 }
 
@@ -108,12 +125,13 @@ export async function closedLoopsInTurns(
   concurrency: number,
   seconds: number,
   slices: number,
+  options: ClosedLoopOptions = {},
 ): Promise<LoadResult[]> {
   const runs = sends.map(() => ({ samples: [] as number[], errors: [] as string[], ms: 0 }));
   for (let slice = 0; slice < slices; slice++) {
     for (const [i, send] of sends.entries()) {
       const run = runs[i]!;
-      run.ms += await runClosedLoop(send, concurrency, seconds / slices, run.samples, run.errors);
+      run.ms += await runClosedLoop(send, concurrency, seconds / slices, run.samples, run.errors, options);
     }
   }
   return runs.map((run) => summarize(run.samples, run.errors, run.ms));
@@ -126,14 +144,37 @@ async function runClosedLoop(
   seconds: number,
   samples: number[],
   errors: string[],
+  options: ClosedLoopOptions,
 ): Promise<number> {
   const began = performance.now();
   const until = began + seconds * 1000;
   const client = async () => {
     while (performance.now() < until) await record(send, 0, (latency) => samples.push(latency), errors);
   };
-  await Promise.all(Array.from({ length: concurrency }, client));
+  const polling = options.generatorPolls ? keepEventLoopTurning() : undefined;
+  try {
+    await Promise.all(Array.from({ length: concurrency }, client));
+  } finally {
+    polling?.stop();
+  }
   return performance.now() - began;
+}
+
+/**
+ * A chain of immediates until stopped: while one is pending, libuv polls for I/O without
+ * blocking, so the process never sleeps waiting for an answer.
+ */
+function keepEventLoopTurning(): { stop(): void } {
+  let turning = true;
+  const turn = () => {
+    if (turning) setImmediate(turn);
+  };
+  turn();
+  return {
+    stop() {
+      turning = false;
+    },
+  };
 }
 
 /**

@@ -38,6 +38,18 @@ export function printOps(rows: OpRow[]): void {
   console.log(`\n${generatorPriorityNote(rows.flatMap((r) => [r.gateway.half, r.floor.half]))}`);
 }
 
+/**
+ * The embedded create at saturation measured as before the generator polled: a generator that
+ * sleeps between answers, whose wake-ups the slower target pays for (./http-load.ts).
+ */
+export function printSleepingGeneratorCreates([gateway, floor]: LoadResult[]): void {
+  if (!gateway || !floor) return;
+  console.log(
+    `\nEmbedded create at saturation with a generator that sleeps between answers (the method before the twenty-third round): ` +
+      `${perSecond(gateway)} ÷ ${perSecond(floor)} = ${ratio(gateway, floor)}.`,
+  );
+}
+
 const warmupP99 = (r: HalfLoadRow) => (r.halfWarmup ? ms(r.halfWarmup.p99) : "–");
 const failed = (r: HalfLoadRow) => r.sat.errors + (r.halfWarmup?.errors ?? 0) + r.half.errors;
 

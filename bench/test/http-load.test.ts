@@ -1,0 +1,39 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { closedLoop } from "../support/http-load.js";
+
+/** A request answered after 2 ms, as a target slower than the generator would answer it. */
+const slowAnswer = async () => {
+  await sleep(2);
+  return 2;
+};
+
+/** The share of `run`'s time this thread's event loop was busy rather than asleep waiting. */
+async function busyShareDuring(run: () => Promise<unknown>): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  await run();
+  return performance.eventLoopUtilization(before).utilization;
+}
+
+describe("closedLoop", () => {
+  it("when the generator polls, then its event loop stays awake while the clients wait, and sleeps again after", async () => {
+    const polling = await busyShareDuring(() => closedLoop(slowAnswer, 2, 0.3, { generatorPolls: true }));
+    expect(polling).toBeGreaterThan(0.9);
+    const after = await busyShareDuring(() => sleep(200));
+    expect(after).toBeLessThan(0.5);
+  });
+
+  it("when the generator does not poll, then its event loop sleeps while the clients wait", async () => {
+    const result = await closedLoop(slowAnswer, 2, 0.3);
+    expect(result.requests).toBeGreaterThan(10);
+    const sleeping = await busyShareDuring(() => closedLoop(slowAnswer, 2, 0.3));
+    expect(sleeping).toBeLessThan(0.5);
+  });
+
+  it("when the generator polls, then every answer is still counted", async () => {
+    const result = await closedLoop(slowAnswer, 2, 0.3, { generatorPolls: true });
+    expect(result.errors).toBe(0);
+    expect(result.requests).toBeGreaterThan(10);
+    expect(result.p50).toBe(2);
+  });
+});
