@@ -5,9 +5,9 @@
 //      the storage work): embedded (`npm start`, in memory) against a Map; distributed (a process
 //      per service, FerretDB, NATS) against insertOne + JetStream publish on the SAME servers.
 //      Throughput at saturation (closed loop, --concurrency clients for --seconds, the gateway and
-//      its floor in --turns alternating slices, so both see the same machine; against the
-//      one-process embedded targets the generator polls instead of sleeping between answers, and
-//      the embedded create is also measured the old way, sleeping, for comparison), then p50/p99
+//      its floor in --turns alternating slices, so both see the same machine; the embedded
+//      create's saturation is also measured with the generator polling for answers instead of
+//      sleeping between them, or the other way round with --embedded-generator-polls), then p50/p99
 //      latency in an open loop at half that rate (latency from the scheduled start), after
 //      --half-load-warmup seconds at that rate whose p99 is shown but not counted, with the
 //      load generator's longest delay in starting a request: a p99 near it is the generator's or
@@ -33,7 +33,7 @@
 //      idle work, e.g. with GATEWAY_SWEEP_INTERVAL.
 // Run: npx tsx bench/http-scale-bench.ts [--seconds S] [--warmup S] [--half-load-warmup S] [--concurrency N] [--turns N]
 //        [--growth 0,1000,10000] [--growth-slices N] [--growth-only] [--idle-seconds S] [--idle-only]
-//        [--log-level info]
+//        [--log-level info] [--embedded-generator-polls]
 // The load generator is this process (node:http, keep-alive); every server is its own process,
 // started with this process's environment (GATEWAY_* settings reach every gateway process).
 // MONGODB_URL / NATS_URL, when set, are used instead of local FerretDB / nats-server (growth's
@@ -56,9 +56,9 @@ import {
   type GrowthStep,
   type HalfLoadRow,
   type OpRow,
+  printEmbeddedCreatesTheOtherWay,
   printGrowth,
   printOps,
-  printSleepingGeneratorCreates,
 } from "./support/http-scale-tables.js";
 import {
   type DistributedTarget,
@@ -86,6 +86,7 @@ const { values } = parseArgs({
     "idle-only": { type: "boolean", default: false },
     "growth-only": { type: "boolean", default: false },
     "log-level": { type: "string", default: "info" },
+    "embedded-generator-polls": { type: "boolean", default: false },
   },
 });
 const SECONDS = positive(values.seconds, "--seconds");
@@ -112,6 +113,11 @@ const MAX_SETTLE_SECONDS = 300;
 const DEMO_KEY = "sk_test_HttpScaleBench01AbcdefghijklmnopqrstuvwxyzAB";
 const RUN = randomBase62(6);
 const env = { LOG_LEVEL: values["log-level"] };
+/**
+ * Whether the embedded table's closed loops poll for answers instead of sleeping between them;
+ * the embedded create is then measured the other way too, for comparison (./support/http-load.ts).
+ */
+const EMBEDDED_GENERATOR_POLLS = values["embedded-generator-polls"];
 
 const OPS: readonly RequestName[] = ["create", "GET session", "checkout page (TTFB)"];
 
@@ -142,14 +148,13 @@ async function main(): Promise<void> {
 /** Part 1: each request on the embedded and the distributed gateway, against its floor. */
 async function requestsAgainstFloors(): Promise<void> {
   const rows: OpRow[] = [];
-  let sleeping: LoadResult[] = [];
+  let otherWay: LoadResult[] = [];
   await withTargets([() => startEmbedded(DEMO_KEY, env), () => startFloor()], async ([gw, floor]) => {
-    // Both are one process each: the generator polls for their answers (./support/http-load.ts).
-    rows.push(...(await compare("embedded", gw!, floor!, { generatorPolls: true })));
-    sleeping = await createsWithSleepingGenerator(gw!, floor!);
+    rows.push(...(await compare("embedded", gw!, floor!, { generatorPolls: EMBEDDED_GENERATOR_POLLS })));
+    otherWay = await embeddedCreatesAtSaturation(gw!, floor!, { generatorPolls: !EMBEDDED_GENERATOR_POLLS });
   });
   printOps(rows);
-  printSleepingGeneratorCreates(sleeping);
+  printEmbeddedCreatesTheOtherWay(otherWay, !EMBEDDED_GENERATOR_POLLS);
   await withTargets([startStack], async ([dist]) => {
     const { mongodbUrl, natsUrl } = (dist as DistributedTarget).gateway;
     await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
@@ -245,18 +250,22 @@ async function compare(
 }
 
 /**
- * The embedded create at saturation, gateway and floor in turns, with a generator that sleeps
- * between answers: how it was measured until the twenty-third round, kept for comparison.
+ * The embedded create at saturation, gateway and floor in turns, its closed loops waiting for
+ * answers as `options` says: the table's way's counterpart, printed under it for comparison
+ * (docs/decisions.md#the-embedded-create-is-also-measured-with-a-generator-that-never-sleeps).
  */
-async function createsWithSleepingGenerator(gateway: Target, floor: Target): Promise<LoadResult[]> {
-  const gw = new SessionTraffic(gateway, `bench-${RUN}-embedded-sleeping`);
-  const fl = new SessionTraffic(floor, `bench-${RUN}-embedded-sleeping-floor`);
+async function embeddedCreatesAtSaturation(
+  gateway: Target,
+  floor: Target,
+  options: ClosedLoopOptions,
+): Promise<LoadResult[]> {
+  const label = options.generatorPolls ? "generator polling" : "generator sleeping";
+  const gw = new SessionTraffic(gateway, `bench-${RUN}-embedded-other-way`);
+  const fl = new SessionTraffic(floor, `bench-${RUN}-embedded-other-way-floor`);
   try {
-    progress("embedded: create, generator sleeping");
-    const results = await closedLoopsInTurns([gw.create, fl.create], CONCURRENCY, SECONDS, TURNS);
-    return results.map((r, i) =>
-      checked(r, `embedded ${i === 0 ? "gateway" : "floor"} create, generator sleeping`),
-    );
+    progress(`embedded: create, ${label}`);
+    const results = await closedLoopsInTurns([gw.create, fl.create], CONCURRENCY, SECONDS, TURNS, options);
+    return results.map((r, i) => checked(r, `embedded ${i === 0 ? "gateway" : "floor"} create, ${label}`));
   } finally {
     gw.close();
     fl.close();

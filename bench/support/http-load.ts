@@ -95,7 +95,7 @@ export interface ClosedLoopOptions {
    * then reaches a generator that is awake, and the target's write wakes no one. On loopback the
    * kernel charges waking a sleeping generator to the target that writes the answer, and only a
    * target slower than the generator meets a sleeping one; polling takes that cost off it, at the
-   * price of the rest of a core (docs/decisions.md#a-single-process-target-is-loaded-by-a-generator-that-never-sleeps).
+   * price of the rest of a core (docs/decisions.md#the-embedded-create-is-also-measured-with-a-generator-that-never-sleeps).
    */
   generatorPolls?: boolean;
 }

@@ -39,13 +39,15 @@ export function printOps(rows: OpRow[]): void {
 }
 
 /**
- * The embedded create at saturation measured as before the generator polled: a generator that
- * sleeps between answers, whose wake-ups the slower target pays for (./http-load.ts).
+ * The embedded create at saturation measured the other way from the table: with a generator that
+ * polls for answers, or one that sleeps between them and whose wake-ups the slower target pays
+ * for (./http-load.ts).
  */
-export function printSleepingGeneratorCreates([gateway, floor]: LoadResult[]): void {
+export function printEmbeddedCreatesTheOtherWay([gateway, floor]: LoadResult[], polling: boolean): void {
   if (!gateway || !floor) return;
+  const way = polling ? "polls for answers" : "sleeps between answers";
   console.log(
-    `\nEmbedded create at saturation with a generator that sleeps between answers (the method before the twenty-third round): ` +
+    `\nEmbedded create at saturation with a generator that ${way}, for comparison: ` +
       `${perSecond(gateway)} ÷ ${perSecond(floor)} = ${ratio(gateway, floor)}.`,
   );
 }
