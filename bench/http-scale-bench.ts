@@ -214,8 +214,8 @@ async function withTargets<T>(starts: Array<() => Promise<Target>>, body: (t: Ta
 }
 
 /**
- * Each request on the gateway and on its floor: saturation in turns, then half load on each. The
- * closed loops wait for answers as `options` says; the open loops are always on schedule.
+ * Each request on the gateway and on its floor: saturation in turns, then half load on each. Both
+ * loops wait for answers as `options` says.
  */
 async function compare(
   mode: string,
@@ -239,8 +239,13 @@ async function compare(
         TURNS,
         options,
       );
-      const gateway = await withHalfLoad(gw, op, gwSat!, `${mode} gateway ${op}`);
-      rows.push({ mode, op, gateway, floor: await withHalfLoad(fl, op, flSat!, `${mode} floor ${op}`) });
+      const gateway = await withHalfLoad(gw, op, gwSat!, `${mode} gateway ${op}`, options);
+      rows.push({
+        mode,
+        op,
+        gateway,
+        floor: await withHalfLoad(fl, op, flSat!, `${mode} floor ${op}`, options),
+      });
     }
     return rows;
   } finally {
@@ -281,11 +286,12 @@ async function withHalfLoad(
   request: RequestName,
   saturation: LoadResult,
   label: string,
+  options: ClosedLoopOptions,
 ): Promise<HalfLoadRow> {
   const sat = checked(saturation, `${label}, saturation`);
   const rate = Math.max(1, sat.perSecond / 2);
   const loops = HALF_LOAD_WARMUP > 0 ? [HALF_LOAD_WARMUP, SECONDS] : [SECONDS];
-  const results = await openLoopsInWorker({ traffic: traffic.spec(), request, rate, loops });
+  const results = await openLoopsInWorker({ traffic: traffic.spec(), request, rate, loops, ...options });
   const warmup = results.length > 1 ? checked(results[0]!, `${label}, 50% warm-up`) : undefined;
   const half = checked(results.at(-1)!, `${label}, 50%`);
   return warmup ? { sat, halfWarmup: warmup, half } : { sat, half };

@@ -88,7 +88,7 @@ export interface LoadResult {
 /** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
 export type Send = () => Promise<number>;
 
-/** How the load generator waits between answers in a closed loop. */
+/** How the load generator waits between answers, in a closed loop or an open one. */
 export interface ClosedLoopOptions {
   /**
    * Keep this process's event loop turning while the clients wait, so it never sleeps: an answer
@@ -182,8 +182,20 @@ function keepEventLoopTurning(): { stop(): void } {
  * scheduled start, so time spent waiting behind a slow answer counts. The generator runs at a
  * raised priority meanwhile, where allowed (./generator-priority.ts).
  */
-export async function openLoop(send: Send, rate: number, seconds: number): Promise<LoadResult> {
-  const { result, raised } = await withRaisedPriority(() => runOpenLoop(send, rate, seconds));
+export async function openLoop(
+  send: Send,
+  rate: number,
+  seconds: number,
+  options: ClosedLoopOptions = {},
+): Promise<LoadResult> {
+  const { result, raised } = await withRaisedPriority(async () => {
+    const polling = options.generatorPolls ? keepEventLoopTurning() : undefined;
+    try {
+      return await runOpenLoop(send, rate, seconds);
+    } finally {
+      polling?.stop();
+    }
+  });
   return { ...result, generatorRaised: raised };
 }
 

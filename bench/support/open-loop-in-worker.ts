@@ -16,6 +16,8 @@ export interface OpenLoopJob {
    * too, which a new thread compiles afresh.
    */
   loops: readonly number[];
+  /** Whether the worker polls for answers instead of sleeping between them (./http-load.ts). */
+  generatorPolls?: boolean;
 }
 
 const WORKER_ENTRY = new URL("./open-loop-worker.cjs", import.meta.url);

@@ -15,6 +15,11 @@ void runLoops()
 
 async function runLoops(): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
-  for (const seconds of job.loops) results.push(await openLoop(traffic.send(job.request), job.rate, seconds));
+  for (const seconds of job.loops)
+    results.push(
+      await openLoop(traffic.send(job.request), job.rate, seconds, {
+        generatorPolls: job.generatorPolls ?? false,
+      }),
+    );
   return results;
 }

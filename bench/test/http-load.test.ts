@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { closedLoop } from "../support/http-load.js";
+import { closedLoop, openLoop } from "../support/http-load.js";
 
 /** A request answered after 2 ms, as a target slower than the generator would answer it. */
 const slowAnswer = async () => {
@@ -35,5 +35,23 @@ describe("closedLoop", () => {
     expect(result.errors).toBe(0);
     expect(result.requests).toBeGreaterThan(10);
     expect(result.p50).toBe(2);
+  });
+});
+
+describe("openLoop", () => {
+  it("when the generator polls, then its event loop stays awake between scheduled requests, and sleeps again after", async () => {
+    let result: Awaited<ReturnType<typeof openLoop>> | undefined;
+    const polling = await busyShareDuring(async () => {
+      result = await openLoop(slowAnswer, 100, 0.3, { generatorPolls: true });
+    });
+    expect(polling).toBeGreaterThan(0.9);
+    expect(result?.requests).toBe(30);
+    expect(result?.errors).toBe(0);
+    expect(await busyShareDuring(() => sleep(200))).toBeLessThan(0.5);
+  });
+
+  it("when the generator does not poll, then its event loop sleeps between scheduled requests", async () => {
+    const sleeping = await busyShareDuring(() => openLoop(slowAnswer, 100, 0.3));
+    expect(sleeping).toBeLessThan(0.5);
   });
 });

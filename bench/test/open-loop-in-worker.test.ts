@@ -123,4 +123,30 @@ describe("openLoopsInWorker", () => {
       await expect(openLoopsInWorker(job)).rejects.toThrow(RangeError);
     }
   });
+
+  it("when the job says the generator polls, then the worker's loop keeps a core busy; otherwise it mostly sleeps", async () => {
+    const { traffic } = await trafficTo(201);
+    await traffic.create();
+    /** CPU seconds this process (every thread, the worker's included) spent per wall second. */
+    const coresDuring = async (generatorPolls: boolean) => {
+      const cpu = process.cpuUsage();
+      const began = performance.now();
+      const [result] = await openLoopsInWorker({
+        traffic: traffic.spec(),
+        request: "create",
+        rate: 50,
+        loops: [1],
+        generatorPolls,
+      });
+      expect(result!.errors).toBe(0);
+      const used = process.cpuUsage(cpu);
+      return (used.user + used.system) / 1000 / (performance.now() - began);
+    };
+    const polling = await coresDuring(true);
+    const sleeping = await coresDuring(false);
+    // Polling keeps about a whole core busy here, sleeping about a quarter of one (worker start-up
+    // included); the bounds leave room for a machine busy with other tests.
+    expect(polling).toBeGreaterThan(0.5);
+    expect(polling).toBeGreaterThan(sleeping * 2);
+  });
 });
