@@ -46,9 +46,9 @@ import { ferretDbBackend } from "@gateway/testkit";
 import { MongoClient } from "mongodb";
 import { measureSideBySide, type SideBySide } from "./support/growth-slices.js";
 import {
-  type ClosedLoopOptions,
   closedLoop,
   closedLoopsInTurns,
+  type GeneratorWaitOptions,
   type LoadResult,
   type Send,
 } from "./support/http-load.js";
@@ -114,8 +114,9 @@ const DEMO_KEY = "sk_test_HttpScaleBench01AbcdefghijklmnopqrstuvwxyzAB";
 const RUN = randomBase62(6);
 const env = { LOG_LEVEL: values["log-level"] };
 /**
- * Whether the embedded table's closed loops poll for answers instead of sleeping between them;
- * the embedded create is then measured the other way too, for comparison (./support/http-load.ts).
+ * Whether the embedded table's loops, closed and open, poll for answers instead of sleeping
+ * between them. The embedded create's saturation is measured the other way too, for comparison
+ * (./support/http-load.ts).
  */
 const EMBEDDED_GENERATOR_POLLS = values["embedded-generator-polls"];
 
@@ -221,7 +222,7 @@ async function compare(
   mode: string,
   gateway: Target,
   floor: Target,
-  options: ClosedLoopOptions = {},
+  options: GeneratorWaitOptions = {},
 ): Promise<OpRow[]> {
   const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
   const fl = new SessionTraffic(floor, `bench-${RUN}-${mode}-floor`);
@@ -262,7 +263,7 @@ async function compare(
 async function embeddedCreatesAtSaturation(
   gateway: Target,
   floor: Target,
-  options: ClosedLoopOptions,
+  options: GeneratorWaitOptions,
 ): Promise<LoadResult[]> {
   const label = options.generatorPolls ? "generator polling" : "generator sleeping";
   const gw = new SessionTraffic(gateway, `bench-${RUN}-embedded-other-way`);
@@ -286,7 +287,7 @@ async function withHalfLoad(
   request: RequestName,
   saturation: LoadResult,
   label: string,
-  options: ClosedLoopOptions,
+  options: GeneratorWaitOptions,
 ): Promise<HalfLoadRow> {
   const sat = checked(saturation, `${label}, saturation`);
   const rate = Math.max(1, sat.perSecond / 2);

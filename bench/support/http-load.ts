@@ -89,9 +89,9 @@ export interface LoadResult {
 export type Send = () => Promise<number>;
 
 /** How the load generator waits between answers, in a closed loop or an open one. */
-export interface ClosedLoopOptions {
+export interface GeneratorWaitOptions {
   /**
-   * Keep this process's event loop turning while the clients wait, so it never sleeps: an answer
+   * Keep this thread's event loop turning while the clients wait, so it never sleeps: an answer
    * then reaches a generator that is awake, and the target's write wakes no one. On loopback the
    * kernel charges waking a sleeping generator to the target that writes the answer, and only a
    * target slower than the generator meets a sleeping one; polling takes that cost off it, at the
@@ -105,7 +105,7 @@ export async function closedLoop(
   send: Send,
   concurrency: number,
   seconds: number,
-  options: ClosedLoopOptions = {},
+  options: GeneratorWaitOptions = {},
 ): Promise<LoadResult> {
   const samples: number[] = [];
   const errors: string[] = [];
@@ -125,7 +125,7 @@ export async function closedLoopsInTurns(
   concurrency: number,
   seconds: number,
   slices: number,
-  options: ClosedLoopOptions = {},
+  options: GeneratorWaitOptions = {},
 ): Promise<LoadResult[]> {
   const runs = sends.map(() => ({ samples: [] as number[], errors: [] as string[], ms: 0 }));
   for (let slice = 0; slice < slices; slice++) {
@@ -144,7 +144,7 @@ async function runClosedLoop(
   seconds: number,
   samples: number[],
   errors: string[],
-  options: ClosedLoopOptions,
+  options: GeneratorWaitOptions,
 ): Promise<number> {
   const began = performance.now();
   const until = began + seconds * 1000;
@@ -186,7 +186,7 @@ export async function openLoop(
   send: Send,
   rate: number,
   seconds: number,
-  options: ClosedLoopOptions = {},
+  options: GeneratorWaitOptions = {},
 ): Promise<LoadResult> {
   const { result, raised } = await withRaisedPriority(async () => {
     const polling = options.generatorPolls ? keepEventLoopTurning() : undefined;
