@@ -151,30 +151,27 @@ async function runClosedLoop(
   const client = async () => {
     while (performance.now() < until) await record(send, 0, (latency) => samples.push(latency), errors);
   };
-  const polling = options.generatorPolls ? keepEventLoopTurning() : undefined;
-  try {
-    await Promise.all(Array.from({ length: concurrency }, client));
-  } finally {
-    polling?.stop();
-  }
+  await waitingAs(options, () => Promise.all(Array.from({ length: concurrency }, client)));
   return performance.now() - began;
 }
 
 /**
- * A chain of immediates until stopped: while one is pending, libuv polls for I/O without
- * blocking, so the process never sleeps waiting for an answer.
+ * `run()`, the generator waiting for its answers as `options` says. Polling is a chain of
+ * immediates until `run` settles: while one is pending, libuv polls for I/O without blocking, so
+ * the thread never sleeps waiting for an answer.
  */
-function keepEventLoopTurning(): { stop(): void } {
+async function waitingAs<T>(options: GeneratorWaitOptions, run: () => Promise<T>): Promise<T> {
+  if (!options.generatorPolls) return run();
   let turning = true;
   const turn = () => {
     if (turning) setImmediate(turn);
   };
   turn();
-  return {
-    stop() {
-      turning = false;
-    },
-  };
+  try {
+    return await run();
+  } finally {
+    turning = false;
+  }
 }
 
 /**
@@ -188,14 +185,9 @@ export async function openLoop(
   seconds: number,
   options: GeneratorWaitOptions = {},
 ): Promise<LoadResult> {
-  const { result, raised } = await withRaisedPriority(async () => {
-    const polling = options.generatorPolls ? keepEventLoopTurning() : undefined;
-    try {
-      return await runOpenLoop(send, rate, seconds);
-    } finally {
-      polling?.stop();
-    }
-  });
+  const { result, raised } = await withRaisedPriority(() =>
+    waitingAs(options, () => runOpenLoop(send, rate, seconds)),
+  );
   return { ...result, generatorRaised: raised };
 }
 
