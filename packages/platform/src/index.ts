@@ -25,6 +25,7 @@ export * from "./lifecycle/parent-pipe.js";
 export * from "./lifecycle/run-service.js";
 export * from "./lifecycle/serve-grpc-service.js";
 export * from "./lifecycle/shutdown.js";
+export * from "./deferred-child-logger.js";
 export * from "./logger.js";
 export * from "./memory-retention.js";
 export * from "./metrics.js";

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
-import { GatewayError, registerFastifyTracing, systemClock } from "@gateway/platform";
+import {
+  deferredChildLoggerFactory,
+  GatewayError,
+  type Logger,
+  registerFastifyTracing,
+  systemClock,
+} from "@gateway/platform";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { schemaValidatorCompiler } from "./api/schema-validation.js";
 import { ApiKeyAuthenticator } from "./auth/api-key-authenticator.js";
@@ -57,6 +63,9 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.maxBodyBytes,
     genReqId: () => randomUUID(),
+    // A request's logger is made when it first writes (docs/decisions.md#a-requests-logger-is-made-when-it-first-writes).
+    childLoggerFactory: (logger, bindings, options) =>
+      deferredChildLoggerFactory(logger as Logger, bindings, options),
     // fastify's own 503 body while closing is not a problem document; the hook below answers instead.
     return503OnClosing: false,
     // Raised before any hook runs (a malformed URL): the HSTS header is added here too.

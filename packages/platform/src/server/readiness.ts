@@ -30,7 +30,7 @@ function settleWithin(check: ReadinessCheck, ms: number): Promise<void> {
  */
 export async function runReadinessChecks(
   checks: readonly ReadinessCheck[],
-  logger?: Logger,
+  logger?: Pick<Logger, "warn">,
   timeoutMs = READINESS_TIMEOUT_MS,
 ): Promise<ReadinessReport> {
   const results = await Promise.allSettled(checks.map((c) => settleWithin(c, timeoutMs)));

@@ -1,4 +1,4 @@
-import { GatewayError, type Logger, type ReadinessCheck, runReadinessChecks } from "@gateway/platform";
+import { GatewayError, type ReadinessCheck, runReadinessChecks } from "@gateway/platform";
 import type { FastifyInstance } from "fastify";
 import { sendJson } from "../http/send-json.js";
 
@@ -20,7 +20,7 @@ export function registerHealthRoutes(
   app.get("/readyz", async (request, reply) => {
     reply.header("cache-control", "no-store");
     if (isClosing()) throw new GatewayError("SERVICE_UNAVAILABLE", "The edge is shutting down.");
-    const report = await runReadinessChecks(readiness, request.log as Logger);
+    const report = await runReadinessChecks(readiness, request.log);
     if (!report.ready)
       throw new GatewayError("SERVICE_UNAVAILABLE", `Not ready: ${report.failed.join(", ")} unavailable.`);
     return sendJson(reply, 200, { status: "ok" });
