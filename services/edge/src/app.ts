@@ -3,6 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import {
   deferredChildLoggerFactory,
   GatewayError,
+  holdWritesUntilTurnEnds,
   type Logger,
   registerFastifyTracing,
   systemClock,
@@ -78,6 +79,8 @@ export function createEdgeApp(deps: EdgeDeps): FastifyInstance {
     http: { requireHostHeader: false },
   });
   answerExpectationsWithProblems(app.server);
+  // A turn's answers leave together (docs/decisions.md#answers-leave-when-the-event-loops-turn-ends).
+  holdWritesUntilTurnEnds(app.server);
 
   // A SERVER span per request; gRPC calls made while handling it become its children.
   registerFastifyTracing(app);

@@ -112,4 +112,23 @@ describe("edge listening on a real port", () => {
     expect(res.status).toBe(201);
     expect(await res.text()).toContain(`"metadata":${metadata},`);
   });
+
+  it("when answers are written, then they wait in their sockets until the event loop's turn ends, and every one arrives", async () => {
+    // 'prefinish' fires inside end(), once the answer is handed to the socket: a socket that
+    // wrote it at once has nothing queued; one that holds it until the turn ends still has it.
+    const queuedAtEnd: number[] = [];
+    const onRequest = (_req: unknown, res: import("node:http").ServerResponse) =>
+      res.once("prefinish", () => queuedAtEnd.push(res.socket?.writableLength ?? -1));
+    t.app.server.on("request", onRequest);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => fetch(`${base}${SESSIONS}sess_missing00000${i}/`, { headers })),
+      );
+      expect(answers.map((res) => res.status)).toEqual(Array(8).fill(404));
+      expect(queuedAtEnd).toHaveLength(8);
+      for (const queued of queuedAtEnd) expect(queued).toBeGreaterThan(0);
+    } finally {
+      t.app.server.off("request", onRequest);
+    }
+  });
 });
