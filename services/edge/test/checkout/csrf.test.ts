@@ -33,6 +33,15 @@ describe("CSRF tokens", () => {
     expect(nonces.size).toBe(50);
     for (const n of nonces) expect(CsrfTokens.isNonce(n)).toBe(true);
   });
+
+  it("when many nonces are drawn, then each carries 32 bytes of its own and every byte value turns up", () => {
+    const nonces = Array.from({ length: 400 }, () => CsrfTokens.newNonce());
+    expect(new Set(nonces).size).toBe(400);
+    const bytes = nonces.map((n) => Buffer.from(n, "base64url"));
+    for (const b of bytes) expect(b.length).toBe(32);
+    // 12,800 bytes, about 50 of each value: a fixed or sliced-wrong buffer would miss most values.
+    expect(new Set(bytes.flatMap((b) => [...b])).size).toBe(256);
+  });
 });
 
 describe("checkout configuration", () => {
