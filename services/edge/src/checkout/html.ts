@@ -22,32 +22,62 @@ export type HtmlValue =
   | undefined
   | readonly HtmlValue[];
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;",
-};
+/** The characters that could end text or an attribute value, and what stands for each. */
+const SPECIAL = /[&<>"'`]/;
 
-/** Escapes text for element content and for quoted attribute values. */
+function entityFor(code: number): string | undefined {
+  switch (code) {
+    case 38:
+      return "&amp;";
+    case 60:
+      return "&lt;";
+    case 62:
+      return "&gt;";
+    case 34:
+      return "&quot;";
+    case 39:
+      return "&#39;";
+    case 96:
+      return "&#96;";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Escapes text for element content and for quoted attribute values. Most text on a page has
+ * nothing to escape and is returned as it is; otherwise the text between special characters is
+ * copied in slices, with no callback per match (docs/decisions.md#page-text-is-escaped-in-one-pass).
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]!);
+  const first = text.search(SPECIAL);
+  if (first === -1) return text;
+  let out = "";
+  let copied = 0;
+  for (let i = first; i < text.length; i++) {
+    const entity = entityFor(text.charCodeAt(i));
+    if (entity === undefined) continue;
+    out += text.slice(copied, i) + entity;
+    copied = i + 1;
+  }
+  return out + text.slice(copied);
 }
 
 function render(value: HtmlValue): string {
+  if (typeof value === "string") return escapeHtml(value);
   if (value instanceof SafeHtml) return value.text;
   if (value === null || value === undefined || value === false || value === true) return "";
-  if (Array.isArray(value)) return value.map(render).join("");
+  if (Array.isArray(value)) {
+    let out = "";
+    for (const item of value) out += render(item);
+    return out;
+  }
   return escapeHtml(String(value));
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0]!;
-  values.forEach((value, i) => {
-    out += render(value) + strings[i + 1]!;
-  });
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
   return new SafeHtml(out);
 }
 

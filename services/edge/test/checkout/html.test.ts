@@ -36,4 +36,28 @@ describe("the html template helper", () => {
     expect(joinHtml(["a<", html`<i>b</i>`], " & ").text).toBe("a&lt; &amp; <i>b</i>");
     expect(escapeHtml("plain")).toBe("plain");
   });
+
+  it("when special characters sit at either end, side by side or between other scripts, then each one is escaped and nothing else changes", () => {
+    expect(escapeHtml("&")).toBe("&amp;");
+    expect(escapeHtml("<>")).toBe("&lt;&gt;");
+    expect(escapeHtml(`'a"`)).toBe("&#39;a&quot;");
+    expect(escapeHtml("`x&&y`")).toBe("&#96;x&amp;&amp;y&#96;");
+    expect(escapeHtml("د.ت 125,500 & 😀<")).toBe("د.ت 125,500 &amp; 😀&lt;");
+    expect(escapeHtml("")).toBe("");
+  });
+
+  it("escapes any text exactly as a replacement of each special character would", () => {
+    const alphabet = ["a", "Z", " ", "&", "<", ">", '"', "'", "`", "é", "😀", "\n", ";", "#"];
+    const reference = (text: string) =>
+      text.replace(
+        /[&<>"'`]/g,
+        (ch) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "#39", "`": "#96" }[ch]};`,
+      );
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648);
+    for (let n = 0; n < 2_000; n++) {
+      const text = Array.from({ length: next() % 24 }, () => alphabet[next() % alphabet.length]).join("");
+      expect(escapeHtml(text)).toBe(reference(text));
+    }
+  });
 });
