@@ -22,9 +22,13 @@ export type HtmlValue =
   | undefined
   | readonly HtmlValue[];
 
-/** The characters that could end text or an attribute value, and what stands for each. */
+/**
+ * The characters that could end text or an attribute value. A native search finds the first one
+ * in about half the time of a loop over `entityFor`, and most text has none.
+ */
 const SPECIAL = /[&<>"'`]/;
 
+/** The entity that stands for a character of `SPECIAL`; undefined for any other character. */
 function entityFor(code: number): string | undefined {
   switch (code) {
     case 38:
