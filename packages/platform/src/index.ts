@@ -36,6 +36,7 @@ export * from "./outbox-flag.js";
 export * from "./paging/newest-first-index.js";
 export * from "./paging/newest-first-page.js";
 export * from "./polling-loop.js";
+export * from "./retired-indexes.js";
 export * from "./secret-box.js";
 export * from "./server/in-process-transport.js";
 export * from "./server/management-server.js";

@@ -44,9 +44,21 @@ describe("MongoSessionRepository storage", () => {
       order_number_unique: true,
       checkout_token_unique: true,
       list_newest_first: false,
-      acquirer_order_id: false,
+      acquirer_order_ids: false,
       outbox_unpublished: false,
     });
+    expect(unique).not.toHaveProperty("acquirer_order_id");
+  });
+
+  it("when a database an earlier version set up still has the attempts' order id index, then the start drops it", async () => {
+    const sessions = (await db()).collection(SESSIONS_COLLECTION);
+    await sessions.createIndex({ "attempts.acquirerOrderId": 1 }, { name: "acquirer_order_id" });
+
+    await createMongoSessionRepository(await db());
+
+    const names = (await sessions.listIndexes().toArray()).map((i) => String(i.name));
+    expect(names).not.toContain("acquirer_order_id");
+    expect(names).toContain("acquirer_order_ids");
   });
 
   it("when a session is stored, then amounts are BSON Int64 and the outbox is ready", async () => {

@@ -1,6 +1,7 @@
 import {
   backfillOutboxFlag,
   DocumentWriteLock,
+  dropRetiredIndexes,
   GatewayError,
   isDuplicateKeyError,
   OUTBOX_UNPUBLISHED_INDEX,
@@ -29,7 +30,6 @@ export const SETTLEMENTS_COLLECTION = "refund_settlements";
 
 const INDEXES = [
   { key: { id: 1 }, options: { name: "id_unique", unique: true } },
-  { key: { merchantId: 1, livemode: 1, sessionId: 1 }, options: { name: "by_session" } },
   // A session's refunds in the order they were made (the dashboard's session detail).
   {
     key: { merchantId: 1, livemode: 1, sessionId: 1, createdAt: 1, id: 1 },
@@ -40,6 +40,13 @@ const INDEXES = [
   // The relay's look for unpublished events.
   OUTBOX_UNPUBLISHED_INDEX,
 ] as const;
+
+/**
+ * Indexes earlier versions created that no query needs now, dropped at start
+ * (docs/decisions.md#an-index-no-query-reads-is-dropped). `by_session` is the first three keys of
+ * `by_session_created`, which answers the same equality.
+ */
+const RETIRED_INDEXES = ["by_session"] as const;
 
 /** Reads leave the outbox (event payloads) on the server: only the relay needs it. */
 const REFUND_FIELDS: FindOptions = { projection: { _id: 0, outbox: 0 } };
@@ -223,6 +230,7 @@ export class MongoRefundRepository implements RefundRepository {
 export async function createMongoRefundRepository(db: Db): Promise<MongoRefundRepository> {
   const collection = db.collection<RefundDocument>(REFUNDS_COLLECTION);
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
+  await runMongo(() => dropRetiredIndexes(collection, RETIRED_INDEXES));
   await runMongo(() => backfillOutboxFlag(collection));
   const settlements = db.collection<SettlementDocument>(SETTLEMENTS_COLLECTION);
   await runMongo(() => settlements.createIndex({ refundId: 1 }, { name: "refund_unique", unique: true }));

@@ -3,6 +3,7 @@ import {
   backfillOutboxFlag,
   batchedInserts,
   DocumentWriteLock,
+  dropRetiredIndexes,
   GatewayError,
   NEWEST_FIRST_SORT,
   newestFirstWindowFilter,
@@ -72,7 +73,6 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     // Lookups by link token and by acquirer order id (multikey; see SessionDocument.checkoutTokens).
     { key: { checkoutTokens: 1 }, options: { name: "checkout_tokens" } },
     // The acquirer's return and callback name the order id only.
-    { key: { "attempts.acquirerOrderId": 1 }, options: { name: "acquirer_order_id" } },
     { key: { acquirerOrderIds: 1 }, options: { name: "acquirer_order_ids" } },
     // The relay's look for unpublished events.
     OUTBOX_UNPUBLISHED_INDEX,
@@ -85,6 +85,13 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     { key: { linkExpiryMinute: 1 }, options: { name: "link_expiry_minute" } },
     { key: { reconcileMinute: 1 }, options: { name: "reconcile_minute" } },
   ];
+
+/**
+ * Indexes earlier versions created that no query reads now, dropped at start
+ * (docs/decisions.md#an-index-no-query-reads-is-dropped). `acquirer_order_id` indexed the path
+ * into the attempts; lookups by order id read the top-level copy (`acquirer_order_ids`).
+ */
+const RETIRED_INDEXES = ["acquirer_order_id"] as const;
 
 /**
  * Beyond this many minutes, a look at work "due since" goes by dates alone: the sweeper's
@@ -105,6 +112,7 @@ export const SESSION_WRITE_LOCKS_COLLECTION = "session_write_locks";
 
 async function ensureIndexes(collection: Collection<SessionDocument>): Promise<void> {
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
+  await runMongo(() => dropRetiredIndexes(collection, RETIRED_INDEXES));
   await backfillScheduleFlags(collection);
   await runMongo(() => backfillOutboxFlag(collection));
 }
