@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MongoClient } from "mongodb";
+import { describe, expect, it } from "vitest";
 import { DocumentWriteLock, GatewayError, type WriteLockDocument } from "../src/index.js";
+import { twoReplicaClients } from "./two-replica-clients.js";
 
 interface Counter {
   _id: string;
@@ -13,18 +13,7 @@ interface Counter {
 // Two locks on two connections stand for two replicas: each queues only its own writers in
 // memory, so exclusion between them rests on the lock documents in the MongoDB wire server.
 describe("DocumentWriteLock on the MongoDB wire server", () => {
-  const url = process.env.MONGODB_URL ?? "mongodb://127.0.0.1:27017";
-  const database = `platform_write_lock_${randomBytes(6).toString("hex")}`;
-  // retryWrites off: FerretDB has no retryable writes.
-  const first = new MongoClient(url, { retryWrites: false });
-  const second = new MongoClient(url, { retryWrites: false });
-  beforeAll(async () => {
-    await Promise.all([first.connect(), second.connect()]);
-  });
-  afterAll(async () => {
-    await first.db(database).dropDatabase();
-    await Promise.all([first.close(), second.close()]);
-  });
+  const { first, second, database } = twoReplicaClients("platform_write_lock");
   const locksOf = (client: MongoClient) => client.db(database).collection<WriteLockDocument>("locks");
   const countersOf = (client: MongoClient) => client.db(database).collection<Counter>("counters");
 

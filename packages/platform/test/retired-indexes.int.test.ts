@@ -1,23 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dropRetiredIndexes } from "../src/index.js";
+import { twoReplicaClients } from "./two-replica-clients.js";
 
 // Two clients stand for two replicas starting together against a database an earlier version
 // set up.
 describe("dropRetiredIndexes on the MongoDB wire server", () => {
-  const url = process.env.MONGODB_URL ?? "mongodb://127.0.0.1:27017";
-  const database = `platform_retired_indexes_${randomBytes(6).toString("hex")}`;
-  // retryWrites off: FerretDB has no retryable writes.
-  const first = new MongoClient(url, { retryWrites: false });
-  const second = new MongoClient(url, { retryWrites: false });
-  beforeAll(async () => {
-    await Promise.all([first.connect(), second.connect()]);
-  });
-  afterAll(async () => {
-    await first.db(database).dropDatabase();
-    await Promise.all([first.close(), second.close()]);
-  });
+  const { first, second, database } = twoReplicaClients("platform_retired_indexes");
 
   const indexNames = async (collection: string) =>
     (await first.db(database).collection(collection).listIndexes().toArray())
