@@ -16,8 +16,19 @@ export interface HttpAnswer {
   totalMs: number;
 }
 
-/** One keep-alive connection pool to one server. */
-export class HttpClient {
+/** What sends the bench's requests: node:http here, or ./lean-http-client.ts in the open loops. */
+export interface HttpSender {
+  send(
+    method: "GET" | "POST",
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpAnswer>;
+  close(): void;
+}
+
+/** One keep-alive connection pool to one server, through node:http. */
+export class HttpClient implements HttpSender {
   private readonly agent: Agent;
   private readonly host: string;
   private readonly port: number;

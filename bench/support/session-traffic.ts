@@ -1,7 +1,7 @@
 // The three requests bench/http-scale-bench.ts measures, against one target: create a session
 // (a unique merchant reference each time, the body of test/e2e/sessions.test.ts), GET one, and
 // GET its hosted checkout page (time to first byte). Each throws on an unexpected status.
-import { HttpClient, type Send } from "./http-load.js";
+import { HttpClient, type HttpSender, type Send } from "./http-load.js";
 import type { Target } from "./http-targets.js";
 
 const SESSIONS_PATH = "/api/v1/gateway/sessions/";
@@ -42,7 +42,6 @@ function createBody(reference: string): string {
 export class SessionTraffic {
   readonly ids: string[] = [];
   readonly checkoutPaths: string[] = [];
-  private readonly client: HttpClient;
   private readonly headers: Record<string, string>;
   private created = 0;
   private getPool: readonly string[] | undefined;
@@ -53,14 +52,17 @@ export class SessionTraffic {
   constructor(
     private readonly target: Pick<Target, "url" | "key">,
     private readonly referencePrefix: string,
+    private readonly client: HttpSender = new HttpClient(target.url),
   ) {
-    this.client = new HttpClient(target.url);
     this.headers = { authorization: `Bearer ${target.key}`, "content-type": "application/json" };
   }
 
-  /** The same traffic in another thread, its creates under a merchant reference prefix of their own. */
-  static fromSpec(spec: TrafficSpec): SessionTraffic {
-    const traffic = new SessionTraffic(spec, spec.referencePrefix);
+  /**
+   * The same traffic in another thread, its creates under a merchant reference prefix of their
+   * own, sent through `client` if given.
+   */
+  static fromSpec(spec: TrafficSpec, client?: HttpSender): SessionTraffic {
+    const traffic = new SessionTraffic(spec, spec.referencePrefix, client);
     traffic.getFrom(spec.getPool);
     traffic.checkoutPaths.push(...spec.checkoutPaths);
     return traffic;

@@ -6,7 +6,7 @@ import { SessionTraffic } from "../support/session-traffic.js";
 
 /** A stand-in gateway on loopback: records what it was sent, answers with `status`. */
 async function standIn(status: number) {
-  const seen: Array<{ method: string; url: string; reference?: string }> = [];
+  const seen: Array<{ method: string; url: string; reference?: string; connection?: string }> = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     let body = "";
     req.on("data", (c: Buffer) => {
@@ -16,7 +16,13 @@ async function standIn(status: number) {
       const reference = body
         ? (JSON.parse(body) as { merchant_reference?: string }).merchant_reference
         : undefined;
-      seen.push({ method: req.method ?? "", url: req.url ?? "", ...(reference ? { reference } : {}) });
+      const { connection } = req.headers;
+      seen.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        ...(reference ? { reference } : {}),
+        ...(connection ? { connection } : {}),
+      });
       const id = `s${seen.length}`;
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify({ id, checkout_url: `http://127.0.0.1/checkout/${id}` }));
@@ -79,6 +85,20 @@ describe("openLoopsInWorker", () => {
     expect(new Set(target.seen.map((s) => `${s.method} ${s.url}`))).toEqual(
       new Set(["GET /api/v1/gateway/sessions/a/", "GET /api/v1/gateway/sessions/b/"]),
     );
+  });
+
+  it("sends through the lean client, not node:http's (whose agent says connection: keep-alive)", async () => {
+    const { target, traffic } = await trafficTo(201);
+    await traffic.create();
+    expect(target.seen[0]!.connection).toBe("keep-alive"); // this thread's traffic: node:http
+    const [result] = await openLoopsInWorker({
+      traffic: traffic.spec(),
+      request: "create",
+      rate: 100,
+      loops: [0.2],
+    });
+    expect([result!.requests, result!.errors]).toEqual([20, 0]);
+    expect(target.seen.slice(1).map((s) => s.connection)).toEqual(Array(20).fill(undefined));
   });
 
   it("counts wrong answers as failures, with the first one's status", async () => {
