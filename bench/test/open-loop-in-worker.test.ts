@@ -39,6 +39,12 @@ describe("openLoopsInWorker", () => {
     for (const close of closers.splice(0)) await close();
   });
 
+  /** One 0.2-s loop at 100 requests/s: 20 requests. */
+  async function shortLoop(traffic: SessionTraffic, request: "create" | "GET session") {
+    const [result] = await openLoopsInWorker({ traffic: traffic.spec(), request, rate: 100, loops: [0.2] });
+    return result!;
+  }
+
   async function trafficTo(status: number) {
     const target = await standIn(status);
     closers.push(target.close);
@@ -75,13 +81,8 @@ describe("openLoopsInWorker", () => {
   it("sends GETs only to the sessions the traffic was pointed at", async () => {
     const { target, traffic } = await trafficTo(200);
     traffic.getFrom(["a", "b"]);
-    const [result] = await openLoopsInWorker({
-      traffic: traffic.spec(),
-      request: "GET session",
-      rate: 100,
-      loops: [0.2],
-    });
-    expect([result!.requests, result!.errors]).toEqual([20, 0]);
+    const result = await shortLoop(traffic, "GET session");
+    expect([result.requests, result.errors]).toEqual([20, 0]);
     expect(new Set(target.seen.map((s) => `${s.method} ${s.url}`))).toEqual(
       new Set(["GET /api/v1/gateway/sessions/a/", "GET /api/v1/gateway/sessions/b/"]),
     );
@@ -91,26 +92,16 @@ describe("openLoopsInWorker", () => {
     const { target, traffic } = await trafficTo(201);
     await traffic.create();
     expect(target.seen[0]!.connection).toBe("keep-alive"); // this thread's traffic: node:http
-    const [result] = await openLoopsInWorker({
-      traffic: traffic.spec(),
-      request: "create",
-      rate: 100,
-      loops: [0.2],
-    });
-    expect([result!.requests, result!.errors]).toEqual([20, 0]);
+    const result = await shortLoop(traffic, "create");
+    expect([result.requests, result.errors]).toEqual([20, 0]);
     expect(target.seen.slice(1).map((s) => s.connection)).toEqual(Array(20).fill(undefined));
   });
 
   it("counts wrong answers as failures, with the first one's status", async () => {
     const { traffic } = await trafficTo(503);
-    const [result] = await openLoopsInWorker({
-      traffic: traffic.spec(),
-      request: "create",
-      rate: 100,
-      loops: [0.2],
-    });
-    expect([result!.requests, result!.errors]).toEqual([0, 20]);
-    expect(result!.firstError).toMatch(/^create: HTTP 503/);
+    const result = await shortLoop(traffic, "create");
+    expect([result.requests, result.errors]).toEqual([0, 20]);
+    expect(result.firstError).toMatch(/^create: HTTP 503/);
   });
 
   it("keeps its schedule while the thread that started it is busy", async () => {
