@@ -116,8 +116,8 @@ class LeanConnection {
   private pending: Pending | undefined;
   private sentAt = 0;
   private ttfbMs = 0;
-  private received: Buffer[] = [];
-  private receivedBytes = 0;
+  /** What has arrived of the current answer, in one buffer. */
+  private received: Buffer | undefined;
   private head: { status: number; bodyStart: number; framing: BodyFraming; keepAlive: boolean } | undefined;
 
   constructor(
@@ -136,8 +136,7 @@ class LeanConnection {
 
   exchange(pending: Pending): void {
     this.pending = pending;
-    this.received = [];
-    this.receivedBytes = 0;
+    this.received = undefined;
     this.head = undefined;
     this.ttfbMs = 0;
     this.sentAt = performance.now();
@@ -153,11 +152,9 @@ class LeanConnection {
       this.socket.destroy(); // bytes nobody asked for: drop the connection
       return;
     }
-    if (this.receivedBytes === 0) this.ttfbMs = performance.now() - this.sentAt;
-    this.received.push(chunk);
-    this.receivedBytes += chunk.length;
-    const data = this.received.length === 1 ? chunk : Buffer.concat(this.received);
-    this.received = [data];
+    if (!this.received) this.ttfbMs = performance.now() - this.sentAt;
+    const data = this.received ? Buffer.concat([this.received, chunk]) : chunk;
+    this.received = data;
     try {
       this.head ??= parseHead(data);
       if (!this.head) return;
