@@ -180,6 +180,16 @@ describe("local PostgreSQL", () => {
     await insertRows(251, 400);
     await expect.poll(analyzes, { timeout: 15_000, interval: 250 }).toBe("2");
   });
+
+  it("when a document too large to store inline is written, then it is compressed with lz4", async () => {
+    await sql("CREATE TABLE documents (body jsonb)");
+    // About 4 KB of repetitive jsonb, like a session beside FerretDB's type schema.
+    await sql(
+      `INSERT INTO documents SELECT jsonb_object_agg('field' || i, jsonb_build_object('t', 'string')) FROM generate_series(1, 150) AS i`,
+    );
+    expect(await sql("SELECT pg_column_compression(body) FROM documents")).toBe("lz4");
+    expect(Number(await sql("SELECT octet_length(body::text) FROM documents"))).toBeGreaterThan(2_500);
+  });
 });
 
 describe("local NATS JetStream", () => {

@@ -94,6 +94,11 @@ export async function startPostgres(options: StartOptions = {}): Promise<LocalSe
         // under load grew its sessions (docs/decisions.md#the-local-database-analyzes-a-growing-collection-rarely).
         "-c",
         "autovacuum_analyze_scale_factor=2",
+        // FerretDB stores each document with its type schema beside it, so a session (4 KB of
+        // jsonb) is compressed on every write; lz4 does that in half the CPU of the default pglz
+        // (docs/decisions.md#the-local-database-compresses-documents-with-lz4).
+        "-c",
+        "default_toast_compression=lz4",
         // Every service of a stack holds a pool through FerretDB; the default 100 is too few.
         "-c",
         "max_connections=400",
