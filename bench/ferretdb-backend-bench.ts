@@ -80,7 +80,7 @@ async function measure(setup: Setup): Promise<{ startMs: number; timings: Timing
       await time("find by checkout token", () => repo.findByCheckoutToken(probe.checkoutLinks[0]!.token));
       const current = (await repo.findById(probe.scope, probe.id))!;
       await time("conditional update (compare-and-set)", () =>
-        repo.updateIf(probe.scope, probe.id, current.version, { updatedAt: new Date(start.getTime() + i) }),
+        repo.updateIf(current, { updatedAt: new Date(start.getTime() + i) }),
       );
       await time("list newest first, 20", () => repo.list(probe.scope, {}, { limit: 20 }));
       await time("findDue (sweeper look, 3 range scans)", () => repo.findDue(start, 50));

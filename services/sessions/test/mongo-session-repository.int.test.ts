@@ -156,8 +156,8 @@ describe("MongoSessionRepository across replicas", () => {
         const session = sessionFixture(scope);
         await replicaA.insert(session);
         const [a, b] = await Promise.all([
-          replicaA.updateIf(scope, session.id, session.version, { status: "CANCELED" }),
-          replicaB.updateIf(scope, session.id, session.version, { status: "FAILED" }),
+          replicaA.updateIf(session, { status: "CANCELED" }),
+          replicaB.updateIf(session, { status: "FAILED" }),
         ]);
         expect([a.updated, b.updated].filter(Boolean)).toHaveLength(1);
         const winner = a.updated ? "CANCELED" : "FAILED";

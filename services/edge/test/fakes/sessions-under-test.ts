@@ -180,7 +180,7 @@ export class SessionsUnderTest {
     );
     if (!stored) throw new Error(`unknown session ${sessionId}`);
     const now = this.clock.now();
-    const result = await this.repo.updateIf(stored.scope, stored.id, stored.version, {
+    const result = await this.repo.updateIf(stored, {
       status: "EXPIRED",
       completedAt: now,
       updatedAt: now,

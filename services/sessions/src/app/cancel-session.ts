@@ -29,7 +29,7 @@ export async function cancelSession(deps: PaymentDeps, scope: AccountScope, id: 
     }
     const decision = decide(session, "cancel", deps.clock.now());
     if (!decision.changed) return session;
-    const result = await deps.repo.updateIf(scope, id, session.version, decision.changes);
+    const result = await deps.repo.updateIf(session, decision.changes);
     if (result.updated) {
       if (openAttempt(result.session))
         deps.logger.info(

@@ -45,7 +45,7 @@ export async function createCheckout(
       );
     }
     const { link, changes } = withNewCurrentLink(session, now, deps.checkoutLinkLifetimeMs);
-    const result = await deps.repo.updateIf(scope, session.id, session.version, changes);
+    const result = await deps.repo.updateIf(session, changes);
     if (result.updated) return link;
     session = result.current;
   }

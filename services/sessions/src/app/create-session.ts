@@ -144,7 +144,7 @@ async function repeatOf(
     if (!current || !isLinkExpired(current, now) || isPastLifetime(session, now))
       return { session, created: false };
     const { changes } = withNewCurrentLink(session, now, deps.lifetimes.checkoutLinkLifetimeMs);
-    const result = await deps.repo.updateIf(session.scope, session.id, session.version, changes);
+    const result = await deps.repo.updateIf(session, changes);
     if (result.updated) return { session: result.session, created: false };
     session = result.current;
   }

@@ -97,18 +97,14 @@ export interface SessionRepository extends OutboxStore {
     page: { limit: number; after?: ListPosition },
   ): Promise<SessionPage>;
   /**
-   * Atomically applies `changes` when the stored version is still `expectedVersion`, and bumps
-   * the version. Single-document compare-and-set: the base of every state change. `events` are
-   * appended to the session's outbox in the same update, so a change and its event are stored
-   * together or not at all.
+   * Atomically applies `changes` to `current`, the stored state they were decided on, when the
+   * stored version is still `current.version`, and bumps the version. Confined to
+   * `current.scope`. Single-document compare-and-set: the base of every state change. `events`
+   * are appended to the session's outbox in the same update, so a change and its event are
+   * stored together or not at all. A store may derive fields from `current` with `changes`
+   * applied (the sweeper's next due time): the compare-and-set makes them agree with what it holds.
    */
-  updateIf(
-    scope: AccountScope,
-    id: string,
-    expectedVersion: number,
-    changes: SessionChanges,
-    events?: readonly OutboxEvent[],
-  ): Promise<UpdateResult>;
+  updateIf(current: Session, changes: SessionChanges, events?: readonly OutboxEvent[]): Promise<UpdateResult>;
   /**
    * The session holding the checkout link `token`, whatever its account: the hosted page is
    * addressed by the unguessable token alone.

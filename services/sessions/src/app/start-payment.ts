@@ -173,7 +173,7 @@ async function storeNewAttempt(
     // Should this process die before the order is registered, the sweeper abandons the attempt.
     reconcileAt: registrationDeadline(now, deps.acquirerTimeoutMs),
   };
-  const result = await deps.repo.updateIf(session.scope, session.id, session.version, changes);
+  const result = await deps.repo.updateIf(session, changes);
   return result.updated ? { session: result.session, attempt } : undefined;
 }
 
@@ -251,7 +251,7 @@ async function markRegistered(
     const now = deps.clock.now();
     const rule = SESSION_TRANSITIONS.attemptRegistered[current.status];
     if (rule.kind === "reject") {
-      await deps.repo.updateIf(current.scope, current.id, current.version, {
+      await deps.repo.updateIf(current, {
         updatedAt: now,
         attempts: withAttempt(current.attempts, abandonedAttempt(attempt, "session_closed", now)),
       });
@@ -269,7 +269,7 @@ async function markRegistered(
       // A buyer who never comes back (and an acquirer callback that never arrives) is caught here.
       reconcileAt: new Date(now.getTime() + deps.reconcileIntervalMs),
     };
-    const result = await deps.repo.updateIf(current.scope, current.id, current.version, changes);
+    const result = await deps.repo.updateIf(current, changes);
     if (result.updated) return;
     if (!result.current) throw GatewayError.notFound("session", session.id);
     current = result.current;
@@ -295,7 +295,7 @@ async function abandonAfterFailedStart(
         ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }),
         attempts: withAttempt(current.attempts, abandonedAttempt(attempt, failureCode, now)),
       };
-      const result = await deps.repo.updateIf(current.scope, current.id, current.version, changes);
+      const result = await deps.repo.updateIf(current, changes);
       if (result.updated) {
         deps.observer?.attemptSettled({ status: "ABANDONED", failureCode });
         return;

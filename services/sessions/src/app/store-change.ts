@@ -37,7 +37,7 @@ export async function storeChange(
     occurredAt: event.occurredAt,
     ...deps.encoder.encode(event, after),
   }));
-  const result = await deps.repo.updateIf(session.scope, session.id, session.version, withSequence, outbox);
+  const result = await deps.repo.updateIf(session, withSequence, outbox);
   if (result.updated && outbox.length > 0) deps.outbox?.wake();
   return result;
 }

@@ -76,7 +76,7 @@ async function abandonIfInterrupted(
     ...(rule.kind === "move" ? statusChanges(rule.to, now) : { updatedAt: now }),
     attempts: withAttempt(session.attempts, abandonedAttempt(attempt, "start_interrupted", now)),
   };
-  const result = await deps.repo.updateIf(session.scope, session.id, session.version, changes);
+  const result = await deps.repo.updateIf(session, changes);
   if (result.updated)
     deps.logger.warn(
       { sessionId: session.id, attemptId: attempt.id },

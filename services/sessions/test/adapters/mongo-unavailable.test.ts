@@ -39,7 +39,7 @@ describe("MongoSessionRepository with the database down", () => {
     expect(await reasonOf(repo.findById(scope, "ps_x"))).toBe("SERVICE_UNAVAILABLE");
     expect(await reasonOf(repo.findByReference(scope, "r"))).toBe("SERVICE_UNAVAILABLE");
     expect(await reasonOf(repo.list(scope, {}, { limit: 10 }))).toBe("SERVICE_UNAVAILABLE");
-    expect(await reasonOf(repo.updateIf(scope, "ps_x", 1, { status: "CANCELED" }))).toBe(
+    expect(await reasonOf(repo.updateIf(sessionFixture(scope), { status: "CANCELED" }))).toBe(
       "SERVICE_UNAVAILABLE",
     );
   });

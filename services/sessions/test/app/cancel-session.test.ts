@@ -28,7 +28,7 @@ describe("cancelSession", () => {
       insert: (s) => inner.insert(s),
       findByReference: (sc, r) => inner.findByReference(sc, r),
       list: (sc, f, p) => inner.list(sc, f, p),
-      updateIf: (sc, id, v, c, e) => inner.updateIf(sc, id, v, c, e),
+      updateIf: (s, c, e) => inner.updateIf(s, c, e),
       findByCheckoutToken: (t) => inner.findByCheckoutToken(t),
       findByAcquirerOrderId: (o) => inner.findByAcquirerOrderId(o),
       findPendingOutbox: (l) => inner.findPendingOutbox(l),
@@ -38,7 +38,7 @@ describe("cancelSession", () => {
         const read = await inner.findById(sc, id);
         if (!raced) {
           raced = true;
-          await inner.updateIf(sc, id, 1, { status: "SUCCEEDED" });
+          await inner.updateIf(read!, { status: "SUCCEEDED" });
         }
         return read;
       },

@@ -67,7 +67,7 @@ async function force(
   session: Session,
   changes: { status?: SessionStatus; attempts?: PaymentAttempt[] },
 ): Promise<Session> {
-  const result = await repo.updateIf(session.scope, session.id, session.version, changes);
+  const result = await repo.updateIf(session, changes);
   if (!result.updated) throw new Error("could not force the session's state");
   return result.session;
 }

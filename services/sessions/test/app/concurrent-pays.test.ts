@@ -84,7 +84,7 @@ describe("concurrent Pays on one session", () => {
     // What another sessions replica's Pay stores before it calls the acquirer.
     const now = h.clock.now();
     const attempt = newAttempt(session, token, now);
-    const stored = await h.repo.updateIf(session.scope, session.id, session.version, {
+    const stored = await h.repo.updateIf(session, {
       ...statusChanges("PENDING", now),
       attempts: [attempt],
       reconcileAt: registrationDeadline(now, h.deps.acquirerTimeoutMs),

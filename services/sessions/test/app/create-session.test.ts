@@ -258,7 +258,7 @@ function bind(repo: SessionRepository): SessionRepository {
     findById: (scope, id) => repo.findById(scope, id),
     findByReference: (scope, ref) => repo.findByReference(scope, ref),
     list: (scope, filter, page) => repo.list(scope, filter, page),
-    updateIf: (scope, id, v, c, e) => repo.updateIf(scope, id, v, c, e),
+    updateIf: (s, c, e) => repo.updateIf(s, c, e),
     findByCheckoutToken: (t) => repo.findByCheckoutToken(t),
     findByAcquirerOrderId: (o) => repo.findByAcquirerOrderId(o),
     findPendingOutbox: (l) => repo.findPendingOutbox(l),

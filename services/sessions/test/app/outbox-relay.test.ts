@@ -35,7 +35,7 @@ function event(sequence: number, type: OutboxEvent["type"] = "session.failed"): 
 async function sessionWithEvents(repo: InMemorySessionRepository, events: OutboxEvent[]): Promise<Session> {
   const session = sessionFixture(newScope());
   await repo.insert(session);
-  await repo.updateIf(session.scope, session.id, 1, { lastEventSequence: events.length }, events);
+  await repo.updateIf(session, { lastEventSequence: events.length }, events);
   return session;
 }
 

@@ -160,7 +160,7 @@ describe("when the session changes under a payment", () => {
   it("then an attempt whose start was interrupted long ago is abandoned and a new one starts", async () => {
     const session = await h.newSession();
     const interrupted = newAttempt(session, tokenOf(session), h.clock.now());
-    await h.repo.updateIf(session.scope, session.id, session.version, {
+    await h.repo.updateIf(session, {
       status: "PENDING",
       attempts: [interrupted],
     });
@@ -177,7 +177,7 @@ describe("when the session changes under a payment", () => {
   it("then an attempt being started right now is waited for, and reported when it does not finish", async () => {
     const session = await h.newSession();
     const starting = newAttempt(session, tokenOf(session), h.clock.now());
-    await h.repo.updateIf(session.scope, session.id, session.version, {
+    await h.repo.updateIf(session, {
       status: "PENDING",
       attempts: [starting],
     });
@@ -197,7 +197,7 @@ describe("when the session changes under a payment", () => {
       status: "SUCCEEDED" as const,
       acquirerOrderId: "other-order",
     };
-    const succeeded = await h.repo.updateIf(session.scope, session.id, current.version, {
+    const succeeded = await h.repo.updateIf(current, {
       status: "SUCCEEDED",
       completedAt: h.clock.now(),
       attempts: [...current.attempts, other],

@@ -285,7 +285,7 @@ describe("when an attempt is still in flight", () => {
       checkoutToken: tokenOf(current),
       createdAt: h.clock.now(),
     };
-    await h.repo.updateIf(current.scope, current.id, current.version, {
+    await h.repo.updateIf(current, {
       status: "PENDING",
       attempts: [attempt],
       reconcileAt: new Date(h.clock.now().getTime() + h.deps.acquirerTimeoutMs + 5_000),

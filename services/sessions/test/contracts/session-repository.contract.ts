@@ -187,7 +187,7 @@ export function sessionRepositoryContract(
         const session = sessionFixture(scope);
         await repo.insert(session);
         const at = new Date(Date.UTC(2026, 0, 2));
-        const result = await repo.updateIf(scope, session.id, 1, {
+        const result = await repo.updateIf(session, {
           status: "CANCELED",
           completedAt: at,
           updatedAt: at,
@@ -208,8 +208,8 @@ export function sessionRepositoryContract(
         const scope = newScope();
         const session = sessionFixture(scope);
         await repo.insert(session);
-        await repo.updateIf(scope, session.id, 1, { status: "PENDING" });
-        const result = await repo.updateIf(scope, session.id, 1, { status: "CANCELED" });
+        await repo.updateIf(session, { status: "PENDING" });
+        const result = await repo.updateIf(session, { status: "CANCELED" });
         expect(result.updated).toBe(false);
         expect(!result.updated && result.current).toMatchObject({ status: "PENDING", version: 2 });
       });
@@ -219,9 +219,9 @@ export function sessionRepositoryContract(
         const session = sessionFixture(scope);
         await repo.insert(session);
         expect(
-          await repo.updateIf({ ...scope, livemode: true }, session.id, 1, { status: "CANCELED" }),
+          await repo.updateIf({ ...session, scope: { ...scope, livemode: true } }, { status: "CANCELED" }),
         ).toEqual({ updated: false, current: undefined });
-        expect(await repo.updateIf(newScope(), session.id, 1, { status: "CANCELED" })).toEqual({
+        expect(await repo.updateIf({ ...session, scope: newScope() }, { status: "CANCELED" })).toEqual({
           updated: false,
           current: undefined,
         });
@@ -234,7 +234,7 @@ export function sessionRepositoryContract(
         await repo.insert(session);
         const results = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            repo.updateIf(scope, session.id, 1, { updatedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) }),
+            repo.updateIf(session, { updatedAt: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) }),
           ),
         );
         const winners = results.filter((r) => r.updated);
@@ -254,7 +254,7 @@ export function sessionRepositoryContract(
           createdAt: new Date(Date.UTC(2026, 0, 1, 1)),
           expiresAt: new Date(Date.UTC(2026, 0, 1, 2)),
         };
-        await repo.updateIf(scope, session.id, 1, { checkoutLinks: [...session.checkoutLinks, extra] });
+        await repo.updateIf(session, { checkoutLinks: [...session.checkoutLinks, extra] });
         expect((await repo.findById(scope, session.id))?.checkoutLinks).toEqual([
           ...session.checkoutLinks,
           extra,
@@ -305,7 +305,7 @@ export function sessionRepositoryContract(
       it("when filters are given, then only matching sessions of the scope are listed", async () => {
         const scope = newScope();
         const sessions = await seed(scope, 4, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
-        await repo.updateIf(scope, sessions[1]!.id, 1, { status: "CANCELED" });
+        await repo.updateIf(sessions[1]!, { status: "CANCELED" });
         await seed({ ...scope, livemode: true }, 2, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
         await seed(newScope(), 2, (i) => new Date(Date.UTC(2026, 0, 1 + i)));
 
@@ -471,7 +471,7 @@ export function sessionRepositoryContract(
           const scope = newScope();
           const clock = new ManualClock();
           const { session } = await createSession(deps(clock), createInput(scope));
-          await repo.updateIf(scope, session.id, 1, { status });
+          await repo.updateIf(session, { status });
           expect(await reasonOf(cancelSession(offlinePaymentDeps(repo, clock), scope, session.id))).toBe(
             "SESSION_TERMINAL",
           );
@@ -483,7 +483,7 @@ export function sessionRepositoryContract(
         const scope = newScope();
         const clock = new ManualClock();
         const { session } = await createSession(deps(clock), createInput(scope));
-        await repo.updateIf(scope, session.id, 1, { status: "PROCESSING" });
+        await repo.updateIf(session, { status: "PROCESSING" });
         expect((await cancelSession(offlinePaymentDeps(repo, clock), scope, session.id)).status).toBe(
           "CANCELED",
         );
@@ -518,7 +518,7 @@ export function sessionRepositoryContract(
           createdAt: new Date(Date.UTC(2026, 0, 1, 1)),
           expiresAt: new Date(Date.UTC(2026, 0, 1, 2)),
         };
-        await repo.updateIf(scope, session.id, 1, { checkoutLinks: [...session.checkoutLinks, extra] });
+        await repo.updateIf(session, { checkoutLinks: [...session.checkoutLinks, extra] });
         expect((await repo.findByCheckoutToken(extra.token))?.id).toBe(session.id);
         expect((await repo.findByCheckoutToken(session.checkoutLinks[0]!.token))?.id).toBe(session.id);
         expect(await repo.findByCheckoutToken(randomBase62(32))).toBeUndefined();
@@ -555,7 +555,7 @@ export function sessionRepositoryContract(
           failureCode: "card_declined",
           failureMessage: "The card was declined.",
         };
-        const result = await repo.updateIf(scope, session.id, 1, {
+        const result = await repo.updateIf(session, {
           attempts: [settled, initiated, declined],
         });
         expect(result.updated && result.session.attempts).toEqual([settled, initiated, declined]);
@@ -651,7 +651,7 @@ export function sessionRepositoryContract(
           reconcileAt: earlier(HOUR),
         });
         expect((await repo.findDue(earlier(2 * HOUR), 10)).map((s) => s.id)).toEqual([session.id]);
-        const moved = await repo.updateIf(session.scope, session.id, session.version, {
+        const moved = await repo.updateIf(session, {
           linkExpiryDueAt: null,
           reconcileAt: earlier(5 * HOUR),
         });
@@ -677,13 +677,7 @@ export function sessionRepositoryContract(
         const session = sessionFixture(scope);
         await repo.insert(session);
         const events = [outboxEvent(1), outboxEvent(2, "session.succeeded")];
-        const result = await repo.updateIf(
-          scope,
-          session.id,
-          1,
-          { status: "SUCCEEDED", lastEventSequence: 2 },
-          events,
-        );
+        const result = await repo.updateIf(session, { status: "SUCCEEDED", lastEventSequence: 2 }, events);
         expect(result.updated && result.session).toMatchObject({
           status: "SUCCEEDED",
           lastEventSequence: 2,
@@ -699,8 +693,8 @@ export function sessionRepositoryContract(
         const scope = newScope();
         const session = sessionFixture(scope);
         await repo.insert(session);
-        await repo.updateIf(scope, session.id, 1, { status: "PENDING" });
-        const result = await repo.updateIf(scope, session.id, 1, { status: "FAILED", lastEventSequence: 1 }, [
+        await repo.updateIf(session, { status: "PENDING" });
+        const result = await repo.updateIf(session, { status: "FAILED", lastEventSequence: 1 }, [
           outboxEvent(1),
         ]);
         expect(result.updated).toBe(false);
@@ -713,7 +707,7 @@ export function sessionRepositoryContract(
         const session = sessionFixture(scope);
         await repo.insert(session);
         const [first, second] = [outboxEvent(1), outboxEvent(2)];
-        await repo.updateIf(scope, session.id, 1, { lastEventSequence: 2 }, [first!, second!]);
+        await repo.updateIf(session, { lastEventSequence: 2 }, [first!, second!]);
         await repo.markOutboxPublished(session.id, first!.eventId, new Date());
         await repo.markOutboxPublished(session.id, first!.eventId, new Date());
         await repo.markOutboxPublished(session.id, "evt_unknown", new Date());
@@ -724,7 +718,7 @@ export function sessionRepositoryContract(
           { eventId: second!.eventId, published: false },
         ]);
         // Marking does not count as a change of the session: a state change read before still lands.
-        expect((await repo.updateIf(scope, session.id, 2, { status: "PENDING" })).updated).toBe(true);
+        expect((await repo.updateIf({ ...session, version: 2 }, { status: "PENDING" })).updated).toBe(true);
       });
 
       it("when many events of one session are marked at once and more are appended meanwhile, then none is lost or left pending", async () => {
@@ -732,11 +726,11 @@ export function sessionRepositoryContract(
         const session = sessionFixture(scope);
         await repo.insert(session);
         const events = Array.from({ length: 8 }, (_, i) => outboxEvent(i + 1));
-        await repo.updateIf(scope, session.id, 1, { lastEventSequence: 8 }, events);
+        await repo.updateIf(session, { lastEventSequence: 8 }, events);
         const later = outboxEvent(9);
         await Promise.all([
           ...events.map((e) => repo.markOutboxPublished(session.id, e.eventId, new Date())),
-          repo.updateIf(scope, session.id, 2, { lastEventSequence: 9 }, [later]),
+          repo.updateIf({ ...session, version: 2 }, { lastEventSequence: 9 }, [later]),
         ]);
         expect((await pendingOf(session.id)).map((e) => e.eventId)).toEqual([later.eventId]);
         expect((await storedOutbox(session.id)).filter((e) => e.published)).toHaveLength(8);
@@ -747,13 +741,7 @@ export function sessionRepositoryContract(
         let session = sessionFixture(scope);
         await repo.insert(session);
         const events = Array.from({ length: PUBLISHED_OUTBOX_KEPT + 6 }, (_, i) => outboxEvent(i + 1));
-        const result = await repo.updateIf(
-          scope,
-          session.id,
-          1,
-          { lastEventSequence: events.length },
-          events,
-        );
+        const result = await repo.updateIf(session, { lastEventSequence: events.length }, events);
         if (!result.updated) throw new Error("could not store the events");
         session = result.session;
         const [lastPending, ...rest] = [...events].reverse();
@@ -775,9 +763,7 @@ export function sessionRepositoryContract(
           await repo.insert(session);
           // Appended out of order on purpose: the sequence decides.
           await repo.updateIf(
-            scope,
-            session.id,
-            1,
+            session,
             { updatedAt: new Date(Date.UTC(2026, 0, 2, i)), lastEventSequence: 2 },
             [outboxEvent(2), outboxEvent(1)],
           );

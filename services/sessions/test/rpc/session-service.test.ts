@@ -178,7 +178,7 @@ describe("SessionService over Connect", () => {
     const { client, repo } = setup();
     const scope = newScope();
     const { session } = await client.createSession({ scope, merchantReference: "t-1", amount: "1.000" });
-    await repo.updateIf(scope, session!.id, 1, { status: "EXPIRED" });
+    await repo.updateIf((await repo.findById(scope, session!.id))!, { status: "EXPIRED" });
     const err = await rpcError(client.cancelSession({ scope, sessionId: session!.id }));
     expect(err.code).toBe(Code.FailedPrecondition);
     expect(readErrorDetail(err)?.reason).toBe("SESSION_TERMINAL");

@@ -117,16 +117,15 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async updateIf(
-    scope: AccountScope,
-    id: string,
-    expectedVersion: number,
+    decidedOn: Session,
     changes: SessionChanges,
     events: readonly OutboxEvent[] = [],
   ): Promise<UpdateResult> {
+    const { id } = decidedOn;
     const stored = this.byId.get(id);
-    if (!stored || !storedInScope(stored, scope)) return { updated: false, current: undefined };
+    if (!stored || !storedInScope(stored, decidedOn.scope)) return { updated: false, current: undefined };
     const current = decodeStoredSession(stored);
-    if (stored.version !== expectedVersion) return { updated: false, current };
+    if (stored.version !== decidedOn.version) return { updated: false, current };
     const newTokens = (changes.checkoutLinks ?? [])
       .map((link) => link.token)
       .filter((token) => !current.checkoutLinks.some((link) => link.token === token));

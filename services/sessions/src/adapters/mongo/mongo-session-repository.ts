@@ -37,9 +37,15 @@ import type { AccountScope, Session, SessionChanges } from "../../domain/session
 import { sweepDueAt } from "../../domain/sweep-schedule.js";
 import { runMongo } from "./mongo-errors.js";
 import {
+  minuteOf,
+  NEXT_DUE_INDEXES,
+  nextDueFields,
+  RETIRED_SCHEDULE_INDEXES,
+  storesNextDueOf,
+} from "./next-due.js";
+import {
   changesToSet,
   fromDocument,
-  minuteOf,
   type OutboxDocument,
   outboxFromDocument,
   outboxToDocument,
@@ -76,22 +82,17 @@ const INDEXES: ReadonlyArray<{ key: IndexSpecification; options: CreateIndexesOp
     { key: { acquirerOrderIds: 1 }, options: { name: "acquirer_order_ids" } },
     // The relay's look for unpublished events.
     OUTBOX_UNPUBLISHED_INDEX,
-    // The sweeper's three looks for due work (findDue).
-    { key: { status: 1, expiresAt: 1 }, options: { name: "expiry_due" } },
-    { key: { linkExpiryDueAt: 1 }, options: { name: "link_expiry_due" } },
-    { key: { reconcileAt: 1 }, options: { name: "reconcile_due" } },
-    // The sweeper's usual looks: work falling due in the last minutes (findDue).
-    { key: { expiryMinute: 1, status: 1 }, options: { name: "expiry_minute" } },
-    { key: { linkExpiryMinute: 1 }, options: { name: "link_expiry_minute" } },
-    { key: { reconcileMinute: 1 }, options: { name: "reconcile_minute" } },
+    // The sweeper's looks for due work (findDue).
+    ...NEXT_DUE_INDEXES,
   ];
 
 /**
  * Indexes earlier versions created that no query reads now, dropped at start
  * (docs/decisions.md#an-index-no-query-reads-is-dropped). `acquirer_order_id` indexed the path
- * into the attempts; lookups by order id read the top-level copy (`acquirer_order_ids`).
+ * into the attempts; lookups by order id read the top-level copy (`acquirer_order_ids`). The
+ * schedule's six went with the next due time.
  */
-const RETIRED_INDEXES = ["acquirer_order_id"] as const;
+const RETIRED_INDEXES = ["acquirer_order_id", ...RETIRED_SCHEDULE_INDEXES] as const;
 
 /**
  * Beyond this many minutes, a look at work "due since" goes by dates alone: the sweeper's
@@ -99,10 +100,11 @@ const RETIRED_INDEXES = ["acquirer_order_id"] as const;
  */
 const MAX_DUE_MINUTES = 61;
 
-const PAYABLE_STATUSES = ["CREATED", "PENDING", "PROCESSING"] as const;
-
 /** Session reads leave the outbox (event payloads) on the server: only the relay needs it. */
 const WITHOUT_OUTBOX: FindOptions = { projection: { outbox: 0 } };
+
+/** Documents given their next due time per read of the start's backfill. */
+const BACKFILL_BATCH = 500;
 
 /** Rounds of marking an event published before giving up until the relay's next look. */
 const MARK_ROUNDS = 10;
@@ -113,49 +115,16 @@ export const SESSION_WRITE_LOCKS_COLLECTION = "session_write_locks";
 async function ensureIndexes(collection: Collection<SessionDocument>): Promise<void> {
   for (const { key, options } of INDEXES) await runMongo(() => collection.createIndex(key, options));
   await runMongo(() => dropRetiredIndexes(collection, RETIRED_INDEXES));
-  await backfillScheduleFlags(collection);
+  await backfillLookupArrays(collection);
   await runMongo(() => backfillOutboxFlag(collection));
 }
 
 /**
- * Documents stored before the schedule flags and the lookup arrays existed get them once (later
- * starts find nothing to do); without them the sweeper would not see their due work and their
- * links would not be found. Runs at start only, so its unbounded scans are not per-request work.
+ * Documents stored before the lookup arrays existed get them once (later starts find nothing to
+ * do); without them their links would not be found. Runs at start only, so its unbounded scan is
+ * not per-request work.
  */
-async function backfillScheduleFlags(collection: Collection<SessionDocument>): Promise<void> {
-  for (const [date, flag] of [
-    ["linkExpiryDueAt", "linkExpiryScheduled"],
-    ["reconcileAt", "reconcileScheduled"],
-  ] as const) {
-    await runMongo(() =>
-      collection.updateMany(
-        { [flag]: { $exists: false }, [date]: { $ne: null } } as Filter<SessionDocument>,
-        { $set: { [flag]: true } },
-      ),
-    );
-    await runMongo(() =>
-      collection.updateMany({ [flag]: { $exists: false } } as Filter<SessionDocument>, {
-        $set: { [flag]: false },
-      }),
-    );
-  }
-  const withoutMinutes = collection.find({ reconcileMinute: { $exists: false } } as Filter<SessionDocument>, {
-    projection: { id: 1, expiresAt: 1, linkExpiryDueAt: 1, reconcileAt: 1 },
-  });
-  for await (const doc of withoutMinutes) {
-    await runMongo(() =>
-      collection.updateOne(
-        { id: doc.id },
-        {
-          $set: {
-            expiryMinute: minuteOf(doc.expiresAt),
-            linkExpiryMinute: doc.linkExpiryDueAt ? minuteOf(doc.linkExpiryDueAt) : null,
-            reconcileMinute: doc.reconcileAt ? minuteOf(doc.reconcileAt) : null,
-          },
-        },
-      ),
-    );
-  }
+async function backfillLookupArrays(collection: Collection<SessionDocument>): Promise<void> {
   const legacy = collection.find({ checkoutTokens: { $exists: false } } as Filter<SessionDocument>, {
     projection: { id: 1, checkoutLinks: 1, attempts: 1 },
   });
@@ -173,6 +142,9 @@ async function backfillScheduleFlags(collection: Collection<SessionDocument>): P
     );
   }
 }
+
+/** Documents an older version wrote: they have no next due time yet. */
+const WITHOUT_NEXT_DUE = { nextDueScheduled: { $exists: false } } as Filter<SessionDocument>;
 
 const scopeFilter = (scope: AccountScope): Filter<SessionDocument> => ({
   merchantId: scope.merchantId,
@@ -256,13 +228,15 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async updateIf(
-    scope: AccountScope,
-    id: string,
-    expectedVersion: number,
+    current: Session,
     changes: SessionChanges,
     events: readonly OutboxEvent[] = [],
   ): Promise<UpdateResult> {
-    const set = { ...changesToSet(changes), ...(events.length > 0 ? { outboxUnpublished: true } : {}) };
+    const { scope, id, version: expectedVersion } = current;
+    const set = {
+      ...changesToSet(current, changes),
+      ...(events.length > 0 ? { outboxUnpublished: true } : {}),
+    };
     const update: UpdateFilter<SessionDocument> = {
       ...(Object.keys(set).length > 0 ? { $set: set } : {}),
       $inc:
@@ -280,54 +254,56 @@ export class MongoSessionRepository implements SessionRepository {
   }
 
   async findDue(now: Date, limit: number, dueSince?: Date): Promise<Session[]> {
-    const look = (
-      filter: Filter<SessionDocument>,
-      sortKey: "expiresAt" | "linkExpiryDueAt" | "reconcileAt",
-    ) =>
-      runMongo(() =>
-        this.collection
-          .find(filter, WITHOUT_OUTBOX)
-          .sort({ [sortKey]: 1 })
-          .limit(limit)
-          .toArray(),
-      );
     const window = dueWindow(now, dueSince);
-    const lookAt = (minute: string | undefined) =>
-      Promise.all([
-        // One look per payable status, not `$in`: FerretDB 1.24 pushes equality down, not `$in`.
-        ...PAYABLE_STATUSES.map((status) =>
-          look(
-            {
-              ...(minute ? { expiryMinute: minute } : {}),
-              status,
-              expiresAt: window.range,
-            } as Filter<SessionDocument>,
-            "expiresAt",
-          ),
-        ),
-        // The flags and minutes are there for FerretDB's pushdown; MongoDB's planner takes the indexes.
-        look(
-          minute
-            ? { linkExpiryMinute: minute, linkExpiryDueAt: window.range }
-            : { linkExpiryScheduled: true, linkExpiryDueAt: window.range },
-          "linkExpiryDueAt",
-        ),
-        look(
-          minute
-            ? { reconcileMinute: minute, reconcileAt: window.range }
-            : { reconcileScheduled: true, reconcileAt: window.range },
-          "reconcileAt",
-        ),
-      ]);
-    const byId = new Map<string, Session>();
+    const found = new Map<string, SessionDocument>();
+    // The look by dates also gives the documents an older replica wrote (during a rolling
+    // update) their next due time, a batch at a time.
+    if (!dueSince) for (const doc of await this.withoutNextDue(limit)) found.set(doc.id, doc);
     // Oldest minute first, one minute at a time, until the batch is full: an hour's catch-up
     // is a series of small indexed reads, not sixty minutes' worth of queries at once.
     for (const minute of window.minutes) {
-      for (const doc of (await lookAt(minute)).flat())
-        if (!byId.has(doc.id)) byId.set(doc.id, fromDocument(doc));
-      if (byId.size >= limit) break;
+      if (found.size >= limit) break;
+      const filter: Filter<SessionDocument> = minute
+        ? { nextDueMinute: minute, nextDueAt: window.range }
+        : { nextDueScheduled: true, nextDueAt: window.range };
+      const docs = await runMongo(() =>
+        this.collection.find(filter, WITHOUT_OUTBOX).sort({ nextDueAt: 1 }).limit(limit).toArray(),
+      );
+      for (const doc of docs) if (!found.has(doc.id)) found.set(doc.id, doc);
     }
-    return [...byId.values()].sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!).slice(0, limit);
+    const due: Session[] = [];
+    for (const doc of found.values()) {
+      const session = fromDocument(doc);
+      // A stored time an older replica's write left behind is put right as it is read.
+      if (!storesNextDueOf(doc, session)) await this.storeNextDue(doc, session);
+      if ((sweepDueAt(session) ?? Infinity) <= now.getTime()) due.push(session);
+    }
+    return due.sort((a, b) => sweepDueAt(a)! - sweepDueAt(b)!).slice(0, limit);
+  }
+
+  /**
+   * Gives every document without a next due time one (at start: an older version's documents).
+   * Stops early when a whole batch lost its compare-and-set, to be caught by a later look.
+   */
+  async backfillNextDue(batch: number): Promise<void> {
+    for (;;) {
+      const docs = await this.withoutNextDue(batch);
+      let stored = 0;
+      for (const doc of docs) if (await this.storeNextDue(doc, fromDocument(doc))) stored++;
+      if (docs.length < batch || stored === 0) return;
+    }
+  }
+
+  private withoutNextDue(limit: number): Promise<SessionDocument[]> {
+    return runMongo(() => this.collection.find(WITHOUT_NEXT_DUE, WITHOUT_OUTBOX).limit(limit).toArray());
+  }
+
+  /** Derived fields only: the version stays, so no state change loses its compare-and-set. */
+  private async storeNextDue(doc: SessionDocument, session: Session): Promise<boolean> {
+    const result = await this.write(doc.id, () =>
+      this.collection.updateOne({ id: doc.id, version: doc.version }, { $set: nextDueFields(session) }),
+    );
+    return result.matchedCount > 0;
   }
 
   async findPendingOutbox(limit: number): Promise<PendingOutboxEvent[]> {
@@ -396,12 +372,15 @@ export async function createMongoSessionRepository(db: Db): Promise<SessionRepos
   const collection = db.collection<SessionDocument>(SESSIONS_COLLECTION, { useBigInt64: true });
   await ensureIndexes(collection);
   const locks = db.collection<WriteLockDocument>(SESSION_WRITE_LOCKS_COLLECTION);
-  return new MongoSessionRepository(collection, new DocumentWriteLock(locks));
+  const repository = new MongoSessionRepository(collection, new DocumentWriteLock(locks));
+  await repository.backfillNextDue(BACKFILL_BATCH);
+  return repository;
 }
 
 /**
  * What a look covers: with `since`, work falling due between it and `now`, found by equality on
- * each minute in between (FerretDB reads only those sessions; on MongoDB the minute indexes), or
+ * each minute in between (FerretDB reads only those sessions; on MongoDB the next_due_minute
+ * index), or
  * when that is more than MAX_DUE_MINUTES minutes, by dates alone; without, everything due.
  */
 function dueWindow(

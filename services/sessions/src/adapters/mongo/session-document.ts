@@ -1,17 +1,19 @@
 import { minorFromStored } from "@gateway/money";
 import type { OutboxEvent } from "../../app/ports.js";
 import { requestFingerprint } from "../../domain/request-fingerprint.js";
-import type {
-  AttemptStatus,
-  CheckoutLink,
-  LatePaymentReturnMethod,
-  PaymentAttempt,
-  Session,
-  SessionChanges,
-  SessionStatus,
-  SettlementSource,
+import {
+  type AttemptStatus,
+  type CheckoutLink,
+  type LatePaymentReturnMethod,
+  type PaymentAttempt,
+  type Session,
+  type SessionChanges,
+  type SessionStatus,
+  type SettlementSource,
+  withChanges,
 } from "../../domain/session.js";
 import type { SessionEventType } from "../../domain/session-events.js";
+import { type NextDueFields, nextDueFields } from "./next-due.js";
 
 /**
  * A session as stored in the `sessions` collection. Amounts are BSON Int64 minor units; absent
@@ -59,37 +61,23 @@ export interface SessionDocument {
   outboxUnpublished: boolean;
   /** Bumped by every change to `outbox`: marking published compares it (compare-and-set). */
   outboxRevision: number;
-  /** The sweeper's schedule (indexed): when the link expiry is due, when to reconcile. */
+  /** The sweeper's schedule: when the link expiry is due, when to reconcile. */
   linkExpiryDueAt: Date | null;
   reconcileAt: Date | null;
   /**
-   * Whether `linkExpiryDueAt` / `reconcileAt` is set. The sweeper's looks filter on these by
-   * equality, which FerretDB 1.24 pushes down to PostgreSQL (a date range alone it does not, and
-   * reads every document). Absent in documents written before they existed: see backfill.
-   */
-  linkExpiryScheduled?: boolean;
-  reconcileScheduled?: boolean;
-  /**
-   * Copies of `checkoutLinks[].token` and `attempts[].acquirerOrderId` as top-level arrays, for
-   * the same reason: FerretDB 1.24 pushes an equality on a top-level field down, not one on a path
-   * into an array of documents.
+   * Copies of `checkoutLinks[].token` and `attempts[].acquirerOrderId` as top-level arrays:
+   * FerretDB 1.24 pushes an equality on a top-level field down, not one on a path into an array
+   * of documents.
    */
   checkoutTokens?: string[];
   acquirerOrderIds?: string[];
   /**
-   * The minute `expiresAt` falls in (`2026-11-24T12:20`, UTC), which never changes: the sweeper
-   * finds sessions expiring now by equality on it, which FerretDB pushes down, instead of reading
-   * every open session. Absent in documents written before it existed: see backfill.
+   * The sweeper's next due time (indexed), derived from the schedule on every write. Absent in
+   * documents written before it existed: see the backfill in mongo-session-repository.ts.
    */
-  expiryMinute?: string;
-  /** The minutes of `linkExpiryDueAt` and `reconcileAt` (null when unset), for the same looks. */
-  linkExpiryMinute?: string | null;
-  reconcileMinute?: string | null;
-}
-
-/** The UTC minute of `at`, as stored in `expiryMinute`. */
-export function minuteOf(at: Date | number): string {
-  return new Date(at).toISOString().slice(0, 16);
+  nextDueAt?: NextDueFields["nextDueAt"];
+  nextDueMinute?: NextDueFields["nextDueMinute"];
+  nextDueScheduled?: NextDueFields["nextDueScheduled"];
 }
 
 export const tokensOf = (links: readonly CheckoutLink[]): string[] => links.map((l) => l.token);
@@ -264,11 +252,7 @@ export function toDocument(s: Session): SessionDocument {
     reconcileAt: orNull(s.reconcileAt),
     checkoutTokens: tokensOf(s.checkoutLinks),
     acquirerOrderIds: acquirerOrderIdsOf(s.attempts),
-    linkExpiryScheduled: s.linkExpiryDueAt !== undefined,
-    reconcileScheduled: s.reconcileAt !== undefined,
-    expiryMinute: minuteOf(s.expiresAt),
-    linkExpiryMinute: s.linkExpiryDueAt ? minuteOf(s.linkExpiryDueAt) : null,
-    reconcileMinute: s.reconcileAt ? minuteOf(s.reconcileAt) : null,
+    ...nextDueFields(s),
   };
 }
 
@@ -318,9 +302,12 @@ export function fromDocument(d: SessionDocument): Session {
   };
 }
 
-/** The `$set` of a state change; only the fields the change names. */
-export function changesToSet(changes: SessionChanges): Partial<SessionDocument> {
-  const set: Partial<SessionDocument> = {};
+/**
+ * The `$set` of a state change decided on `current`: the fields the change names, and the next
+ * due time of the session it makes.
+ */
+export function changesToSet(current: Session, changes: SessionChanges): Partial<SessionDocument> {
+  const set: Partial<SessionDocument> = { ...nextDueFields(withChanges(current, changes)) };
   if (changes.status !== undefined) set.status = changes.status;
   if ("completedAt" in changes) set.completedAt = orNull(changes.completedAt);
   if (changes.updatedAt !== undefined) set.updatedAt = changes.updatedAt;
@@ -335,13 +322,9 @@ export function changesToSet(changes: SessionChanges): Partial<SessionDocument> 
   if (changes.lastEventSequence !== undefined) set.sequence = changes.lastEventSequence;
   if (changes.linkExpiryDueAt !== undefined) {
     set.linkExpiryDueAt = changes.linkExpiryDueAt;
-    set.linkExpiryScheduled = changes.linkExpiryDueAt !== null;
-    set.linkExpiryMinute = changes.linkExpiryDueAt ? minuteOf(changes.linkExpiryDueAt) : null;
   }
   if (changes.reconcileAt !== undefined) {
     set.reconcileAt = changes.reconcileAt;
-    set.reconcileScheduled = changes.reconcileAt !== null;
-    set.reconcileMinute = changes.reconcileAt ? minuteOf(changes.reconcileAt) : null;
   }
   return set;
 }
