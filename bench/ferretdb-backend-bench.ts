@@ -83,7 +83,7 @@ async function measure(setup: Setup): Promise<{ startMs: number; timings: Timing
         repo.updateIf(current, { updatedAt: new Date(start.getTime() + i) }),
       );
       await time("list newest first, 20", () => repo.list(probe.scope, {}, { limit: 20 }));
-      await time("findDue (sweeper look, 3 range scans)", () => repo.findDue(start, 50));
+      await time("findDue (sweeper look by dates)", () => repo.findDue(start, 50));
       await time("findPendingOutbox (relay look)", () => repo.findPendingOutbox(100));
       // The same looks as main shaped them (before issue 12), on the same data: the ratio between
       // these rows and the ones above is what reshaping the queries bought.

@@ -27,11 +27,10 @@ async function withDb(name: string, run: (db: TestDb["db"]) => Promise<void>): P
   }
 }
 
-async function storedNextDue(db: TestDb["db"], id: string) {
-  const doc = await db
+function storedNextDue(db: TestDb["db"], id: string) {
+  return db
     .collection(SESSIONS_COLLECTION)
     .findOne({ id }, { projection: { _id: 0, nextDueAt: 1, nextDueMinute: 1, nextDueScheduled: 1 } });
-  return doc;
 }
 
 function nextDueOf(session: Session) {
