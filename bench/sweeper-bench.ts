@@ -40,10 +40,20 @@ async function run(
   const sweepers = Array.from({ length: replicas }, () => createSessionSweeper({ deps, locks }));
   const began = performance.now();
   let swept = 0;
-  while ((await repo.findDue(clock.now(), 1)).length > 0) {
-    swept += (await Promise.all(sweepers.map((s) => s.runOnce()))).reduce((a, b) => a + b, 0);
+  // Rounds until one sweeps nothing: the sweepers' own looks decide what is due. A full look
+  // here after every round would read every document on FerretDB (the look for documents
+  // without a next due time is not pushed down there), and time the bench, not the sweeper.
+  for (;;) {
+    const round = (await Promise.all(sweepers.map((s) => s.runOnce()))).reduce((a, b) => a + b, 0);
+    if (round === 0) break;
+    swept += round;
   }
   const ms = performance.now() - began;
+  const left = await repo.findDue(clock.now(), 1);
+  if (left.length > 0 || swept !== SESSIONS)
+    throw new Error(
+      `${store}: swept ${swept} of ${SESSIONS}, ${left.length ? "some still due" : "none due"}`,
+    );
   console.log(
     `| ${store} | ${replicas} | ${swept} | ${(ms / 1000).toFixed(2)} | ${((swept / ms) * 1000).toFixed(0)} | ${(ms / swept).toFixed(2)} |`,
   );
