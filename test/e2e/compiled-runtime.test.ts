@@ -4,7 +4,7 @@ import { delimiter } from "node:path";
 import {
   compiledEntry,
   type DistributedGateway,
-  GATEWAY_NODE_ARGS,
+  SERVICE_NODE_ARGS,
   type ServiceName,
   serviceEntries,
   startDistributedGateway,
@@ -98,7 +98,7 @@ describe("compiled services, plain node", () => {
       // As the image's entrypoint runs it (deploy/k8s/Dockerfile).
       expect(args.slice(1), name).toEqual([
         `--conditions=${COMPILED_CONDITION}`,
-        ...GATEWAY_NODE_ARGS,
+        ...SERVICE_NODE_ARGS,
         compiledEntry(serviceEntries[name]),
       ]);
       const env = environmentOf(pid);

@@ -10,7 +10,7 @@ import {
   startProcess,
   waitFor,
 } from "@gateway/testkit";
-import { GATEWAY_NODE_ARGS } from "./node-launch.js";
+import { SERVICE_NODE_ARGS } from "./node-launch.js";
 import { compiledEntry, type ServiceName, serviceEntries } from "./service-entries.js";
 
 export interface DistributedGatewayOptions {
@@ -212,7 +212,7 @@ export async function startDistributedGateway(
         name: label,
         entry: options.runtime === "compiled" ? compiledEntry(serviceEntries[name]) : serviceEntries[name],
         runtime: options.runtime,
-        nodeArgs: GATEWAY_NODE_ARGS,
+        nodeArgs: SERVICE_NODE_ARGS,
         env: {
           ...envFor[name],
           PORT: String(port),

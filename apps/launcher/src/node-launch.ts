@@ -15,6 +15,18 @@ import { launcherEntries } from "./service-entries.js";
 export const GATEWAY_NODE_ARGS: readonly string[] = ["--no-allocation-site-pretenuring"];
 
 /**
+ * Node's arguments for a distributed service: each one the launcher starts and the production
+ * image's entrypoint (deploy/k8s/Dockerfile). The gateway's, and after a major collection the old
+ * generation may grow to four times what it kept (V8's own ceiling) before the next one. On
+ * Node 24, V8 starts marking whenever the old generation's room left is smaller than the young
+ * generation, which there grows to 64 MB; a service's small heap (about 40 MB live) never had
+ * that much room, so the sessions service ran a major collection every 3 to 5 s under load, each
+ * pausing it for 6 to 15 ms, while its old generation did not grow at all
+ * (docs/decisions.md#distributed-services-let-their-heap-grow-four-times).
+ */
+export const SERVICE_NODE_ARGS: readonly string[] = [...GATEWAY_NODE_ARGS, "--heap-growing-percent=300"];
+
+/**
  * Node's arguments for an embedded gateway process (`npm start`, and every process started with
  * `embeddedLaunch`): the gateway's, and the old generation may grow past what the last major
  * collection kept by as much again before the next one, as Go's default (GOGC=100). Left to

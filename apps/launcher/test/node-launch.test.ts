@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EMBEDDED_NODE_ARGS, GATEWAY_NODE_ARGS } from "../src/node-launch.js";
+import { EMBEDDED_NODE_ARGS, GATEWAY_NODE_ARGS, SERVICE_NODE_ARGS } from "../src/node-launch.js";
 
 const repoFile = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
 
@@ -22,22 +22,33 @@ describe("gateway processes' node arguments", () => {
     for (const arg of EMBEDDED_NODE_ARGS) expect(start.slice(0, start.indexOf("--import"))).toContain(arg);
   });
 
-  it("when the production image starts a process, then its entrypoint gives node every gateway argument", () => {
+  it("when the production image starts a process, then its entrypoint gives node every distributed service's argument", () => {
     const entrypoint = imageEntrypoint();
     expect(entrypoint.slice(0, 3)).toEqual(["/usr/bin/tini", "--", "node"]);
-    for (const arg of GATEWAY_NODE_ARGS) expect(entrypoint.slice(3)).toContain(arg);
+    for (const arg of SERVICE_NODE_ARGS) expect(entrypoint.slice(3)).toContain(arg);
   });
 
-  it("when an embedded process starts, then it gets every gateway argument too", () => {
+  it("when an embedded process or a distributed service starts, then it gets every gateway argument too", () => {
     for (const arg of GATEWAY_NODE_ARGS) expect(EMBEDDED_NODE_ARGS).toContain(arg);
+    for (const arg of GATEWAY_NODE_ARGS) expect(SERVICE_NODE_ARGS).toContain(arg);
+  });
+
+  it("when a distributed service starts, then its old generation may grow to four times what it kept, and an embedded process's to twice", () => {
+    // One growth setting each: a second one on the same command line would silently win.
+    const growth = (args: readonly string[]) =>
+      args.filter((arg) => arg.startsWith("--heap-growing-percent="));
+    expect(growth(SERVICE_NODE_ARGS)).toEqual(["--heap-growing-percent=300"]);
+    expect(growth(EMBEDDED_NODE_ARGS)).toEqual(["--heap-growing-percent=100"]);
   });
 
   it("when node starts with them, then this runtime accepts them", () => {
     // An unknown V8 flag makes node exit with "bad option"; a known one shows in V8's own flags.
-    const out = execFileSync(process.execPath, [...EMBEDDED_NODE_ARGS, "-e", "process.stdout.write('ok')"], {
-      encoding: "utf8",
-    });
-    expect(out).toBe("ok");
+    for (const args of [EMBEDDED_NODE_ARGS, SERVICE_NODE_ARGS]) {
+      const out = execFileSync(process.execPath, [...args, "-e", "process.stdout.write('ok')"], {
+        encoding: "utf8",
+      });
+      expect(out).toBe("ok");
+    }
     const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" });
     expect(options).toContain("--heap-growing-percent");
     expect(options).toContain("--allocation-site-pretenuring");
