@@ -18,10 +18,10 @@ export const GATEWAY_NODE_ARGS: readonly string[] = ["--no-allocation-site-prete
  * Node's arguments for a distributed service: each one the launcher starts and the production
  * image's entrypoint (deploy/k8s/Dockerfile). The gateway's, and after a major collection the old
  * generation may grow to four times what it kept (V8's own ceiling) before the next one. On
- * Node 24, V8 starts marking whenever the old generation's room left is smaller than the young
- * generation, which there grows to 64 MB; a service's small heap (about 40 MB live) never had
- * that much room, so the sessions service ran a major collection every 3 to 5 s under load, each
- * pausing it for 6 to 15 ms, while its old generation did not grow at all
+ * Node 24, V8 schedules marking whenever the old generation's room left is no more than the young
+ * generation, which there grows to 64 MB; a service keeping about 40 MB, grown two or three times
+ * by V8's own choice, hardly had more, so the sessions service ran a major collection every 3 to
+ * 5 s under load, each pausing it for 6 to 15 ms, while its old generation did not grow at all
  * (docs/decisions.md#distributed-services-let-their-heap-grow-four-times).
  */
 export const SERVICE_NODE_ARGS: readonly string[] = [...GATEWAY_NODE_ARGS, "--heap-growing-percent=300"];
