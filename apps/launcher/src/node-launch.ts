@@ -16,15 +16,28 @@ export const GATEWAY_NODE_ARGS: readonly string[] = ["--no-allocation-site-prete
 
 /**
  * Node's arguments for a distributed service: each one the launcher starts and the production
- * image's entrypoint (deploy/k8s/Dockerfile). The gateway's, and after a major collection the old
- * generation may grow to four times what it kept (V8's own ceiling) before the next one. On
- * Node 24, V8 schedules marking whenever the old generation's room left is no more than the young
- * generation, which there grows to 64 MB; a service keeping about 40 MB, grown two or three times
- * by V8's own choice, hardly had more, so the sessions service ran a major collection every 3 to
- * 5 s under load, each pausing it for 6 to 15 ms, while its old generation did not grow at all
+ * image's entrypoint (deploy/k8s/Dockerfile). The gateway's, and:
+ *
+ * `--heap-growing-percent=300`: after a major collection the old generation may grow to four
+ * times what it kept (V8's own ceiling) before the next one. On Node 24, V8 schedules marking
+ * whenever the old generation's room left is no more than the young generation, which there grows
+ * to 64 MB; a service keeping about 40 MB, grown two or three times by V8's own choice, hardly had
+ * more, so the sessions service ran a major collection every 3 to 5 s under load, each pausing it
+ * for 6 to 15 ms, while its old generation did not grow at all
  * (docs/decisions.md#distributed-services-let-their-heap-grow-four-times).
+ *
+ * `--no-concurrent-marking`: V8 marks in small steps on the main thread instead of on four helper
+ * threads beside it. Under load the helpers took the cores other processes' requests waited for:
+ * each of the sessions service's major collections stalled creates for up to 164 ms around a
+ * pause of 7 to 14 ms. Without them its young generation also stayed smaller, and it ran no major
+ * collection under 500 creates/s after its first second
+ * (docs/decisions.md#distributed-services-mark-on-their-main-thread).
  */
-export const SERVICE_NODE_ARGS: readonly string[] = [...GATEWAY_NODE_ARGS, "--heap-growing-percent=300"];
+export const SERVICE_NODE_ARGS: readonly string[] = [
+  ...GATEWAY_NODE_ARGS,
+  "--heap-growing-percent=300",
+  "--no-concurrent-marking",
+];
 
 /**
  * Node's arguments for an embedded gateway process (`npm start`, and every process started with

@@ -41,6 +41,11 @@ describe("gateway processes' node arguments", () => {
     expect(growth(EMBEDDED_NODE_ARGS)).toEqual(["--heap-growing-percent=100"]);
   });
 
+  it("when a distributed service starts, then V8 marks on its main thread, and an embedded process keeps marking beside it", () => {
+    expect(SERVICE_NODE_ARGS).toContain("--no-concurrent-marking");
+    expect(EMBEDDED_NODE_ARGS.filter((arg) => arg.includes("concurrent-marking"))).toEqual([]);
+  });
+
   it("when node starts with them, then this runtime accepts them", () => {
     // An unknown V8 flag makes node exit with "bad option"; a known one shows in V8's own flags.
     for (const args of [EMBEDDED_NODE_ARGS, SERVICE_NODE_ARGS]) {
@@ -52,5 +57,6 @@ describe("gateway processes' node arguments", () => {
     const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" });
     expect(options).toContain("--heap-growing-percent");
     expect(options).toContain("--allocation-site-pretenuring");
+    expect(options).toContain("--concurrent-marking");
   });
 });

@@ -98,7 +98,7 @@ fi
 # Go templates without a json function here (buildah 1.28): one element per line instead.
 mapfile -t entry_args < <("${buildah[@]}" inspect --type image --format '{{range .OCIv1.Config.Entrypoint}}{{println .}}{{end}}' "$image" | sed '/^$/d')
 user="$("${buildah[@]}" inspect --type image --format '{{.OCIv1.Config.User}}' "$image")"
-[[ "${entry_args[*]}" == "/usr/bin/tini -- node --conditions=gateway-compiled --no-allocation-site-pretenuring --heap-growing-percent=300" ]] || die "unexpected entrypoint: ${entry_args[*]}"
+[[ "${entry_args[*]}" == "/usr/bin/tini -- node --conditions=gateway-compiled --no-allocation-site-pretenuring --heap-growing-percent=300 --no-concurrent-marking" ]] || die "unexpected entrypoint: ${entry_args[*]}"
 [[ "$user" == "10001:10001" ]] || die "the image runs as '$user', not 10001:10001"
 container="$("${buildah[@]}" from "$image")"
 containers+=("$container")
