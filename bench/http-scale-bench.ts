@@ -77,7 +77,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
-    "half-load-warmup": { type: "string", default: "15" },
+    "half-load-warmup": { type: "string", default: "30" },
     concurrency: { type: "string", default: "32" },
     turns: { type: "string", default: "5" },
     growth: { type: "string", default: "0,1000,10000" },
