@@ -13,7 +13,9 @@
 //      load generator's longest delay in starting a request: a p99 near it is the generator's or
 //      the machine's pause, which every request of that moment includes, not the target's; and
 //      how many separate stretches of time the slowest 1% fell in: a few long ones are stalls
-//      (bench/support/tail-stretches.ts).
+//      (bench/support/tail-stretches.ts); and the cores the target's processes, with the database
+//      and bus it stores in, kept busy over the half-load loops: half the saturated rate is not
+//      half the machine.
 //   2. growth (distributed), side by side: two fresh stacks on one database server (FerretDB and
 //      PostgreSQL; a NATS each). At each step K sessions are pre-stored in the grown stack only
 //      (bulk clones of one it stored), and once the database servers have settled after the bulk
@@ -69,7 +71,7 @@ import {
 } from "./support/http-targets.js";
 import { printIdleCpu, waitUntilQuiet } from "./support/idle-cpu.js";
 import { openLoopsInWorker } from "./support/open-loop-in-worker.js";
-import { serverProcesses } from "./support/process-cpu.js";
+import { cpuSecondsSince, type NamedProcesses, readCpu, serverProcesses } from "./support/process-cpu.js";
 import { sessionCloner } from "./support/session-clones.js";
 import { type RequestName, SessionTraffic } from "./support/session-traffic.js";
 
@@ -151,7 +153,7 @@ async function requestsAgainstFloors(): Promise<void> {
   const rows: OpRow[] = [];
   let otherWay: LoadResult[] = [];
   await withTargets([() => startEmbedded(DEMO_KEY, env), () => startFloor()], async ([gw, floor]) => {
-    rows.push(...(await compare("embedded", gw!, floor!, { generatorPolls: EMBEDDED_GENERATOR_POLLS })));
+    rows.push(...(await compare("embedded", gw!, floor!, [], { generatorPolls: EMBEDDED_GENERATOR_POLLS })));
     otherWay = await embeddedCreatesAtSaturation(gw!, floor!, { generatorPolls: !EMBEDDED_GENERATOR_POLLS });
   });
   printOps(rows);
@@ -159,7 +161,8 @@ async function requestsAgainstFloors(): Promise<void> {
   await withTargets([startStack], async ([dist]) => {
     const { mongodbUrl, natsUrl } = (dist as DistributedTarget).gateway;
     await withTargets([() => startFloor({ mongodbUrl, natsUrl })], async ([floor]) => {
-      rows.push(...(await compare("distributed", dist!, floor!)));
+      const sharedServers = databaseProcesses(dist as DistributedTarget);
+      rows.push(...(await compare("distributed", dist!, floor!, sharedServers)));
     });
   });
   printOps(rows.filter((r) => r.mode === "distributed"));
@@ -216,12 +219,14 @@ async function withTargets<T>(starts: Array<() => Promise<Target>>, body: (t: Ta
 
 /**
  * Each request on the gateway and on its floor: saturation in turns, then half load on each. Both
- * loops wait for answers as `options` says.
+ * loops wait for answers as `options` says. `servers` are the database and bus both store in, whose
+ * CPU counts in each one's half load beside its own processes'.
  */
 async function compare(
   mode: string,
   gateway: Target,
   floor: Target,
+  servers: NamedProcesses,
   options: GeneratorWaitOptions = {},
 ): Promise<OpRow[]> {
   const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
@@ -240,12 +245,14 @@ async function compare(
         TURNS,
         options,
       );
-      const gateway = await withHalfLoad(gw, op, gwSat!, `${mode} gateway ${op}`, options);
+      const gwStack = [...gateway.processes, ...servers];
+      const flStack = [...floor.processes, ...servers];
+      const gwHalf = await withHalfLoad(gw, op, gwSat!, gwStack, `${mode} gateway ${op}`, options);
       rows.push({
         mode,
         op,
-        gateway,
-        floor: await withHalfLoad(fl, op, flSat!, `${mode} floor ${op}`, options),
+        gateway: gwHalf,
+        floor: await withHalfLoad(fl, op, flSat!, flStack, `${mode} floor ${op}`, options),
       });
     }
     return rows;
@@ -281,21 +288,27 @@ async function embeddedCreatesAtSaturation(
 /**
  * The saturation result beside an open loop at half its rate, measured after --half-load-warmup at
  * that rate. The warm-up and the measured loop run in a worker thread of their own (./support/open-loop-in-worker.ts).
+ * The CPU `stack` used over both loops, in cores, says how busy half the saturated rate keeps the
+ * machine (docs/decisions.md#the-bench-shows-how-busy-half-load-keeps-the-machine).
  */
 async function withHalfLoad(
   traffic: SessionTraffic,
   request: RequestName,
   saturation: LoadResult,
+  stack: NamedProcesses,
   label: string,
   options: GeneratorWaitOptions,
 ): Promise<HalfLoadRow> {
   const sat = checked(saturation, `${label}, saturation`);
   const rate = Math.max(1, sat.perSecond / 2);
   const loops = HALF_LOAD_WARMUP > 0 ? [HALF_LOAD_WARMUP, SECONDS] : [SECONDS];
+  const cpuBefore = readCpu(stack);
+  const began = performance.now();
   const results = await openLoopsInWorker({ traffic: traffic.spec(), request, rate, loops, ...options });
+  const halfCores = cpuSecondsSince(stack, cpuBefore) / ((performance.now() - began) / 1000);
   const warmup = results.length > 1 ? checked(results[0]!, `${label}, 50% warm-up`) : undefined;
   const half = checked(results.at(-1)!, `${label}, 50%`);
-  return warmup ? { sat, halfWarmup: warmup, half } : { sat, half };
+  return warmup ? { sat, halfWarmup: warmup, half, halfCores } : { sat, half, halfCores };
 }
 
 /** Failed requests are counted, not fatal: a gateway that fails under load is a result. */

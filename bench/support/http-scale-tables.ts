@@ -11,6 +11,8 @@ export interface HalfLoadRow {
   sat: LoadResult;
   halfWarmup?: LoadResult;
   half: LoadResult;
+  /** CPU the target's processes (and the servers it stores in) used at half load, in cores. */
+  halfCores: number;
 }
 
 /** One request measured on a gateway and on its floor. */
@@ -23,9 +25,9 @@ export interface OpRow {
 
 export function printOps(rows: OpRow[]): void {
   console.log(
-    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | p99 ms in the warm-up at 50% (not counted), gateway / floor | failed, gateway / floor |",
+    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | p99 ms in the warm-up at 50% (not counted), gateway / floor | cores busy at 50%, gateway / floor | failed, gateway / floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const { mode, op, gateway: g, floor: f } of rows)
     console.log(
       `| ${mode} | ${op} | ${perSecond(g.sat)} | ${perSecond(f.sat)} | ${ratio(g.sat, f.sat)} | ` +
@@ -33,6 +35,7 @@ export function printOps(rows: OpRow[]): void {
         `${ms(g.half.maxStartDelayMs ?? Number.NaN)} / ${ms(f.half.maxStartDelayMs ?? Number.NaN)} | ` +
         `${stretches(g.half)} / ${stretches(f.half)} | ` +
         `${warmupP99(g)} / ${warmupP99(f)} | ` +
+        `${g.halfCores.toFixed(2)} / ${f.halfCores.toFixed(2)} | ` +
         `${failed(g)} / ${failed(f)} |`,
     );
   console.log(`\n${generatorPriorityNote(rows.flatMap((r) => [r.gateway.half, r.floor.half]))}`);
