@@ -231,6 +231,8 @@ async function compare(
 ): Promise<OpRow[]> {
   const gw = new SessionTraffic(gateway, `bench-${RUN}-${mode}`);
   const fl = new SessionTraffic(floor, `bench-${RUN}-${mode}-floor`);
+  const gwStack = [...gateway.processes, ...servers];
+  const flStack = [...floor.processes, ...servers];
   try {
     progress(`${mode}: warm-up`);
     await closedLoop(gw.create, CONCURRENCY, WARMUP, options);
@@ -245,8 +247,6 @@ async function compare(
         TURNS,
         options,
       );
-      const gwStack = [...gateway.processes, ...servers];
-      const flStack = [...floor.processes, ...servers];
       const gwHalf = await withHalfLoad(gw, op, gwSat!, gwStack, `${mode} gateway ${op}`, options);
       rows.push({
         mode,
