@@ -15,6 +15,7 @@ import {
   testServers,
   waitFor,
 } from "../src/index.js";
+import { installContainmentIndexMirror } from "../src/local-servers/containment-index-mirror.js";
 import { postgresBinDir } from "../src/local-servers/postgres-binaries.js";
 
 const run = promisify(execFile);
@@ -179,6 +180,37 @@ describe("local PostgreSQL", () => {
 
     await insertRows(251, 400);
     await expect.poll(analyzes, { timeout: 15_000, interval: 250 }).toBe("2");
+  });
+
+  it("when FerretDB creates a btree index, then each key a lookup can use gets a GIN twin, and the live flag, times and attempt numbers do not", async () => {
+    await installContainmentIndexMirror(postgres.url);
+    await sql("CREATE TABLE deliveries (_jsonb jsonb)");
+    // Indexes as FerretDB 1.24 makes them for the gateway: a list, a nested key, a unique pair, a queue.
+    await sql(
+      "CREATE INDEX list_idx ON deliveries USING btree (((_jsonb -> 'merchantId')), ((_jsonb -> 'livemode')), ((_jsonb -> 'createdAt')) DESC, ((_jsonb -> 'id')) DESC)",
+    );
+    await sql("CREATE INDEX token_idx ON deliveries USING btree ((((_jsonb -> 'links') -> 'token')))");
+    await sql(
+      "CREATE UNIQUE INDEX attempt_idx ON deliveries USING btree (((_jsonb -> 'eventId')), ((_jsonb -> 'attemptNumber')))",
+    );
+    await sql(
+      "CREATE INDEX due_idx ON deliveries USING btree (((_jsonb -> 'status')), ((_jsonb -> 'dueAt')))",
+    );
+
+    const ginIndexes = await sql(
+      "SELECT indexdef FROM pg_indexes WHERE tablename = 'deliveries' AND indexdef LIKE '% USING gin %'",
+    );
+    // Each twin's expression, parentheses and casts left out: `_jsonb -> 'eventId'`.
+    const twins = ginIndexes
+      .split("\n")
+      .map((indexdef) => /USING gin \((.*)\) WITH/.exec(indexdef)?.[1]?.replace(/[()]|::text/g, ""));
+    expect(twins.sort()).toEqual([
+      "_jsonb -> 'eventId'",
+      "_jsonb -> 'id'",
+      "_jsonb -> 'links' -> 'token'",
+      "_jsonb -> 'merchantId'",
+      "_jsonb -> 'status'",
+    ]);
   });
 
   it("when a document too large to store inline is written, then it is compressed with lz4", async () => {

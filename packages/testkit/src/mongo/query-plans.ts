@@ -1,4 +1,5 @@
 import { type CommandStartedEvent, type Db, type Document, MongoClient } from "mongodb";
+import { getsContainmentTwin } from "../local-servers/containment-index-mirror.js";
 import { ferretDbBackend, startFerretDb } from "../local-servers/ferretdb-server.js";
 import type { LocalServer } from "../local-servers/local-server.js";
 import { uniqueDbName } from "./unique-db-name.js";
@@ -83,6 +84,11 @@ export async function queryPlanProblems(db: Db, query: RecordedQuery): Promise<s
     // FerretDB: whether the filter reached PostgreSQL/SQLite, or every document is read and filtered here.
     if (explained.filterPushdown !== true)
       problems.push("FerretDB does not push this filter down (it reads every document)");
+    const equalities = equalityPaths(query.filter);
+    if (!equalities.some(getsContainmentTwin))
+      problems.push(
+        `no equality on a key the local server indexes (${equalities.join(", ") || "none"}), so it reads the whole table`,
+      );
   } else {
     // MongoDB semantics: the winning plan must not scan the collection.
     const stages = stagesOf(explained.queryPlanner?.winningPlan);
@@ -93,6 +99,17 @@ export async function queryPlanProblems(db: Db, query: RecordedQuery): Promise<s
   if (!Object.keys(query.filter).some((key) => !key.startsWith("$")))
     problems.push("no condition on a field");
   return problems;
+}
+
+/** The filter's top-level paths matched by equality (a value, `$eq` or `$in`), which an index can look up. */
+function equalityPaths(filter: Document): string[] {
+  return Object.entries(filter)
+    .filter(([path, condition]) => {
+      if (path.startsWith("$")) return false;
+      const operators = condition && typeof condition === "object" && condition.constructor === Object;
+      return !operators || "$eq" in condition || "$in" in condition;
+    })
+    .map(([path]) => path);
 }
 
 function stagesOf(plan: Document | undefined): string[] {
