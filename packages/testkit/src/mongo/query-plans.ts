@@ -55,14 +55,16 @@ export function recordQueries(client: MongoClient): { patterns(): RecordedQuery[
   return { patterns: () => [...byShape.values()], stop: () => void client.off("commandStarted", listener) };
 }
 
+/** A filter's own object (`{ field: … }`, `{ $lte: … }`), not a value such as a Date or an ObjectId. */
+function isPlainObject(value: unknown): value is Document {
+  return Boolean(value) && typeof value === "object" && (value as object).constructor === Object;
+}
+
 function shapeOf(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(shapeOf).join(",")}]`;
-  if (value && typeof value === "object" && value.constructor === Object) {
+  if (isPlainObject(value)) {
     return `{${Object.entries(value)
-      .map(
-        ([k, v]) =>
-          `${k}:${k.startsWith("$") || (v && typeof v === "object" && v.constructor === Object) ? shapeOf(v) : "?"}`,
-      )
+      .map(([k, v]) => `${k}:${k.startsWith("$") || isPlainObject(v) ? shapeOf(v) : "?"}`)
       .join(",")}}`;
   }
   return "?";
@@ -104,11 +106,10 @@ export async function queryPlanProblems(db: Db, query: RecordedQuery): Promise<s
 /** The filter's top-level paths matched by equality (a value, `$eq` or `$in`), which an index can look up. */
 function equalityPaths(filter: Document): string[] {
   return Object.entries(filter)
-    .filter(([path, condition]) => {
-      if (path.startsWith("$")) return false;
-      const operators = condition && typeof condition === "object" && condition.constructor === Object;
-      return !operators || "$eq" in condition || "$in" in condition;
-    })
+    .filter(
+      ([path, condition]) =>
+        !path.startsWith("$") && (!isPlainObject(condition) || "$eq" in condition || "$in" in condition),
+    )
     .map(([path]) => path);
 }
 
