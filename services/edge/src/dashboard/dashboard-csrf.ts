@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 
 export const CSRF_FIELD = "csrf";
 
@@ -10,11 +10,12 @@ export const CSRF_FIELD = "csrf";
  * changing the password (a new session) makes every old form inert.
  */
 export class DashboardCsrf {
-  private readonly key: Buffer;
+  /** Made once (docs/decisions.md#hmac-keys-are-made-once). */
+  private readonly key: KeyObject;
 
   constructor(secret: string) {
     if (secret === "") throw new Error("the CSRF secret must not be empty");
-    this.key = Buffer.from(`dashboard\n${secret}`, "utf8");
+    this.key = createSecretKey(Buffer.from(`dashboard\n${secret}`, "utf8"));
   }
 
   tokenFor(sessionToken: string): string {

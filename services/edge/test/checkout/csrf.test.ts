@@ -5,6 +5,7 @@ import {
   resolveCheckoutConfig,
 } from "../../src/checkout/checkout-config.js";
 import { CsrfTokens } from "../../src/checkout/csrf.js";
+import { DashboardCsrf } from "../../src/dashboard/dashboard-csrf.js";
 
 const SECRET = "a-test-secret-of-at-least-32-characters!";
 
@@ -28,6 +29,14 @@ describe("CSRF tokens", () => {
     expect(tokens.verify("LinkToken123", "short", token)).toBe(false);
   });
 
+  // Computed with `openssl dgst -sha256 -hmac`: the key is the secret's UTF-8 bytes, however
+  // the class holds it, so pages already open keep their tokens across a release.
+  it("when the secret, link and nonce are fixed, then the token is their HMAC-SHA256, base64url", () => {
+    expect(tokens.tokenFor("LinkToken123", "A".repeat(43))).toBe(
+      "j8B6FMHKaP3JVvc2GFuIcBNxGsa4L4zDu6V3ZZ5K3pA",
+    );
+  });
+
   it("draws a fresh 256-bit nonce each time", () => {
     const nonces = new Set(Array.from({ length: 50 }, () => CsrfTokens.newNonce()));
     expect(nonces.size).toBe(50);
@@ -41,6 +50,20 @@ describe("CSRF tokens", () => {
     for (const b of bytes) expect(b.length).toBe(32);
     // 12,800 bytes, about 50 of each value: a fixed or sliced-wrong buffer would miss most values.
     expect(new Set(bytes.flatMap((b) => [...b])).size).toBe(256);
+  });
+});
+
+describe("dashboard CSRF tokens", () => {
+  const tokens = new DashboardCsrf(SECRET);
+
+  it("when the secret and session are fixed, then the token is HMAC-SHA256 under the dashboard's key", () => {
+    // openssl dgst -sha256 -hmac "dashboard\n<secret>"
+    expect(tokens.tokenFor("session-token-1")).toBe("RE-xZ6ZjrDdZDYztcu_EN0mGe1gZvguN9KZkHxnnW-w");
+    expect(tokens.verify("session-token-1", "RE-xZ6ZjrDdZDYztcu_EN0mGe1gZvguN9KZkHxnnW-w")).toBe(true);
+    expect(tokens.verify("session-token-2", "RE-xZ6ZjrDdZDYztcu_EN0mGe1gZvguN9KZkHxnnW-w")).toBe(false);
+    expect(
+      new DashboardCsrf(`${SECRET}x`).verify("session-token-1", tokens.tokenFor("session-token-1")),
+    ).toBe(false);
   });
 });
 
