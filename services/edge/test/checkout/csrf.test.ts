@@ -5,7 +5,6 @@ import {
   resolveCheckoutConfig,
 } from "../../src/checkout/checkout-config.js";
 import { CsrfTokens } from "../../src/checkout/csrf.js";
-import { DashboardCsrf } from "../../src/dashboard/dashboard-csrf.js";
 
 const SECRET = "a-test-secret-of-at-least-32-characters!";
 
@@ -50,20 +49,6 @@ describe("CSRF tokens", () => {
     for (const b of bytes) expect(b.length).toBe(32);
     // 12,800 bytes, about 50 of each value: a fixed or sliced-wrong buffer would miss most values.
     expect(new Set(bytes.flatMap((b) => [...b])).size).toBe(256);
-  });
-});
-
-describe("dashboard CSRF tokens", () => {
-  const tokens = new DashboardCsrf(SECRET);
-
-  it("when the secret and session are fixed, then the token is HMAC-SHA256 under the dashboard's key", () => {
-    // openssl dgst -sha256 -hmac "dashboard\n<secret>"
-    expect(tokens.tokenFor("session-token-1")).toBe("RE-xZ6ZjrDdZDYztcu_EN0mGe1gZvguN9KZkHxnnW-w");
-    expect(tokens.verify("session-token-1", "RE-xZ6ZjrDdZDYztcu_EN0mGe1gZvguN9KZkHxnnW-w")).toBe(true);
-    expect(tokens.verify("session-token-2", "RE-xZ6ZjrDdZDYztcu_EN0mGe1gZvguN9KZkHxnnW-w")).toBe(false);
-    expect(
-      new DashboardCsrf(`${SECRET}x`).verify("session-token-1", tokens.tokenFor("session-token-1")),
-    ).toBe(false);
   });
 });
 
