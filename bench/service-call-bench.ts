@@ -34,7 +34,7 @@ import {
 } from "@gateway/platform";
 import { SessionService } from "@gateway/proto";
 import { freePort, type ManagedProcess, startProcess } from "@gateway/testkit";
-import { percentile } from "./support/http-load.js";
+import { percentile } from "./support/percentile.js";
 import { groupCpuSeconds } from "./support/process-cpu.js";
 import { createSessionRequest } from "./support/service-call-messages.js";
 

@@ -31,8 +31,8 @@ import { setEndpoint } from "../services/webhooks/src/app/webhook-endpoints.js";
 import type { AccountScope } from "../services/webhooks/src/domain/account-scope.js";
 import { eventFacts, newScope, publishedEvent } from "../services/webhooks/test/support/fixtures.js";
 import { startBenchWebhooksRuntime } from "./support/bench-webhooks-runtime.js";
-import { percentile } from "./support/http-load.js";
 import { storeOldDeliveries } from "./support/old-deliveries.js";
+import { percentile } from "./support/percentile.js";
 import { startTimingReceiver, type TimingReceiver } from "./support/timing-receiver.js";
 
 const { values } = parseArgs({

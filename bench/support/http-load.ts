@@ -5,6 +5,7 @@
 import { Agent, request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { withRaisedPriority } from "./generator-priority.js";
+import { percentile, sliceP99s } from "./percentile.js";
 import { type TailStretches, tailStretches } from "./tail-stretches.js";
 
 export interface HttpAnswer {
@@ -92,9 +93,14 @@ export interface LoadResult {
   maxStartDelayMs?: number;
   /** Open loop only: when the requests at or above the p99 were scheduled (./tail-stretches.ts). */
   tail?: TailStretches;
+  /** Open loop only: the p99 of each `P99_SLICE_SECONDS` of the loop, in time order (./percentile.ts). */
+  sliceP99s?: number[];
   /** Open loop only: whether the generator ran at a raised priority (./generator-priority.ts). */
   generatorRaised?: boolean;
 }
+
+/** How long each slice of an open loop whose p99 is reported on its own is, in seconds. */
+export const P99_SLICE_SECONDS = 10;
 
 /** Sends one request; resolves with the latency sample (ms) to record, throws on a wrong answer. */
 export type Send = () => Promise<number>;
@@ -229,7 +235,12 @@ async function runOpenLoop(send: Send, rate: number, seconds: number): Promise<L
     errors,
     performance.now() - began,
   );
-  return { ...result, maxStartDelayMs, tail: tailStretches(scheduled, result.p99) };
+  return {
+    ...result,
+    maxStartDelayMs,
+    tail: tailStretches(scheduled, result.p99),
+    sliceP99s: sliceP99s(scheduled, P99_SLICE_SECONDS * 1000),
+  };
 }
 
 async function record(
@@ -255,9 +266,4 @@ function summarize(samples: number[], errors: string[], ms: number): LoadResult 
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
   };
-}
-
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }

@@ -1,7 +1,7 @@
 // Markdown tables of bench/http-scale-bench.ts.
 import { RAISED_NICE } from "./generator-priority.js";
 import type { SideBySide } from "./growth-slices.js";
-import type { LoadResult } from "./http-load.js";
+import { type LoadResult, P99_SLICE_SECONDS } from "./http-load.js";
 
 /**
  * One target's request: saturation, then half that rate, measured after a warm-up at that rate
@@ -25,13 +25,14 @@ export interface OpRow {
 
 export function printOps(rows: OpRow[]): void {
   console.log(
-    "\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | p99 ms in the warm-up at 50% (not counted), gateway / floor | cores busy at 50%, gateway / floor | failed, gateway / floor |",
+    `\n| mode | request | gateway req/s | floor req/s | gateway ÷ floor | gateway p50 / p99 ms at 50% | floor p50 / p99 ms at 50% | worst ${P99_SLICE_SECONDS}-s slice's p99 ms at 50%, gateway / floor | load generator's longest start delay ms at 50%, gateway / floor | slowest 1% at 50%: stretches, longest ms, gateway / floor | p99 ms in the warm-up at 50% (not counted), gateway / floor | cores busy at 50%, gateway / floor | failed, gateway / floor |`,
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const { mode, op, gateway: g, floor: f } of rows)
     console.log(
       `| ${mode} | ${op} | ${perSecond(g.sat)} | ${perSecond(f.sat)} | ${ratio(g.sat, f.sat)} | ` +
         `${ms(g.half.p50)} / ${ms(g.half.p99)} | ${ms(f.half.p50)} / ${ms(f.half.p99)} | ` +
+        `${worstSlice(g.half)} / ${worstSlice(f.half)} | ` +
         `${ms(g.half.maxStartDelayMs ?? Number.NaN)} / ${ms(f.half.maxStartDelayMs ?? Number.NaN)} | ` +
         `${stretches(g.half)} / ${stretches(f.half)} | ` +
         `${warmupP99(g)} / ${warmupP99(f)} | ` +
@@ -39,6 +40,9 @@ export function printOps(rows: OpRow[]): void {
         `${failed(g)} / ${failed(f)} |`,
     );
   console.log(`\n${generatorPriorityNote(rows.flatMap((r) => [r.gateway.half, r.floor.half]))}`);
+  console.log(`\nThe p99 of each ${P99_SLICE_SECONDS}-s slice of the 50% loop, ms in the order run:\n`);
+  for (const { mode, op, gateway: g, floor: f } of rows)
+    console.log(`- ${mode} ${op}: gateway ${slices(g.half)}; floor ${slices(f.half)}`);
 }
 
 /**
@@ -55,6 +59,8 @@ export function printEmbeddedCreatesTheOtherWay([gateway, floor]: LoadResult[], 
   );
 }
 
+const worstSlice = (r: LoadResult) => (r.sliceP99s?.length ? ms(Math.max(...r.sliceP99s)) : "–");
+const slices = (r: LoadResult) => r.sliceP99s?.map(ms).join(", ") || "–";
 const warmupP99 = (r: HalfLoadRow) => (r.halfWarmup ? ms(r.halfWarmup.p99) : "–");
 const failed = (r: HalfLoadRow) => r.sat.errors + (r.halfWarmup?.errors ?? 0) + r.half.errors;
 

@@ -56,4 +56,10 @@ describe("openLoop", () => {
     const sleeping = await busyShareDuring(() => openLoop(slowAnswer, 100, 0.3));
     expect(sleeping).toBeLessThan(0.5);
   });
+
+  it("when the loop is shorter than a slice, then its one slice's p99 is the loop's", async () => {
+    const result = await openLoop(slowAnswer, 100, 0.3);
+    expect(result.sliceP99s).toEqual([result.p99]);
+    expect(result.p99).toBeGreaterThanOrEqual(2);
+  });
 });
