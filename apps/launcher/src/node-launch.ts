@@ -49,8 +49,19 @@ export const SERVICE_NODE_ARGS: readonly string[] = [
  * line: set after start, it did not take effect. Distributed services go without it: their small
  * heaps already grow further between collections, and the flag's fixed doubling made the edge
  * collect three times as often (same decision).
+ *
+ * `--no-memory-reducer`: V8 otherwise runs a major collection of its own to shrink a heap that
+ * has stopped growing. In embedded mode the heap is the store of every session, and that
+ * collection, about 100 s after creates stopped, paused checkout pages for 125 ms and left them
+ * late for up to 700 ms, the longest stall a minute of pages met
+ * (docs/decisions.md#embedded-mode-runs-without-v8s-memory-reducer). Collections the heap's
+ * growth calls for still run.
  */
-export const EMBEDDED_NODE_ARGS: readonly string[] = [...GATEWAY_NODE_ARGS, "--heap-growing-percent=100"];
+export const EMBEDDED_NODE_ARGS: readonly string[] = [
+  ...GATEWAY_NODE_ARGS,
+  "--heap-growing-percent=100",
+  "--no-memory-reducer",
+];
 
 /**
  * How an embedded gateway process is started: its entry with node's arguments for it. Spread into

@@ -46,6 +46,11 @@ describe("gateway processes' node arguments", () => {
     expect(EMBEDDED_NODE_ARGS.filter((arg) => arg.includes("concurrent-marking"))).toEqual([]);
   });
 
+  it("when an embedded process starts, then V8 runs no collection to shrink its heap, and a distributed service keeps that collection", () => {
+    expect(EMBEDDED_NODE_ARGS).toContain("--no-memory-reducer");
+    expect(SERVICE_NODE_ARGS.filter((arg) => arg.includes("memory-reducer"))).toEqual([]);
+  });
+
   it("when node starts with them, then this runtime accepts them", () => {
     // An unknown V8 flag makes node exit with "bad option"; a known one shows in V8's own flags.
     for (const args of [EMBEDDED_NODE_ARGS, SERVICE_NODE_ARGS]) {
@@ -58,5 +63,6 @@ describe("gateway processes' node arguments", () => {
     expect(options).toContain("--heap-growing-percent");
     expect(options).toContain("--allocation-site-pretenuring");
     expect(options).toContain("--concurrent-marking");
+    expect(options).toContain("--memory-reducer");
   });
 });
