@@ -6,6 +6,7 @@ import { Agent, request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { withRaisedPriority } from "./generator-priority.js";
 import { percentile, sliceP99s } from "./percentile.js";
+import { SampleLog } from "./sample-log.js";
 import { type TailStretches, tailStretches } from "./tail-stretches.js";
 
 export interface HttpAnswer {
@@ -215,14 +216,15 @@ async function runOpenLoop(send: Send, rate: number, seconds: number): Promise<L
   const total = Math.max(1, Math.floor(rate * seconds));
   let started = 0;
   let maxStartDelayMs = 0;
-  const scheduled: Array<[number, number]> = []; // [scheduled start, latency] of each success
+  // Each success's [scheduled start, latency], kept out of the generator's heap (./sample-log.ts).
+  const successes = new SampleLog(total);
   while (started < total) {
     const due = Math.min(total, Math.floor(((performance.now() - began) / 1000) * rate) + 1);
     for (; started < due; started++) {
       const scheduledAt = (started * 1000) / rate;
       const lag = performance.now() - (began + scheduledAt);
       maxStartDelayMs = Math.max(maxStartDelayMs, lag);
-      const p = record(send, lag, (latency) => scheduled.push([scheduledAt, latency]), errors).finally(() =>
+      const p = record(send, lag, (latency) => successes.add(scheduledAt, latency), errors).finally(() =>
         inFlight.delete(p),
       );
       inFlight.add(p);
@@ -230,6 +232,7 @@ async function runOpenLoop(send: Send, rate: number, seconds: number): Promise<L
     await sleep(1);
   }
   await Promise.all(inFlight);
+  const scheduled = successes.pairs();
   const result = summarize(
     scheduled.map(([, latency]) => latency),
     errors,
