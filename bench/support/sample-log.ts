@@ -4,9 +4,9 @@
 /**
  * Each success's [scheduled start, latency], in ms, written into two arrays sized for the whole
  * loop. Kept as a pair of objects per sample, a minute's samples at 6,000 requests a second
- * filled the generator's old generation, whose marking then paused the generator for several ms
- * at a time, more often as it grew; each pause delayed every request due meanwhile, and the
- * loop counted that delay as the target's latency
+ * filled the generator's old generation, whose marking then paused the generator for up to 11 ms
+ * at a time; each pause delayed every request due meanwhile, and the loop counted that delay as
+ * the target's latency
  * (docs/decisions.md#the-open-loop-keeps-its-samples-off-the-generators-heap). A typed array's
  * numbers live outside the heap, so the loop's heap holds no object per sample.
  */
