@@ -13,6 +13,15 @@ const HEADER_END = Buffer.from("\r\n\r\n");
 /** A response head larger than this is refused: a bench target never sends one. */
 const MAX_HEAD_BYTES = 64 * 1024;
 
+/**
+ * A connection idle longer than this is closed rather than reused. A server closes a kept-alive
+ * connection once it has been idle for its own timeout (Node's default is 5 s, fastify's 72 s),
+ * and a request written as the server closes it is reset. Bounding reuse below every such timeout,
+ * as undici does with the same 4 s, means the client never writes on a connection the server may
+ * be closing (docs/decisions.md#the-lean-client-does-not-reuse-a-connection-idle-over-4-s).
+ */
+export const DEFAULT_MAX_IDLE_MS = 4_000;
+
 interface Pending {
   request: string;
   resolve(answer: HttpAnswer): void;
@@ -27,6 +36,7 @@ interface Pending {
 export class LeanHttpClient implements HttpSender {
   private readonly host: string;
   private readonly port: number;
+  /** Free connections, in the order they were freed: the most recent last, reused first. */
   private readonly idle: LeanConnection[] = [];
   private readonly queue: Pending[] = [];
   private open = 0;
@@ -35,6 +45,7 @@ export class LeanHttpClient implements HttpSender {
   constructor(
     baseUrl: string,
     private readonly maxSockets = 256,
+    private readonly maxIdleMs = DEFAULT_MAX_IDLE_MS,
   ) {
     const url = new URL(baseUrl);
     if (url.protocol !== "http:") throw new Error(`the lean client speaks plain HTTP, got ${baseUrl}`);
@@ -62,7 +73,7 @@ export class LeanHttpClient implements HttpSender {
   }
 
   private dispatch(pending: Pending): void {
-    const conn = this.idle.pop();
+    const conn = this.takeIdle();
     if (conn) {
       conn.exchange(pending);
     } else if (this.open < this.maxSockets) {
@@ -76,12 +87,27 @@ export class LeanHttpClient implements HttpSender {
     }
   }
 
+  /**
+   * The most recently freed connection, unless it has been idle longer than `maxIdleMs`: then it
+   * and every connection freed before it are closed, and there is none to reuse.
+   */
+  private takeIdle(): LeanConnection | undefined {
+    const conn = this.idle.pop();
+    if (conn === undefined || performance.now() - conn.freedAt <= this.maxIdleMs) return conn;
+    for (const stale of this.idle.splice(0)) stale.destroy();
+    conn.destroy();
+    return undefined;
+  }
+
   /** A connection finished its exchange and can carry another. */
   private release(conn: LeanConnection): void {
     const next = this.queue.shift();
     if (next) conn.exchange(next);
     else if (this.closed) conn.destroy();
-    else this.idle.push(conn);
+    else {
+      conn.freedAt = performance.now();
+      this.idle.push(conn);
+    }
   }
 
   /** A connection closed: it no longer counts, and a queued request may open another. */
@@ -112,6 +138,8 @@ type BodyFraming = { kind: "length"; bytes: number } | { kind: "chunked" };
 
 /** One socket carrying one exchange at a time. */
 class LeanConnection {
+  /** When the pool last put this connection on its idle list (performance.now()). */
+  freedAt = 0;
   private readonly socket: Socket;
   private pending: Pending | undefined;
   private sentAt = 0;

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { LeanHttpClient } from "../support/lean-http-client.js";
+import { DEFAULT_MAX_IDLE_MS, LeanHttpClient } from "../support/lean-http-client.js";
 
 const closers: Array<() => unknown> = [];
 afterEach(async () => {
@@ -19,6 +19,7 @@ async function listening(server: Server | ReturnType<typeof createTcpServer>): P
 async function echoServer(answer?: (res: import("node:http").ServerResponse, body: string) => void) {
   const sockets = new Set<Socket>();
   let connections = 0;
+  let open = 0;
   const server = createHttpServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => {
@@ -32,7 +33,9 @@ async function echoServer(answer?: (res: import("node:http").ServerResponse, bod
   });
   server.on("connection", (s: Socket) => {
     connections++;
+    open++;
     sockets.add(s);
+    s.on("close", () => open--);
   });
   const url = await listening(server);
   closers.push(() => {
@@ -41,7 +44,7 @@ async function echoServer(answer?: (res: import("node:http").ServerResponse, bod
   const dropConnections = () => {
     for (const s of sockets) s.destroy();
   };
-  return { url, connections: () => connections, dropConnections };
+  return { url, connections: () => connections, openConnections: () => open, dropConnections };
 }
 
 /** A TCP server that answers each connection's first request with `respond`. */
@@ -58,8 +61,8 @@ async function rawServer(respond: (socket: Socket) => void | Promise<void>) {
   return url;
 }
 
-function client(url: string, maxSockets?: number): LeanHttpClient {
-  const c = new LeanHttpClient(url, maxSockets);
+function client(url: string, maxSockets?: number, maxIdleMs?: number): LeanHttpClient {
+  const c = new LeanHttpClient(url, maxSockets, maxIdleMs);
   closers.push(() => c.close());
   return c;
 }
@@ -161,6 +164,43 @@ describe("LeanHttpClient", () => {
     const c = client(url);
     await expect(c.send("GET", "/", {})).rejects.toThrow(/closed the connection before answering|ECONNRESET/);
     expect((await c.send("GET", "/", {})).body).toBe("ok");
+  });
+
+  it("reuses a connection idle for less than maxIdleMs, and closes one idle for longer instead", async () => {
+    const { url, connections, openConnections } = await echoServer();
+    const c = client(url, undefined, 60);
+    expect((await c.send("GET", "/", {})).status).toBe(200);
+    expect((await c.send("GET", "/", {})).status).toBe(200);
+    expect(connections()).toBe(1);
+    await sleep(150);
+    expect((await c.send("GET", "/", {})).status).toBe(200);
+    expect(connections()).toBe(2);
+    await sleep(50);
+    expect(openConnections()).toBe(1);
+  });
+
+  it("when the connection it would reuse is stale, then it closes every idle one freed before it too", async () => {
+    const { url, connections, openConnections } = await echoServer((res, body) => {
+      setTimeout(() => res.end(body), 20);
+    });
+    const c = client(url, undefined, 60);
+    await Promise.all(Array.from({ length: 3 }, (_, i) => c.send("POST", "/", {}, `request ${i}`)));
+    expect(connections()).toBe(3);
+    await sleep(150);
+    expect((await c.send("POST", "/", {}, "after the idle")).body).toBe("after the idle");
+    await sleep(50);
+    expect(connections()).toBe(4);
+    expect(openConnections()).toBe(1);
+  });
+
+  it("by default reuses a connection idle for a second, within every usual keep-alive timeout", async () => {
+    expect(DEFAULT_MAX_IDLE_MS).toBeLessThan(5_000); // Node's own server closes idle connections at 5 s
+    const { url, connections } = await echoServer();
+    const c = client(url);
+    expect((await c.send("GET", "/", {})).status).toBe(200);
+    await sleep(1_000);
+    expect((await c.send("GET", "/", {})).status).toBe(200);
+    expect(connections()).toBe(1);
   });
 
   it("forgets an idle connection the server closed", async () => {
