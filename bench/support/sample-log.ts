@@ -22,11 +22,6 @@ export class SampleLog {
     this.latencies = new Float64Array(capacity);
   }
 
-  /** How many samples have been added. */
-  get size(): number {
-    return this.count;
-  }
-
   /** Adds one sample; a log that is full refuses it rather than dropping it silently. */
   add(scheduledAtMs: number, latencyMs: number): void {
     if (this.count === this.capacity) throw new RangeError(`the sample log is full at ${this.capacity}`);
